@@ -1,0 +1,88 @@
+"""Scoring level: every metric of DESIGN 5 replayed from the frozen rankings.
+
+* ``v1.matrix``: every ``rankings/<system>.jsonl`` (raw form, the original
+  matrix; paper Tables 5 and S1);
+* ``v1.scorecard``: the clean_v2 form rankings (paper Tables 3 and 4);
+* ``v1.forms``: n-Clue Score and Gold Hit of every form ranking (Table S2b).
+"""
+
+from .. import instrument as I
+from ..claims import Value
+from ..metrics import evaluate, summary
+from ..structure import gold_and_subsets
+from .base import Analysis, Unit
+
+SCORE_INPUTS = [I.CORPUS, I.QUERIES, I.QRELS]
+_FULL = [
+    ("nclue_score_at_10", "nclue_score"), ("success_count", "success_count"),
+    ("gold_hit_at_10", "gold_hit"), ("hit_count", "hit_count"),
+    ("complete_first", "complete_first"), ("subset_first", "subset_first"), ("no_gold", "no_gold"),
+    ("gold_ndcg_at_10", "gold_ndcg"), ("graded_ndcg_at_10", "graded_ndcg"),
+    ("pairwise_auc", "pairwise_auc"), ("auc_queries", "auc_queries"),
+]
+
+
+def _sets(inst):
+    key = "__sets__"
+    if key not in inst._cache:
+        inst._cache[key] = (True, gold_and_subsets(inst.queries(), inst.qrels()))
+    return inst._cache[key][1]
+
+
+def outcomes(inst, rel):
+    """Per-query outcome vectors of one ranking file (cached per instrument)."""
+    key = "__outcomes__" + rel
+    if key not in inst._cache:
+        inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), inst.qrels(), _sets(inst)))
+    return inst._cache[key][1]
+
+
+def _system_ids(inst):
+    systems, _ = inst.systems()
+    return sorted(systems)
+
+
+def _metric_values(prefix, summ, fields, source):
+    return [Value("%s.%s" % (prefix, name), summ[key], source=source) for name, key in fields]
+
+
+def _matrix_units(inst):
+    units = []
+    for sid in _system_ids(inst):
+        rel = I.ranking_path(sid)
+        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, rel], (lambda rel=rel, sid=sid: _metric_values(
+            "v1.matrix.%s" % sid, summary(outcomes(inst, rel)), _FULL, "raw-form matrix (Tables 5, S1)"))))
+    return units
+
+
+def _form_systems(inst):
+    return [sid for sid in _system_ids(inst) if inst.exists(I.ranking_path(sid, "raw"))
+            or inst.exists(I.ranking_path(sid, "clean_v2"))]
+
+
+def _scorecard_units(inst):
+    units = []
+    for sid in _form_systems(inst):
+        rel = I.ranking_path(sid, "clean_v2")
+        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, rel], (lambda rel=rel, sid=sid: _metric_values(
+            "v1.scorecard.%s" % sid, summary(outcomes(inst, rel)), _FULL, "clean scorecard (Tables 3, 4)"))))
+    return units
+
+
+def _forms_units(inst):
+    units = []
+    for sid in _form_systems(inst):
+        for form in ("raw", "clean_v2", "natural"):
+            rel = I.ranking_path(sid, form)
+            units.append(Unit("%s/%s" % (sid, form), SCORE_INPUTS + [I.SYSTEMS, rel], (lambda rel=rel, sid=sid, form=form: [
+                Value("v1.forms.%s.%s.%s" % (sid, form, name), summary(outcomes(inst, rel))[key],
+                      source="query-form matrix (Table S2b)")
+                for name, key in (("nclue_score_at_10", "nclue_score"), ("gold_hit_at_10", "gold_hit"))])))
+    return units
+
+
+ANALYSES = [
+    Analysis("v1.matrix", "scoring", "paper section 3.1 definitions; raw-form matrix", _matrix_units),
+    Analysis("v1.scorecard", "scoring", "paper Tables 3-4 (clean_v2 form)", _scorecard_units),
+    Analysis("v1.forms", "scoring", "supplement Table S2b (13 systems x 3 forms)", _forms_units),
+]

@@ -1,0 +1,1 @@
+"""The stand-in instrument builder (synthetic; DESIGN section 6)."""

@@ -1,0 +1,130 @@
+"""Write the stand-in CrossPage instrument (``data/v1``) from a seed.
+
+Order of work: documents -> condition catalog -> inventory -> construction
+(queries, qrels) -> page text (in memory only) -> BM25 index -> rankings ->
+Table 1 statistics (computed by :func:`nclue.structure.table1` on the files
+as re-loaded, so the builder's output is validated by the same loaders the
+harness uses).  Every file is written canonically; the same seed gives the
+same bytes.
+"""
+
+import os
+
+from .. import __version__
+from ..jsonio import write_json, write_jsonl
+from ..rng import Stream
+from ..retrieval.bm25 import build_index
+from ..retrieval import systems as systems_mod
+from . import config as config_mod
+from . import construct, corpus, forms
+from .text import PageSource
+
+FORM_NAMES = ("raw", "clean_v2", "natural")
+
+
+def generate(cfg, seed):
+    """The in-memory instrument: docs, catalog, inventory rows, queries, qrel rows, construction info."""
+    docs = corpus.documents(cfg, seed)
+    catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.max_weight)
+    inventory_rows = corpus.inventory(cfg, seed, docs, catalog)
+    index = construct.Index(docs, catalog, inventory_rows)
+    conjunctions, info = construct.select_queries(cfg, seed, index)
+    by_cid = {c["cid"]: c for c in catalog}
+    queries, qrel_rows = [], []
+    for number, conj in enumerate(conjunctions):
+        qid = "nclue_%04d" % number
+        conds = [catalog[ci] for ci in conj]
+        queries.append({
+            "qid": qid,
+            "n": len(conds),
+            "conditions": [{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds],
+            "forms": forms.render(conds),
+            "synthetic": True,
+        })
+        rows = construct.qrels_for(index, conj)
+        rows.sort(key=lambda t: (-t[1], t[0]))
+        for docid, grade in rows:
+            qrel_rows.append({"qid": qid, "docid": docid, "grade": grade})
+    del by_cid
+    return docs, catalog, inventory_rows, queries, qrel_rows, info
+
+
+def page_source(cfg, seed, docs, catalog, inventory_rows):
+    return PageSource(seed, docs, catalog, inventory_rows, cfg.words_per_page)
+
+
+def write_instrument(out_root, cfg, seed, log=print):
+    """Build everything under ``out_root/data/v1``; return the list of relative paths written."""
+    base = os.path.join(out_root, "data", "v1")
+    os.makedirs(os.path.join(base, "rankings", "forms"), exist_ok=True)
+    docs, catalog, inventory_rows, queries, qrel_rows, info = generate(cfg, seed)
+    written = []
+
+    def put_jsonl(rel, rows):
+        write_jsonl(os.path.join(out_root, *rel.split("/")), rows)
+        written.append(rel)
+
+    def put_json(rel, obj):
+        write_json(os.path.join(out_root, *rel.split("/")), obj)
+        written.append(rel)
+
+    put_jsonl("data/v1/corpus.jsonl", docs)
+    put_jsonl("data/v1/conditions.jsonl", [
+        {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in catalog])
+    put_jsonl("data/v1/inventory.jsonl", inventory_rows)
+    put_jsonl("data/v1/queries.jsonl", queries)
+    put_jsonl("data/v1/qrels.jsonl", qrel_rows)
+    log("construction: %d documents, %d inventory rows, %d queries, %d qrel rows (%s)" % (
+        len(docs), len(inventory_rows), len(queries), len(qrel_rows), info))
+
+    source = page_source(cfg, seed, docs, catalog, inventory_rows)
+    index = build_index([d["docid"] for d in docs], ((d["docid"], source.pages(d["docid"])) for d in docs))
+    log("index: %d documents, %d terms, avgdl %.1f" % (index.n, len(index.df), index.avgdl))
+    ctx = systems_mod.make_context(index, inventory_rows)
+    for spec in systems_mod.SYSTEMS:
+        put_jsonl("data/v1/rankings/%s.jsonl" % spec.id, systems_mod.ranking_rows(spec, ctx, queries, "raw"))
+        if spec.forms:
+            for form in FORM_NAMES:
+                put_jsonl("data/v1/rankings/forms/%s__%s.jsonl" % (spec.id, form),
+                          systems_mod.ranking_rows(spec, ctx, queries, form))
+    put_json("data/v1/systems.json", {
+        "synthetic": True,
+        "systems": [s.as_json() for s in systems_mod.SYSTEMS],
+        "blocked": systems_mod.BLOCKED,
+    })
+    put_json("data/v1/build.json", {
+        "instrument": "n-Clue CrossPage stand-in (synthetic)",
+        "synthetic": True,
+        "seed": seed,
+        "config": cfg.name,
+        "command": "python -m nclue build --config %s --seed %d" % (cfg.name, seed),
+        "generator_version": __version__,
+        "construction": info,
+        "words_per_page": list(cfg.words_per_page),
+    })
+    written.append(write_stats(out_root, cfg))
+    return written
+
+
+def write_stats(out_root, cfg):
+    """``data/v1/stats.json``: the stand-in's Table 1 beside the paper's (full config only)."""
+    from ..instrument import Instrument
+    from ..structure import table1
+
+    inst = Instrument(out_root)
+    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
+    paper = config_mod.PAPER_TABLE1 if cfg.name == "full" else {}
+    rows = []
+    for key in sorted(stats):
+        entry = {"statistic": key, "stand_in": stats[key]}
+        if key in paper:
+            entry["paper"] = paper[key]
+        rows.append(entry)
+    rel = "data/v1/stats.json"
+    write_json(os.path.join(out_root, "data", "v1", "stats.json"), {
+        "synthetic": True,
+        "note": "Stand-in structure from construction; the paper column is the paper's Table 1 (section 3.2). "
+                "Only structural counts were targeted; no result number of the paper was.",
+        "table1": rows,
+    })
+    return rel

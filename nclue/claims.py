@@ -1,0 +1,139 @@
+"""Claims (DESIGN section 8): the frozen values the harness diffs against.
+
+A claim is ``{id, value, rule, level, inputs: [{path, sha256}], source}``.
+Rules:
+
+* ``exact``: the recomputed value equals the frozen one (same JSON value);
+* ``abs:<tol>``: both numbers and ``|recomputed - frozen| <= tol``;
+* ``display:<d>``: the recomputed number, rounded half-up to ``d`` decimals,
+  shows the frozen displayed value (``26.8`` with ``display:1`` accepts
+  ``[26.75, 26.85)``).
+
+>>> compare("abs:1e-9", 0.1 + 0.2, 0.3)[0]
+True
+>>> compare("display:1", 26.849, 26.8)[0], compare("display:1", 26.85, 26.8)[0]
+(True, False)
+>>> compare("exact", 3, 3.0)[0]
+False
+"""
+
+import os
+from decimal import Decimal, ROUND_HALF_UP
+
+from .errors import InputError
+from .jsonio import read_json, write_json
+
+CLAIMS_SCHEMA = "nclue.claims/1"
+LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "paper", "rebuild")
+
+
+class Value:
+    """One recomputed claim value with its rule and source (table/section)."""
+
+    __slots__ = ("id", "value", "rule", "source", "detail")
+
+    def __init__(self, id, value, rule=None, source="", detail=""):
+        if rule is None:
+            rule = "abs:1e-9" if isinstance(value, float) else "exact"
+        self.id, self.value, self.rule, self.source, self.detail = id, value, rule, source, detail
+
+
+def _same_json(a, b):
+    if type(a) is not type(b):      # 3 and 3.0, or 1 and True, are different claims
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return sorted(a) == sorted(b) and all(_same_json(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def valid_rule(rule):
+    if rule == "exact":
+        return True
+    try:
+        kind, arg = rule.split(":", 1)
+        if kind == "abs":
+            return float(arg) >= 0
+        if kind == "display":
+            return int(arg) >= 0
+    except ValueError:
+        return False
+    return False
+
+
+def compare(rule, observed, expected):
+    """``(ok, explanation)`` for a recomputed value against a frozen one under ``rule``."""
+    if rule == "exact":
+        ok = _same_json(observed, expected)
+        return ok, "" if ok else "expected %r, recomputed %r" % (expected, observed)
+    kind, arg = rule.split(":", 1)
+    if not _is_number(observed) or not _is_number(expected):
+        return False, "rule %s needs numbers; expected %r, recomputed %r" % (rule, expected, observed)
+    if kind == "abs":
+        tol = float(arg)
+        diff = abs(observed - expected)
+        return diff <= tol, "" if diff <= tol else "expected %r, recomputed %r (|diff| %.3g > %s)" % (
+            expected, observed, diff, arg)
+    decimals = int(arg)
+    quantum = Decimal(1).scaleb(-decimals)
+    shown = Decimal(repr(float(observed))).quantize(quantum, rounding=ROUND_HALF_UP)
+    want = Decimal(repr(float(expected))).quantize(quantum, rounding=ROUND_HALF_UP)
+    ok = shown == want
+    return ok, "" if ok else "displayed %s, recomputed %r shows as %s" % (want, observed, shown)
+
+
+def load_claim_file(root, rel):
+    """Parse one frozen claims file; InputError naming the field on any defect."""
+    obj = read_json(os.path.join(root, *rel.split("/")), rel)
+    if obj.get("claims_schema") != CLAIMS_SCHEMA:
+        raise InputError(rel, "expected %r" % CLAIMS_SCHEMA, field="claims_schema")
+    if not isinstance(obj.get("analysis"), str):
+        raise InputError(rel, "must be a string", field="analysis")
+    claims = obj.get("claims")
+    if not isinstance(claims, list):
+        raise InputError(rel, "must be a list", field="claims")
+    seen = set()
+    for i, c in enumerate(claims):
+        field = "claims[%d]" % i
+        if not isinstance(c, dict):
+            raise InputError(rel, "must be an object", field=field)
+        for key in ("id", "rule", "level", "source"):
+            if not isinstance(c.get(key), str):
+                raise InputError(rel, "must be a string", field="%s.%s" % (field, key))
+        if "value" not in c:
+            raise InputError(rel, "missing", field=field + ".value")
+        if not valid_rule(c["rule"]):
+            raise InputError(rel, "unknown rule %r" % c["rule"], field=field + ".rule")
+        if c["level"] not in LEVELS:
+            raise InputError(rel, "unknown level %r" % c["level"], field=field + ".level")
+        if c["id"] in seen:
+            raise InputError(rel, "duplicate claim id %r" % c["id"], field=field + ".id")
+        seen.add(c["id"])
+        inputs = c.get("inputs")
+        if not isinstance(inputs, list) or not all(
+                isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("sha256"), str)
+                for x in inputs):
+            raise InputError(rel, "must be a list of {path, sha256}", field=field + ".inputs")
+    return obj
+
+
+def write_claim_file(root, rel, analysis, level, source, values_with_inputs, hashes):
+    """Write a frozen claims file (builder's ``freeze`` only, never reproduce)."""
+    claims = []
+    for value, inputs in values_with_inputs:
+        claims.append({
+            "id": value.id, "value": value.value, "rule": value.rule, "level": level,
+            "source": value.source or source,
+            "inputs": [{"path": p, "sha256": hashes[p]} for p in sorted(set(inputs))],
+        })
+    write_json(os.path.join(root, *rel.split("/")), {
+        "claims_schema": CLAIMS_SCHEMA, "analysis": analysis, "level": level, "source": source,
+        "synthetic": True,
+        "note": "Frozen by `python -m nclue freeze` from the stand-in instrument; never edited by hand.",
+        "claims": claims,
+    })

@@ -1,0 +1,38 @@
+"""Error classes shared by loaders, integrity checks and the command line.
+
+Every error that reaches a user names the file, the line (1-based, where the
+input is line-oriented) and the field, in the style ``path:line: field 'x': msg``.
+"""
+
+
+class NclueError(Exception):
+    """Base class of every error the harness reports as a message, never a traceback."""
+
+
+class InputError(NclueError):
+    """A released input is malformed, truncated, out of range or inconsistent."""
+
+    def __init__(self, path, message, line=None, field=None):
+        self.path = str(path)
+        self.line = line
+        self.field = field
+        self.message = message
+        super().__init__(self.format())
+
+    def format(self):
+        where = self.path if self.line is None else "%s:%d" % (self.path, self.line)
+        if self.field is not None:
+            return "%s: field %r: %s" % (where, self.field, self.message)
+        return "%s: %s" % (where, self.message)
+
+
+class MissingInput(NclueError):
+    """A file an analysis needs is absent (the analysis is skipped, not failed)."""
+
+    def __init__(self, path):
+        self.path = str(path)
+        super().__init__("%s: file is absent" % self.path)
+
+
+class UsageError(NclueError):
+    """Bad command-line arguments or no data root (exit code 2)."""

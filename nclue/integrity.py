@@ -1,0 +1,243 @@
+"""Release integrity: MANIFEST.json, SHA256SUMS, hashes, completeness (DESIGN 3, 9).
+
+``MANIFEST.json`` lists every released file (path, bytes, sha256, role) and
+says the instrument is synthetic with the generator command and seed.
+``SHA256SUMS`` lists the same files plus the manifest in coreutils format
+(``<64 hex>  <path>``), so ``sha256sum -c SHA256SUMS`` passes.
+
+Paths must be relative, use ``/``, contain no ``..`` or empty parts and not
+resolve (through symlinks) outside the root.  Files are hashed in 1 MiB
+chunks.  Files under ``data/`` and ``reference_metrics/`` that the manifest
+does not list are reported.
+"""
+
+import hashlib
+import os
+import re
+
+from .errors import InputError
+from .jsonio import dumps_pretty, read_json
+
+MANIFEST = "MANIFEST.json"
+SUMS = "SHA256SUMS"
+MANIFEST_SCHEMA = "nclue.manifest/1"
+RELEASED_DIRS = ("data", "reference_metrics")
+_HEX = re.compile(r"^[0-9a-f]{64}$")
+_SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
+
+
+def sha256_file(path, chunk=1 << 20):
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        while True:
+            block = fh.read(chunk)
+            if not block:
+                break
+            size += len(block)
+            h.update(block)
+    return h.hexdigest(), size
+
+
+def unsafe_reason(root, rel):
+    """Why ``rel`` is not a safe released path under ``root`` (None when it is)."""
+    if not isinstance(rel, str) or not rel:
+        return "empty path"
+    if rel.startswith("/") or re.match(r"^[A-Za-z]:", rel) or "\\" in rel:
+        return "absolute or non-POSIX path"
+    parts = rel.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        return "path has an empty, '.' or '..' part"
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(root, *parts))
+    if os.path.commonpath([real_root, real]) != real_root:
+        return "resolves outside the root (symlink?)"
+    return None
+
+
+class FileCheck:
+    """Outcome for one released file: status ``ok`` | ``missing`` | ``bad``."""
+
+    __slots__ = ("path", "role", "status", "reason", "sha256")
+
+    def __init__(self, path, role, status, reason="", sha256=None):
+        self.path, self.role, self.status, self.reason, self.sha256 = path, role, status, reason, sha256
+
+
+class IntegrityResult:
+    def __init__(self):
+        self.files = {}            # path -> FileCheck
+        self.manifest = None       # parsed manifest (dict) or None
+        self.problems = []         # (check id, status, reason) for manifest-level checks
+        self.unlisted = []
+
+    def status(self, rel):
+        check = self.files.get(rel)
+        return "unlisted" if check is None else check.status
+
+    def reason(self, rel):
+        check = self.files.get(rel)
+        return "%s is not listed in MANIFEST.json" % rel if check is None else check.reason
+
+
+def load_manifest(root):
+    """Parse and validate MANIFEST.json; raise InputError naming the field."""
+    obj = read_json(os.path.join(root, MANIFEST), MANIFEST)
+    if obj.get("manifest_schema") != MANIFEST_SCHEMA:
+        raise InputError(MANIFEST, "expected %r" % MANIFEST_SCHEMA, field="manifest_schema")
+    files = obj.get("files")
+    if not isinstance(files, list):
+        raise InputError(MANIFEST, "must be a list", field="files")
+    seen = set()
+    for i, entry in enumerate(files):
+        field = "files[%d]" % i
+        if not isinstance(entry, dict):
+            raise InputError(MANIFEST, "must be an object", field=field)
+        for key in ("path", "sha256", "role"):
+            if not isinstance(entry.get(key), str):
+                raise InputError(MANIFEST, "must be a string", field=field + "." + key)
+        if not isinstance(entry.get("bytes"), int) or isinstance(entry.get("bytes"), bool) or entry["bytes"] < 0:
+            raise InputError(MANIFEST, "must be a non-negative integer", field=field + ".bytes")
+        if not _HEX.match(entry["sha256"]):
+            raise InputError(MANIFEST, "must be 64 lower-case hex digits", field=field + ".sha256")
+        reason = unsafe_reason(root, entry["path"])
+        if reason:
+            raise InputError(MANIFEST, "unsafe path %r: %s" % (entry["path"], reason), field=field + ".path")
+        if entry["path"] in seen:
+            raise InputError(MANIFEST, "duplicate path %r" % entry["path"], field=field + ".path")
+        seen.add(entry["path"])
+    return obj
+
+
+def parse_sums(root):
+    """``{path: sha256}`` from SHA256SUMS; InputError naming the line."""
+    path = os.path.join(root, SUMS)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        from .errors import MissingInput
+        raise MissingInput(SUMS)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(SUMS, "not valid UTF-8")
+    out = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line:
+            continue
+        m = _SUM_LINE.match(line)
+        if not m:
+            raise InputError(SUMS, "not '<64 hex>  <path>'", line=number)
+        digest, rel = m.group(1).lower(), m.group(2)
+        reason = unsafe_reason(root, rel)
+        if reason:
+            raise InputError(SUMS, "unsafe path %r: %s" % (rel, reason), line=number)
+        if rel in out:
+            raise InputError(SUMS, "duplicate path %r" % rel, line=number)
+        out[rel] = digest
+    return out
+
+
+def released_files_on_disk(root):
+    """Every regular file (or symlink) under the released folders, as relative paths."""
+    out = []
+    for top in RELEASED_DIRS:
+        base = os.path.join(root, top)
+        if not os.path.isdir(base):
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames.sort()
+            for name in sorted(filenames):
+                rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+                out.append(rel)
+    return sorted(out)
+
+
+def check(root):
+    """Run every integrity check; never raises for bad input (problems are recorded)."""
+    result = IntegrityResult()
+    try:
+        manifest = load_manifest(root)
+    except InputError as exc:
+        result.problems.append(("integrity.manifest", "fail", str(exc)))
+        manifest = None
+    except Exception as exc:   # MissingInput
+        result.problems.append(("integrity.manifest", "fail", "%s: %s" % (MANIFEST, exc)))
+        manifest = None
+    if manifest is not None:
+        result.manifest = manifest
+        result.problems.append(("integrity.manifest", "pass", "%d files listed, synthetic=%s" % (
+            len(manifest["files"]), manifest.get("synthetic"))))
+        for entry in manifest["files"]:
+            rel = entry["path"]
+            full = os.path.join(root, *rel.split("/"))
+            if not os.path.lexists(full):
+                result.files[rel] = FileCheck(rel, entry["role"], "missing", "%s is listed in MANIFEST.json but absent" % rel)
+                continue
+            if not os.path.isfile(full):
+                result.files[rel] = FileCheck(rel, entry["role"], "bad", "%s is not a regular file" % rel)
+                continue
+            digest, size = sha256_file(full)
+            if size != entry["bytes"] or digest != entry["sha256"]:
+                result.files[rel] = FileCheck(rel, entry["role"], "bad",
+                                              "%s: sha256 %s (%d bytes) differs from MANIFEST.json %s (%d bytes)" % (
+                                                  rel, digest[:12], size, entry["sha256"][:12], entry["bytes"]), digest)
+            else:
+                result.files[rel] = FileCheck(rel, entry["role"], "ok", "", digest)
+    try:
+        sums = parse_sums(root)
+        mismatches = []
+        listed = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
+        for rel, digest in sorted(sums.items()):
+            if rel == MANIFEST:
+                full = os.path.join(root, MANIFEST)
+                if os.path.isfile(full) and sha256_file(full)[0] != digest:
+                    mismatches.append("MANIFEST.json hash differs from SHA256SUMS")
+            elif manifest is not None and rel not in listed:
+                mismatches.append("%s is in SHA256SUMS but not in MANIFEST.json" % rel)
+            elif manifest is not None and listed[rel] != digest:
+                mismatches.append("%s: SHA256SUMS and MANIFEST.json disagree" % rel)
+        for rel in sorted(listed):
+            if rel not in sums:
+                mismatches.append("%s is in MANIFEST.json but not in SHA256SUMS" % rel)
+        if MANIFEST not in sums:
+            mismatches.append("SHA256SUMS does not cover MANIFEST.json")
+        if mismatches:
+            result.problems.append(("integrity.sha256sums", "fail", "; ".join(mismatches[:5]) +
+                                    ("" if len(mismatches) <= 5 else "; ... %d in all" % len(mismatches))))
+        else:
+            result.problems.append(("integrity.sha256sums", "pass", "%d lines agree with MANIFEST.json" % len(sums)))
+    except InputError as exc:
+        result.problems.append(("integrity.sha256sums", "fail", str(exc)))
+    except Exception as exc:
+        result.problems.append(("integrity.sha256sums", "fail", str(exc)))
+    listed_paths = set(result.files)
+    result.unlisted = [p for p in released_files_on_disk(root) if p not in listed_paths]
+    if manifest is not None:
+        if result.unlisted:
+            result.problems.append(("integrity.unlisted", "fail", "files present but not in MANIFEST.json: " +
+                                    ", ".join(result.unlisted[:5]) +
+                                    ("" if len(result.unlisted) <= 5 else " ... (%d in all)" % len(result.unlisted))))
+        else:
+            result.problems.append(("integrity.unlisted", "pass", "no unlisted file under data/ or reference_metrics/"))
+    return result
+
+
+def write_manifest(root, files_with_roles, info):
+    """Write MANIFEST.json and SHA256SUMS for ``[(path, role)]`` (builder only)."""
+    entries = []
+    for rel, role in sorted(files_with_roles):
+        digest, size = sha256_file(os.path.join(root, *rel.split("/")))
+        entries.append({"path": rel, "bytes": size, "sha256": digest, "role": role})
+    manifest = dict(info)
+    manifest["manifest_schema"] = MANIFEST_SCHEMA
+    manifest["files"] = entries
+    with open(os.path.join(root, MANIFEST), "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(dumps_pretty(manifest))
+    lines = [(e["sha256"], e["path"]) for e in entries]
+    lines.append((sha256_file(os.path.join(root, MANIFEST))[0], MANIFEST))
+    with open(os.path.join(root, SUMS), "w", encoding="utf-8", newline="\n") as fh:
+        for digest, rel in sorted(lines, key=lambda t: t[1]):
+            fh.write("%s  %s\n" % (digest, rel))
+    return manifest

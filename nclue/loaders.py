@@ -1,0 +1,247 @@
+"""Validating loaders for every file of DESIGN section 4.
+
+Each loader reads one file (named by its path relative to the instrument
+root, which is also how errors name it), checks every field, and returns
+records from :mod:`nclue.records`.  Cross-file checks (a qrel's docid must be a
+corpus document, an inventory page must lie inside its document) take the
+already-loaded records they depend on.  Loaders never compute metrics.
+"""
+
+import os
+import re
+
+from .errors import InputError
+from .jsonio import Row, iter_jsonl, read_json
+from .records import (Condition, Document, InventoryRow, PageScoreRow, Query, QueryCondition, Qrel,
+                      RankingRow, System)
+
+KINDS = ("section", "entity")
+FORMS = ("raw", "clean_v2", "natural")
+_QID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+_DOCID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+
+
+def _path(root, rel):
+    return os.path.join(root, *rel.split("/"))
+
+
+def _ident(row, field, pattern):
+    value = row.str(field)
+    if not pattern.match(value):
+        raise row.error(field, "not a valid identifier: %r" % value)
+    return value
+
+
+def load_conditions(root, rel):
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        cid = _ident(row, "cid", _QID)
+        if cid in out:
+            raise row.error("cid", "duplicate condition %r" % cid)
+        aliases = row.list("aliases", required=False) or []
+        if not all(isinstance(a, str) and a for a in aliases):
+            raise row.error("aliases", "must be a list of non-empty strings")
+        out[cid] = Condition(cid, row.str("kind", choices=KINDS), row.str("label"), tuple(aliases),
+                             row.str("topic", required=False) or "")
+    return out
+
+
+def load_corpus(root, rel):
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        docid = _ident(row, "docid", _DOCID)
+        if docid in out:
+            raise row.error("docid", "duplicate document %r" % docid)
+        out[docid] = Document(docid, row.str("source"), row.int("pages", 1, 100000), row.bool("synthetic"),
+                              row.str("topic", required=False) or "", row.str("title", required=False) or "")
+    if not out:
+        raise InputError(rel, "no documents")
+    return out
+
+
+def load_inventory(root, rel, corpus, conditions=None):
+    """Inventory rows keyed ``(docid, cid)``; pages sorted, distinct, inside the document."""
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        docid = row.str("docid")
+        if docid not in corpus:
+            raise row.error("docid", "unknown document %r (not in corpus)" % docid)
+        cid = row.str("cid")
+        if conditions is not None and cid not in conditions:
+            raise row.error("cid", "unknown condition %r" % cid)
+        pages = row.list("pages")
+        if not pages:
+            raise row.error("pages", "must be a non-empty list")
+        last = 0
+        for p in pages:
+            if not isinstance(p, int) or isinstance(p, bool):
+                raise row.error("pages", "page IDs must be integers, got %r" % (p,))
+            if not 1 <= p <= corpus[docid].pages:
+                raise row.error("pages", "page %d outside %s (1..%d)" % (p, docid, corpus[docid].pages))
+            if p <= last:
+                raise row.error("pages", "page IDs must be strictly increasing")
+            last = p
+        if (docid, cid) in out:
+            raise row.error("cid", "duplicate inventory row for (%s, %s)" % (docid, cid))
+        out[(docid, cid)] = InventoryRow(docid, cid, tuple(pages))
+    return out
+
+
+def load_queries(root, rel, conditions=None):
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        qid = _ident(row, "qid", _QID)
+        if qid in out:
+            raise row.error("qid", "duplicate query %r" % qid)
+        n = row.int("n", 2, 3)
+        conds_raw = row.list("conditions")
+        if len(conds_raw) != n:
+            raise row.error("conditions", "has %d conditions but n = %d" % (len(conds_raw), n))
+        conds, seen = [], set()
+        for i, c in enumerate(conds_raw):
+            field = "conditions[%d]" % i
+            if not isinstance(c, dict):
+                raise row.error(field, "must be an object")
+            sub = Row(c, rel, line)
+            try:
+                cid = sub.str("cid")
+                kind = sub.str("kind", choices=KINDS)
+                label = sub.str("label")
+            except InputError as exc:
+                raise row.error("%s.%s" % (field, exc.field), exc.message)
+            if cid in seen:
+                raise row.error(field + ".cid", "condition %r repeated in the query" % cid)
+            seen.add(cid)
+            if conditions is not None:
+                if cid not in conditions:
+                    raise row.error(field + ".cid", "unknown condition %r" % cid)
+                if conditions[cid].kind != kind:
+                    raise row.error(field + ".kind", "is %r but the catalog says %r" % (kind, conditions[cid].kind))
+            conds.append(QueryCondition(cid, kind, label))
+        forms_obj = row.dict("forms")
+        forms = {}
+        for form in FORMS:
+            value = forms_obj.get(form)
+            if not isinstance(value, str) or not value.strip():
+                raise row.error("forms." + form, "must be a non-empty string")
+            forms[form] = value
+        out[qid] = Query(qid, n, tuple(conds), forms)
+    if not out:
+        raise InputError(rel, "no queries")
+    return out
+
+
+def load_qrels(root, rel, queries, corpus):
+    """Qrels as ``{qid: {docid: grade}}``; grade in 1..n; no duplicate pairs."""
+    out = {qid: {} for qid in queries}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        qid = row.str("qid")
+        if qid not in queries:
+            raise row.error("qid", "unknown query %r" % qid)
+        docid = row.str("docid")
+        if docid not in corpus:
+            raise row.error("docid", "unknown document %r (not in corpus)" % docid)
+        grade = row.int("grade", 1, queries[qid].n)
+        if docid in out[qid]:
+            raise row.error("docid", "duplicate qrel for (%s, %s)" % (qid, docid))
+        out[qid][docid] = grade
+    return out
+
+
+def load_ranking(root, rel, queries, corpus, depth=10):
+    """One ranking file: every query exactly once, at most ``depth`` distinct known docs,
+    scores as many as docids and non-increasing (file order is the ranking)."""
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        qid = row.str("qid")
+        if qid not in queries:
+            raise row.error("qid", "unknown query %r" % qid)
+        if qid in out:
+            raise row.error("qid", "duplicate ranking row for %r" % qid)
+        docids = row.list("docids")
+        scores = row.list("scores")
+        if len(docids) > depth:
+            raise row.error("docids", "has %d entries; at most %d expected" % (len(docids), depth))
+        if len(scores) != len(docids):
+            raise row.error("scores", "has %d entries for %d docids" % (len(scores), len(docids)))
+        seen = set()
+        for i, d in enumerate(docids):
+            if not isinstance(d, str) or d not in corpus:
+                raise row.error("docids[%d]" % i, "unknown document %r" % (d,))
+            if d in seen:
+                raise row.error("docids[%d]" % i, "document %r ranked twice" % d)
+            seen.add(d)
+        vals = []
+        for i, s in enumerate(scores):
+            if isinstance(s, bool) or not isinstance(s, (int, float)):
+                raise row.error("scores[%d]" % i, "must be a number, got %r" % (s,))
+            if vals and s > vals[-1]:
+                raise row.error("scores[%d]" % i, "scores must be non-increasing in file order")
+            vals.append(float(s))
+        out[qid] = RankingRow(qid, tuple(docids), tuple(vals))
+    missing = [q for q in queries if q not in out]
+    if missing:
+        raise InputError(rel, "%d queries have no ranking row (first: %s)" % (len(missing), sorted(missing)[0]))
+    return out
+
+
+def load_page_scores(root, rel, queries, corpus):
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        qid = row.str("qid")
+        if qid not in queries:
+            raise row.error("qid", "unknown query %r" % qid)
+        docid = row.str("docid")
+        if docid not in corpus:
+            raise row.error("docid", "unknown document %r" % docid)
+        if (qid, docid) in out:
+            raise row.error("docid", "duplicate page-score row for (%s, %s)" % (qid, docid))
+        pages = []
+        last = None
+        for i, item in enumerate(row.list("pages")):
+            if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
+                    or isinstance(item[0], bool) or isinstance(item[1], bool)
+                    or not isinstance(item[1], (int, float))):
+                raise row.error("pages[%d]" % i, "must be [page, score]")
+            if not 1 <= item[0] <= corpus[docid].pages:
+                raise row.error("pages[%d]" % i, "page %d outside %s" % (item[0], docid))
+            if last is not None and item[1] > last:
+                raise row.error("pages[%d]" % i, "pages must be listed best first")
+            last = item[1]
+            pages.append((item[0], float(item[1])))
+        out[(qid, docid)] = PageScoreRow(qid, docid, tuple(pages))
+    return out
+
+
+def load_systems(root, rel):
+    obj = read_json(_path(root, rel), rel)
+    systems = {}
+    entries = obj.get("systems")
+    if not isinstance(entries, list):
+        raise InputError(rel, "must have a list 'systems'", field="systems")
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise InputError(rel, "must be an object", field="systems[%d]" % i)
+        row = Row(entry, rel + " systems[%d]" % i, None)
+        sid = row.str("id")
+        if sid in systems:
+            raise row.error("id", "duplicate system %r" % sid)
+        base = row.get("base", required=False)
+        if base is not None and not isinstance(base, str):
+            raise row.error("base", "must be a system id or null")
+        systems[sid] = System(sid, row.str("family"), row.str("block"), row.str("operation"), base,
+                              row.bool("fair"), row.str("description"))
+    for sid, system in systems.items():
+        if system.base is not None and system.base not in systems:
+            raise InputError(rel, "system %r names unknown base %r" % (sid, system.base), field="base")
+    blocked = obj.get("blocked", [])
+    if not isinstance(blocked, list):
+        raise InputError(rel, "must be a list", field="blocked")
+    return systems, blocked

@@ -1,0 +1,256 @@
+"""Metrics of DESIGN section 5 (paper section 3.1), one implementation each.
+
+Notation: ``rank(d)`` is the 1-based position of ``d`` in a ranking (absent =
+infinity), ``G_q`` the gold set, ``S_q`` the subset set, ``r_G = min rank over
+G_q``, ``r_S = min rank over S_q``; ``k = 10`` unless said.
+
+The per-query outcome vectors (:class:`Outcomes`) are the interface the
+statistics use: integer 0/1 vectors for success and hit, floats for NDCG.
+Aggregates are ``100 * count / |Q|`` from integer counts, and float means use
+:func:`math.fsum`, so results are identical on every interpreter.
+"""
+
+import math
+from typing import NamedTuple, Tuple
+
+INF = float("inf")
+_DISCOUNT = [0.0] + [1.0 / math.log2(i + 1) for i in range(1, 1001)]
+
+
+def first_ranks(docids, gold, subset, k):
+    """``(r_G, r_S)`` over the first ``k`` entries (infinity when absent)."""
+    r_gold = r_subset = INF
+    for pos, d in enumerate(docids[:k], 1):
+        if r_gold == INF and d in gold:
+            r_gold = pos
+        elif r_subset == INF and d in subset:
+            r_subset = pos
+        if r_gold != INF and r_subset != INF:
+            break
+    return r_gold, r_subset
+
+
+def is_success(r_gold, r_subset, k=10):
+    """n-Clue success: a top-k gold precedes every subset (``r_G <= k and r_G < r_S``).
+
+    >>> is_success(2, 1), is_success(1, 3), is_success(11, INF, 10), is_success(1, INF)
+    (False, True, False, True)
+    """
+    return r_gold <= k and r_gold < r_subset
+
+
+def gold_ndcg(docids, gold, k=10):
+    """Binary-gain NDCG@k: gain 1 for gold; ideal from ``min(k, |G|)`` golds.
+
+    >>> round(gold_ndcg(["s", "g"], {"g"}), 6)
+    0.63093
+    >>> gold_ndcg([], set())
+    0.0
+    """
+    if not gold:
+        return 0.0
+    dcg = 0.0
+    for pos, d in enumerate(docids[:k], 1):
+        if d in gold:
+            dcg += _DISCOUNT[pos]
+    ideal = 0.0
+    for pos in range(1, min(k, len(gold)) + 1):
+        ideal += _DISCOUNT[pos]
+    return dcg / ideal
+
+
+def graded_ndcg(docids, grades, k=10):
+    """Graded NDCG@k as trec_eval's ``ndcg_cut.k``: linear gain = grade, discount
+    ``1/log2(rank+1)``, ideal from all nonzero qrels sorted by grade.
+
+    >>> round(graded_ndcg(["a", "b"], {"a": 1, "b": 2}), 6)
+    0.859719
+    """
+    ideal_gains = sorted((g for g in grades.values() if g > 0), reverse=True)[:k]
+    if not ideal_gains:
+        return 0.0
+    ideal = 0.0
+    for pos, g in enumerate(ideal_gains, 1):
+        ideal += g * _DISCOUNT[pos]
+    dcg = 0.0
+    for pos, d in enumerate(docids[:k], 1):
+        g = grades.get(d, 0)
+        if g > 0:
+            dcg += g * _DISCOUNT[pos]
+    return dcg / ideal
+
+
+def pairwise_auc(docids, gold, subset, k=10):
+    """Mean over ``(g, s)`` in ``G x S`` of ``1[rank(g) < rank(s)]``, 0.5 when both are
+    unranked; None when either set is empty.  Counted, not enumerated.
+
+    >>> pairwise_auc(["g", "s"], {"g", "h"}, {"s", "t"})
+    0.625
+    """
+    if not gold or not subset:
+        return None
+    ranked_gold = ranked_subset = 0
+    gold_first = 0           # ranked (g, s) pairs with g ranked first
+    for d in docids[:k]:
+        if d in gold:
+            ranked_gold += 1
+        elif d in subset:
+            ranked_subset += 1
+            gold_first += ranked_gold
+    unranked_gold = len(gold) - ranked_gold
+    unranked_subset = len(subset) - ranked_subset
+    # twice the wins: ranked-before-ranked and ranked-before-unranked count 2, unranked ties 1
+    wins2 = 2 * (gold_first + ranked_gold * unranked_subset) + unranked_gold * unranked_subset
+    return wins2 / (2 * len(gold) * len(subset))
+
+
+class Outcomes(NamedTuple):
+    """Per-query outcome vectors of one ranking, in sorted-qid order."""
+    qids: Tuple[str, ...]
+    n: Tuple[int, ...]
+    success: Tuple[int, ...]
+    hit: Tuple[int, ...]
+    first_gold: Tuple[float, ...]
+    first_subset: Tuple[float, ...]
+    gold_ndcg: Tuple[float, ...]
+    graded_ndcg: Tuple[float, ...]
+    auc: Tuple[object, ...]          # float or None
+
+
+def evaluate(ranking, queries, qrels, sets, k=10):
+    """Outcome vectors for a ranking ``{qid: RankingRow}``; every query is scored
+    (a query absent from the ranking counts as an empty list)."""
+    cols = {name: [] for name in Outcomes._fields}
+    for qid in sorted(queries):
+        gold, subset = sets[qid]
+        row = ranking.get(qid)
+        docids = row.docids if row is not None else ()
+        rg, rs = first_ranks(docids, gold, subset, k)
+        cols["qids"].append(qid)
+        cols["n"].append(queries[qid].n)
+        cols["success"].append(1 if is_success(rg, rs, k) else 0)
+        cols["hit"].append(1 if rg <= k else 0)
+        cols["first_gold"].append(rg)
+        cols["first_subset"].append(rs)
+        cols["gold_ndcg"].append(gold_ndcg(docids, gold, k))
+        cols["graded_ndcg"].append(graded_ndcg(docids, qrels.get(qid, {}), k))
+        cols["auc"].append(pairwise_auc(docids, gold, subset, k))
+    return Outcomes(**{name: tuple(v) for name, v in cols.items()})
+
+
+def percent(count, total):
+    """``100 * count / total`` (None for an empty denominator)."""
+    return None if total == 0 else 100.0 * count / total
+
+
+def mean(values):
+    values = list(values)
+    return math.fsum(values) / len(values) if values else None
+
+
+def summary(out, mask=None):
+    """Aggregates of DESIGN 5 over all queries (or those with ``mask[i]`` true).
+
+    Returns integer counts and the percentages / means derived from them:
+    n-Clue Score@k, Gold Hit@k, the three outcomes (complete first = success,
+    subset first = hit - success, no top-k gold), Gold-NDCG@k and graded
+    NDCG@k (x100), and macro pairwise AUC over queries with gold and subsets.
+    """
+    idx = [i for i in range(len(out.qids)) if mask is None or mask[i]]
+    q = len(idx)
+    success = sum(out.success[i] for i in idx)
+    hit = sum(out.hit[i] for i in idx)
+    aucs = [out.auc[i] for i in idx if out.auc[i] is not None]
+    return {
+        "queries": q,
+        "success_count": success,
+        "hit_count": hit,
+        "subset_first_count": hit - success,
+        "no_gold_count": q - hit,
+        "nclue_score": percent(success, q),
+        "gold_hit": percent(hit, q),
+        "complete_first": percent(success, q),
+        "subset_first": percent(hit - success, q),
+        "no_gold": percent(q - hit, q),
+        "gold_ndcg": None if q == 0 else 100.0 * mean(out.gold_ndcg[i] for i in idx),
+        "graded_ndcg": None if q == 0 else mean(out.graded_ndcg[i] for i in idx),
+        "pairwise_auc": mean(aucs),
+        "auc_queries": len(aucs),
+    }
+
+
+def top_pages(page_list, limit=3):
+    """The first ``limit`` distinct page IDs of a best-first ``[(page, score)]`` list."""
+    out = []
+    for page, _ in page_list:
+        if page not in out:
+            out.append(page)
+            if len(out) == limit:
+                break
+    return out
+
+
+def gold_support(ranking, page_scores, queries, sets, support, k=10):
+    """Gold+Support@k and conditional page coverage (paper section 4.4, Table 8).
+
+    For each top-k gold take its three highest-scoring distinct surfaced pages;
+    a condition is covered when those pages meet its stored support
+    (``support[(docid, cid)]``).  A query succeeds when some top-k gold covers
+    every condition (denominator: all queries).  Conditional coverage uses, per
+    query with a top-k gold, the best-covered gold (most conditions covered,
+    then best rank): condition coverage = mean covered share, full coverage =
+    share of such queries whose best gold covers all.
+    """
+    success = 0
+    hit_queries = 0
+    covered_shares = []
+    full = 0
+    for qid in sorted(queries):
+        query = queries[qid]
+        gold = sets[qid][0]
+        row = ranking.get(qid)
+        docids = row.docids[:k] if row is not None else ()
+        best = None
+        for pos, d in enumerate(docids, 1):
+            if d not in gold:
+                continue
+            entry = page_scores.get((qid, d))
+            pages = set(top_pages(entry.pages if entry is not None else ()))
+            covered = sum(1 for c in query.conditions if pages & set(support.get((d, c.cid), ())))
+            if best is None or covered > best:
+                best = covered
+        if best is None:
+            continue
+        hit_queries += 1
+        covered_shares.append(best / query.n)
+        if best == query.n:
+            full += 1
+            success += 1
+    return {
+        "queries": len(queries),
+        "success_count": success,
+        "gold_support": percent(success, len(queries)),
+        "hit_queries": hit_queries,
+        "condition_coverage": None if not covered_shares else 100.0 * mean(covered_shares),
+        "full_coverage": percent(full, hit_queries),
+    }
+
+
+def common_support(out_a, out_b):
+    """Common-support ordering between systems A (base) and B (variant).
+
+    On queries where both have a top-10 gold, D = share where no subset
+    precedes the first gold (= success among hits); returns D_A, D_B, Delta D
+    = D_B - D_A (in points), the number of common queries, and each system's
+    unconditional M/P/G (miss / subset first / complete first) percentages.
+    """
+    both = [i for i in range(len(out_a.qids)) if out_a.hit[i] and out_b.hit[i]]
+    da = percent(sum(out_a.success[i] for i in both), len(both))
+    db = percent(sum(out_b.success[i] for i in both), len(both))
+
+    def mpg(out):
+        s = summary(out)
+        return {"M": s["no_gold"], "P": s["subset_first"], "G": s["complete_first"]}
+
+    return {"common_queries": len(both), "D_base": da, "D_variant": db,
+            "delta_D": None if da is None else db - da, "base": mpg(out_a), "variant": mpg(out_b)}

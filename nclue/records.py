@@ -1,0 +1,71 @@
+"""Validated in-memory records of an instrument (DESIGN section 4).
+
+Loaders (:mod:`nclue.loaders`) turn files into these; everything downstream
+(construction check, metrics, statistics) reads only these records.
+"""
+
+from typing import NamedTuple, Tuple, Dict, Optional
+
+
+class Condition(NamedTuple):
+    cid: str
+    kind: str            # "section" | "entity"
+    label: str
+    aliases: Tuple[str, ...] = ()
+    topic: str = ""
+
+
+class Document(NamedTuple):
+    docid: str
+    source: str
+    pages: int
+    synthetic: bool
+    topic: str = ""
+    title: str = ""
+
+
+class InventoryRow(NamedTuple):
+    docid: str
+    cid: str
+    pages: Tuple[int, ...]
+
+
+class QueryCondition(NamedTuple):
+    cid: str
+    kind: str
+    label: str
+
+
+class Query(NamedTuple):
+    qid: str
+    n: int
+    conditions: Tuple[QueryCondition, ...]
+    forms: Dict[str, str]
+
+
+class Qrel(NamedTuple):
+    qid: str
+    docid: str
+    grade: int
+
+
+class RankingRow(NamedTuple):
+    qid: str
+    docids: Tuple[str, ...]
+    scores: Tuple[float, ...]
+
+
+class PageScoreRow(NamedTuple):
+    qid: str
+    docid: str
+    pages: Tuple[Tuple[int, float], ...]   # best first
+
+
+class System(NamedTuple):
+    id: str
+    family: str
+    block: str
+    operation: str
+    base: Optional[str]
+    fair: bool
+    description: str

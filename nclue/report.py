@@ -1,0 +1,145 @@
+"""Output of a run: the human summary, the JSON report and the provenance record.
+
+* stdout: the instrument line, one line per group (level), then every fail
+  and skip in full (skips for unrequested levels are summarised per group),
+  then the result line.
+* ``--json FILE``: a deterministic report (schema ``nclue.report/1``): the same
+  inputs give the same bytes on every interpreter, so it carries no time,
+  path or interpreter data.
+* provenance (``--provenance FILE``; beside the JSON report by default):
+  harness version, git revision and dirty flag when available, Python
+  implementation and version, platform, every input's sha256, seeds.
+"""
+
+import os
+import platform
+import subprocess
+import sys
+
+from . import __version__
+from .claims import LEVELS
+from .jsonio import dumps_pretty
+
+REPORT_SCHEMA = "nclue.report/1"
+
+
+def instrument_line(result):
+    m = result.integrity.manifest or {}
+    gen = m.get("generator") or {}
+    name = m.get("instrument", "unknown instrument (MANIFEST.json unusable)")
+    bits = [name]
+    if m.get("synthetic"):
+        bits.append("SYNTHETIC stand-in, seed %s, config %s" % (gen.get("seed"), gen.get("config")))
+    return "nclue %s checking: %s" % (__version__, "; ".join(bits))
+
+
+def group_counts(result):
+    groups = {}
+    for c in result.checks:
+        g = groups.setdefault(c.group, {"pass": 0, "fail": 0, "skip": 0})
+        g[c.status] += 1
+    return groups
+
+
+def render_text(result, strict=False, quiet=False):
+    lines = [instrument_line(result), "root: %s" % os.path.abspath(result.root)]
+    groups = group_counts(result)
+    for level in LEVELS:
+        g = groups.get(level, {"pass": 0, "fail": 0, "skip": 0})
+        lines.append("  %-13s %5d pass %5d fail %5d skip" % (level, g["pass"], g["fail"], g["skip"]))
+    fails = [c for c in result.checks if c.status == "fail"]
+    skips = [c for c in result.checks if c.status == "skip"]
+    if fails:
+        lines.append("")
+        lines.append("FAIL (%d):" % len(fails))
+        for c in fails:
+            lines.append("  FAIL %s: %s" % (c.id, c.reason))
+    not_requested = {}
+    shown = []
+    for c in skips:
+        if c.reason.startswith("level ") and c.reason.endswith("not requested") and c.id != "level:rebuild":
+            not_requested[c.group] = not_requested.get(c.group, 0) + 1
+        else:
+            shown.append(c)
+    if shown or not_requested:
+        lines.append("")
+        lines.append("SKIP (%d):" % len(skips))
+        if not quiet or strict:
+            for c in shown:
+                lines.append("  SKIP %s: %s" % (c.id, c.reason))
+        for group in sorted(not_requested):
+            lines.append("  SKIP %d %s claims: level %s not requested" % (not_requested[group], group, group))
+    counts = result.counts()
+    failed = counts["fail"] + (counts["skip"] if strict else 0)
+    lines.append("")
+    lines.append("RESULT: %s -- %d pass, %d fail, %d skip%s" % (
+        "FAIL" if failed else "OK", counts["pass"], counts["fail"], counts["skip"],
+        " (--strict: skips count as fails)" if strict else ""))
+    return "\n".join(lines) + "\n"
+
+
+def report_json(result, strict=False):
+    m = result.integrity.manifest or {}
+    counts = result.counts()
+    return dumps_pretty({
+        "report_schema": REPORT_SCHEMA,
+        "harness_version": __version__,
+        "instrument": {"name": m.get("instrument"), "synthetic": m.get("synthetic"),
+                       "generator": m.get("generator")},
+        "levels_requested": [lv for lv in LEVELS if lv in result.levels],
+        "strict": strict,
+        "summary": counts,
+        "groups": group_counts(result),
+        "exit_code": exit_code(result, strict),
+        "checks": [c.as_json() for c in sorted(result.checks, key=lambda c: (c.group, c.id))],
+        "inputs_sha256": result.inputs(),
+    })
+
+
+def exit_code(result, strict=False):
+    counts = result.counts()
+    return 1 if counts["fail"] or (strict and counts["skip"]) else 0
+
+
+def _git(args, cwd):
+    try:
+        out = subprocess.run(["git"] + args, cwd=cwd, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def provenance(result, argv):
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    rev = _git(["rev-parse", "HEAD"], here)
+    dirty = None
+    if rev is not None:
+        status = _git(["status", "--porcelain"], here)
+        dirty = bool(status) if status is not None else None
+    m = result.integrity.manifest or {}
+    return {
+        "provenance_schema": "nclue.provenance/1",
+        "harness_version": __version__,
+        "git_revision": rev,
+        "git_dirty": dirty,
+        "python_implementation": platform.python_implementation(),
+        "python_version": platform.python_version(),
+        "platform": platform.platform(),
+        "argv": list(argv),
+        "data_root": os.path.abspath(result.root),
+        "instrument": m.get("instrument"),
+        "synthetic": m.get("synthetic"),
+        "seeds": {"instrument_seed": (m.get("generator") or {}).get("seed")},
+        "inputs_sha256": result.inputs(),
+        "summary": result.counts(),
+    }
+
+
+def write_provenance(path, result, argv):
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(dumps_pretty(provenance(result, argv)))
+
+
+def stdout_write(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()

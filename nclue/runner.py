@@ -1,0 +1,186 @@
+"""The reproduction run: integrity -> analyses -> diff against frozen claims.
+
+Produces one :class:`Check` per released file check and per frozen claim,
+each ``pass`` / ``fail`` / ``skip`` with a one-line reason (DESIGN 3).  Never
+writes anything under the instrument root.
+"""
+
+import os
+
+from . import integrity
+from .analyses import REGISTRY
+from .claims import LEVELS, compare, load_claim_file
+from .errors import NclueError, UsageError
+from .instrument import Instrument
+
+
+class Check:
+    __slots__ = ("id", "group", "status", "reason", "rule", "expected", "observed", "source")
+
+    def __init__(self, id, group, status, reason="", rule=None, expected=None, observed=None, source=""):
+        self.id, self.group, self.status, self.reason = id, group, status, reason
+        self.rule, self.expected, self.observed, self.source = rule, expected, observed, source
+
+    def as_json(self):
+        out = {"id": self.id, "group": self.group, "status": self.status, "reason": self.reason}
+        if self.rule is not None:
+            out.update({"rule": self.rule, "expected": self.expected, "observed": self.observed, "source": self.source})
+        return out
+
+
+class RunResult:
+    def __init__(self, root, checks, integrity_result, levels):
+        self.root = root
+        self.checks = checks
+        self.integrity = integrity_result
+        self.levels = levels
+
+    def counts(self):
+        out = {"pass": 0, "fail": 0, "skip": 0}
+        for c in self.checks:
+            out[c.status] += 1
+        return out
+
+    def inputs(self):
+        """sha256 of every released file the run verified, by path."""
+        return {p: f.sha256 for p, f in sorted(self.integrity.files.items()) if f.sha256}
+
+
+def check_root(root):
+    if not os.path.isdir(root):
+        raise UsageError("data root %r is not a directory" % root)
+    if not (os.path.exists(os.path.join(root, integrity.MANIFEST)) or os.path.isdir(os.path.join(root, "data"))):
+        raise UsageError("%r has neither MANIFEST.json nor data/: not an instrument root" % root)
+
+
+def _gate(result, rel):
+    """``(status, reason)`` of one input file for the claims that read it."""
+    state = result.status(rel)
+    if state == "ok":
+        return None
+    if state == "missing":
+        return "skip", "input %s is absent" % rel
+    if state == "bad":
+        return "fail", "input fails integrity: %s" % result.reason(rel)
+    if result.manifest is None:
+        return "fail", "input %s cannot be verified: MANIFEST.json unusable" % rel
+    return ("fail", "input %s is not listed in MANIFEST.json" % rel) if os.path.lexists(
+        os.path.join(result.root, *rel.split("/"))) else ("skip", "input %s is absent" % rel)
+
+
+def claim_files(root, result):
+    """Frozen claim files: those the manifest lists plus any on disk (top level of reference_metrics/)."""
+    names = {p for p, f in result.files.items() if f.role == "frozen-claims"}
+    base = os.path.join(root, "reference_metrics")
+    if os.path.isdir(base):
+        for name in os.listdir(base):
+            if name.endswith(".json") and os.path.isfile(os.path.join(base, name)):
+                names.add("reference_metrics/" + name)
+    return sorted(names)
+
+
+def _run_claim_file(inst, result, rel, levels):
+    checks = []
+    gate = _gate(result, rel)
+    if gate and gate[0] == "skip":
+        return [Check("claims:" + rel, "scoring", "skip", "frozen claims file %s is absent" % rel)]
+    try:
+        frozen = load_claim_file(inst.root, rel)
+    except NclueError as exc:
+        return [Check("claims:" + rel, "scoring", "fail", str(exc))]
+    analysis = REGISTRY.get(frozen["analysis"])
+    claims = frozen["claims"]
+    if gate:
+        return [Check(c["id"], c["level"], "fail", "frozen claims file fails integrity: " + gate[1]) for c in claims]
+    if analysis is None:
+        return [Check(c["id"], c["level"], "fail", "%s names analysis %r, which this harness does not have" % (
+            rel, frozen["analysis"])) for c in claims]
+    if analysis.level not in levels:
+        return [Check(c["id"], c["level"], "skip", "level %s not requested" % analysis.level) for c in claims]
+    try:
+        units = analysis.units(inst)
+    except NclueError as exc:
+        return [Check(c["id"], c["level"], "fail", "cannot enumerate %s: %s" % (analysis.name, exc)) for c in claims]
+    produced = {}
+    unit_state = {}          # frozenset(inputs) -> list of (status, reason)
+    for unit in units:
+        key = frozenset(unit.inputs)
+        state = None
+        for path in unit.inputs:
+            g = _gate(result, path)
+            if g and (state is None or g[0] == "fail"):
+                state = g
+        if state is None:
+            try:
+                for value in unit.compute():
+                    produced[value.id] = (value, unit)
+            except NclueError as exc:
+                state = ("fail", str(exc))
+        if state is not None:
+            unit_state.setdefault(key, []).append(state)
+    frozen_ids = set()
+    for c in claims:
+        frozen_ids.add(c["id"])
+        src = c["source"]
+        if c["id"] in produced:
+            value, unit = produced[c["id"]]
+            stale = []
+            for item in c["inputs"]:
+                now = result.files.get(item["path"])
+                if now is None or now.sha256 != item["sha256"]:
+                    stale.append(item["path"])
+            if stale:
+                checks.append(Check(c["id"], c["level"], "fail",
+                                    "claim was frozen from a different %s (sha256 differs)" % stale[0],
+                                    c["rule"], c["value"], value.value, src))
+                continue
+            ok, why = compare(c["rule"], value.value, c["value"])
+            if ok:
+                checks.append(Check(c["id"], c["level"], "pass", "", c["rule"], c["value"], value.value, src))
+            else:
+                reason = why + (" -- " + value.detail if value.detail else "")
+                checks.append(Check(c["id"], c["level"], "fail", reason, c["rule"], c["value"], value.value, src))
+            continue
+        states = unit_state.get(frozenset(i["path"] for i in c["inputs"]), [])
+        fails = [s for s in states if s[0] == "fail"]
+        if fails:
+            checks.append(Check(c["id"], c["level"], "fail", fails[0][1], c["rule"], c["value"], None, src))
+        elif states:
+            checks.append(Check(c["id"], c["level"], "skip", states[0][1], c["rule"], c["value"], None, src))
+        else:
+            checks.append(Check(c["id"], c["level"], "fail", "claim is not recomputed by analysis %s" % analysis.name,
+                                c["rule"], c["value"], None, src))
+    for cid in sorted(set(produced) - frozen_ids):
+        value = produced[cid][0]
+        checks.append(Check(cid, analysis.level, "fail", "recomputed but not frozen in %s" % rel,
+                            value.rule, None, value.value, value.source))
+    return checks
+
+
+def run(root, levels=LEVELS, deep=False, log=None):
+    check_root(root)
+    result = integrity.check(root)
+    result.root = root
+    checks = []
+    for cid, status, reason in result.problems:
+        checks.append(Check(cid, "integrity", status, reason))
+    for rel in sorted(result.files):
+        f = result.files[rel]
+        checks.append(Check("integrity.file:" + rel, "integrity", "pass" if f.status == "ok" else "fail",
+                            f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16]))
+    inst = Instrument(root)
+    seen_levels = set()
+    for rel in claim_files(root, result):
+        for c in _run_claim_file(inst, result, rel, levels):
+            seen_levels.add(c.group)
+            checks.append(c)
+    for level in ("construction", "scoring", "inference", "sensitivity", "paper"):
+        if level not in seen_levels and level in levels:
+            checks.append(Check("level:" + level, level, "skip",
+                                "no frozen claims at this level in reference_metrics/ of this release"))
+    if deep:
+        from .rebuild import rebuild_checks
+        checks.extend(rebuild_checks(root, result, log=log))
+    else:
+        checks.append(Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)"))
+    return RunResult(root, checks, result, levels)

@@ -1,0 +1,141 @@
+"""Structure of an instrument derived from its records (no rankings needed).
+
+* gold set ``G_q`` = documents with ``grade == n``; subset set ``S_q`` =
+  ``0 < grade < n`` (DESIGN 4);
+* exact-gold-set families: queries with the identical gold set (paper
+  section 3.4: 453 families; the unit the bootstrap resamples);
+* the gold-membership graph: bipartite queries--gold documents; its
+  connected components (paper: 995/1,000 queries in one component);
+* the stand-in's own Table 1 (paper section 3.2).
+"""
+
+import math
+
+
+def gold_and_subsets(queries, qrels):
+    """``{qid: (gold frozenset, subset frozenset)}``."""
+    out = {}
+    for qid, query in queries.items():
+        grades = qrels.get(qid, {})
+        gold = frozenset(d for d, g in grades.items() if g == query.n)
+        subset = frozenset(d for d, g in grades.items() if 0 < g < query.n)
+        out[qid] = (gold, subset)
+    return out
+
+
+def families(sets):
+    """Exact-gold-set families: a list of sorted qid lists, ordered by their first qid.
+
+    >>> from collections import namedtuple
+    >>> families({"q1": (frozenset({"a"}), frozenset()), "q2": (frozenset({"a"}), frozenset()),
+    ...           "q3": (frozenset({"b"}), frozenset())})
+    [['q1', 'q2'], ['q3']]
+    """
+    groups = {}
+    for qid in sorted(sets):
+        key = tuple(sorted(sets[qid][0]))
+        groups.setdefault(key, []).append(qid)
+    return sorted(groups.values(), key=lambda g: g[0])
+
+
+def gold_graph_components(sets):
+    """Components of the bipartite query--gold-document graph, as sorted qid lists,
+    largest first (ties by first qid).  A query with no gold is its own component."""
+    parent = {}
+
+    def find(x):
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    for qid in sorted(sets):
+        parent.setdefault(("q", qid), ("q", qid))
+        for d in sorted(sets[qid][0]):
+            parent.setdefault(("d", d), ("d", d))
+            a, b = find(("q", qid)), find(("d", d))
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    comps = {}
+    for qid in sorted(sets):
+        comps.setdefault(find(("q", qid)), []).append(qid)
+    return sorted(comps.values(), key=lambda c: (-len(c), c[0]))
+
+
+def median(values):
+    """Median of a non-empty list (mean of the two middle values for even length)."""
+    s = sorted(values)
+    m = len(s) // 2
+    if len(s) % 2:
+        return s[m]
+    return (s[m - 1] + s[m]) / 2
+
+
+def table1(queries, corpus, qrels, inventory):
+    """The instrument's Table 1 (paper section 3.2) from its records.
+
+    Single-page-solvable and distinct-page-valid gold counts use the gate
+    functions of :mod:`nclue.verify` (the independent verifier).
+    """
+    from .verify import single_page_solvable, distinct_page_valid
+
+    sets = gold_and_subsets(queries, qrels)
+    pages = [d.pages for d in corpus.values()]
+    n_gold = n_subset = g1 = g2 = 0
+    gold_docs = set()
+    gold_by_source = {}
+    shortest = []
+    sps = dpv = 0
+    for qid, query in queries.items():
+        gold, subset = sets[qid]
+        n_gold += len(gold)
+        n_subset += len(subset)
+        for d in subset:
+            g = qrels[qid][d]
+            g1 += g == 1
+            g2 += g == 2
+        gold_docs |= gold
+        for d in gold:
+            src = corpus[d].source
+            gold_by_source[src] = gold_by_source.get(src, 0) + 1
+            page_sets = [inventory[(d, c.cid)].pages if (d, c.cid) in inventory else () for c in query.conditions]
+            sps += single_page_solvable(page_sets)
+            dpv += distinct_page_valid(page_sets)
+        if gold:
+            shortest.append(min(corpus[d].pages for d in gold))
+    sources = {}
+    for d in corpus.values():
+        sources[d.source] = sources.get(d.source, 0) + 1
+    fams = families(sets)
+    comps = gold_graph_components(sets)
+    stats = {
+        "queries": len(queries),
+        "queries_n2": sum(1 for q in queries.values() if q.n == 2),
+        "queries_n3": sum(1 for q in queries.values() if q.n == 3),
+        "documents": len(corpus),
+        "pages": sum(pages),
+        "pages_mean": math.fsum(pages) / len(pages),
+        "pages_median": median(pages),
+        "pages_max": max(pages),
+        "shortest_gold_mean": math.fsum(shortest) / len(shortest) if shortest else None,
+        "shortest_gold_median": median(shortest) if shortest else None,
+        "queries_without_gold": len(queries) - len(shortest),
+        "gold_qrels": n_gold,
+        "subset_qrels": n_subset,
+        "subset_grade1": g1,
+        "subset_grade2": g2,
+        "qrel_rows": n_gold + n_subset,
+        "distinct_gold_documents": len(gold_docs),
+        "single_page_solvable_golds": sps,
+        "distinct_page_valid_golds": dpv,
+        "gold_families": len(fams),
+        "gold_graph_components": len(comps),
+        "gold_graph_largest_component_queries": len(comps[0]) if comps else 0,
+    }
+    for src in sorted(sources):
+        stats["documents_" + src] = sources[src]
+        stats["gold_qrels_" + src] = gold_by_source.get(src, 0)
+    return stats
+
