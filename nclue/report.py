@@ -64,7 +64,9 @@ def render_text(result, strict=False, quiet=False):
     if shown or not_requested:
         lines.append("")
         lines.append("SKIP (%d):" % len(skips))
-        if not quiet or strict:
+        if quiet and not strict:
+            lines.append("  (%d skip reasons omitted with --quiet)" % len(shown))
+        else:
             for c in shown:
                 lines.append("  SKIP %s: %s" % (c.id, c.reason))
         for group in sorted(not_requested):

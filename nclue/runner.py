@@ -129,12 +129,12 @@ def _run_claim_file(inst, result, rel, levels):
                 now = result.files.get(item["path"])
                 if now is None or now.sha256 != item["sha256"]:
                     stale.append(item["path"])
-            if stale:
-                checks.append(Check(c["id"], c["level"], "fail",
-                                    "claim was frozen from a different %s (sha256 differs)" % stale[0],
-                                    c["rule"], c["value"], value.value, src))
-                continue
             ok, why = compare(c["rule"], value.value, c["value"])
+            if stale:
+                reason = "claim was frozen from a different %s (sha256 differs); " % stale[0]
+                reason += "value still agrees" if ok else why + (" -- " + value.detail if value.detail else "")
+                checks.append(Check(c["id"], c["level"], "fail", reason, c["rule"], c["value"], value.value, src))
+                continue
             if ok:
                 checks.append(Check(c["id"], c["level"], "pass", "", c["rule"], c["value"], value.value, src))
             else:

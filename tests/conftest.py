@@ -1,0 +1,52 @@
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+
+@pytest.fixture(scope="session")
+def mini_root(tmp_path_factory):
+    """A freshly built mini stand-in (data + frozen claims + manifest)."""
+    from nclue.build.config import CONFIGS
+    from nclue.build.release import write_instrument
+    from nclue.freeze import freeze
+
+    root = str(tmp_path_factory.mktemp("mini"))
+    write_instrument(root, CONFIGS["mini"], 11, log=lambda *a: None)
+    freeze(root, log=lambda *a: None)
+    return root
+
+
+@pytest.fixture
+def mini_copy(mini_root, tmp_path):
+    """A private copy of the mini instrument that a test may damage."""
+    dst = str(tmp_path / "inst")
+    shutil.copytree(mini_root, dst)
+    return dst
+
+
+@pytest.fixture
+def release_copy(tmp_path):
+    """A private copy of the shipped release (data/, reference_metrics/, MANIFEST.json, SHA256SUMS)."""
+    dst = tmp_path / "release"
+    dst.mkdir()
+    for name in ("data", "reference_metrics"):
+        shutil.copytree(os.path.join(REPO, name), str(dst / name))
+    for name in ("MANIFEST.json", "SHA256SUMS"):
+        shutil.copy(os.path.join(REPO, name), str(dst / name))
+    return str(dst)
+
+
+def run_reproduce(*args, env=None):
+    """Run reproduce.py in a subprocess; return (exit code, stdout, stderr)."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "reproduce.py")] + list(args),
+                          capture_output=True, text=True, env=full_env, timeout=600)
+    return proc.returncode, proc.stdout, proc.stderr

@@ -1,0 +1,200 @@
+"""Construction: clue counts, determinism, the verifier catching every kind of defect,
+and the full build's structural statistics (DESIGN 6.1, 6.4)."""
+
+import hashlib
+import json
+import os
+
+import pytest
+
+from conftest import REPO
+from nclue.build.config import CONFIGS, PAPER_TABLE1
+from nclue.build.release import write_instrument
+from nclue.errors import InputError
+from nclue.instrument import Instrument
+from nclue.structure import table1
+from nclue.verify import derive_qrels, verify
+
+
+def _hashes(root):
+    out = {}
+    for dirpath, _, files in os.walk(os.path.join(root, "data")):
+        for name in files:
+            full = os.path.join(dirpath, name)
+            out[os.path.relpath(full, root)] = hashlib.sha256(open(full, "rb").read()).hexdigest()
+    return out
+
+
+def test_two_builds_same_seed_are_byte_identical(tmp_path, mini_root):
+    again = str(tmp_path / "again")
+    write_instrument(again, CONFIGS["mini"], 11, log=lambda *a: None)
+    assert _hashes(again) == _hashes(mini_root)
+
+
+def test_different_seed_gives_different_instrument(tmp_path, mini_root):
+    other = str(tmp_path / "other")
+    write_instrument(other, CONFIGS["mini"], 12, log=lambda *a: None)
+    a, b = _hashes(other), _hashes(mini_root)
+    assert a["data/v1/inventory.jsonl"] != b["data/v1/inventory.jsonl"]
+    assert a["data/v1/qrels.jsonl"] != b["data/v1/qrels.jsonl"]
+
+
+def test_clue_counts_are_exact_by_hand(mini_root):
+    inst = Instrument(mini_root)
+    queries, inventory, qrels = inst.queries(), inst.inventory(), inst.qrels()
+    for qid, query in sorted(queries.items())[:5]:
+        for docid, grade in qrels[qid].items():
+            by_hand = sum(1 for c in query.conditions if (docid, c.cid) in inventory)
+            assert grade == by_hand
+        # and no document carrying a condition is missing from the qrels
+        carriers = {d for (d, cid) in inventory if cid in {c.cid for c in query.conditions}}
+        assert carriers == set(qrels[qid])
+
+
+def test_released_mini_verifies_clean(mini_root):
+    inst = Instrument(mini_root)
+    assert verify(inst.queries(), inst.inventory(), inst.qrels()) == []
+
+
+def _rewrite(path, fn):
+    lines = open(path, encoding="utf-8").read().split("\n")[:-1]
+    rows = [json.loads(x) for x in lines]
+    rows = fn(rows)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for r in rows:
+            fh.write(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n")
+
+
+def _verify(root):
+    inst = Instrument(root)
+    return verify(inst.queries(), inst.inventory(), inst.qrels())
+
+
+def test_verifier_catches_corrupted_grade(mini_copy):
+    qrels = os.path.join(mini_copy, "data", "v1", "qrels.jsonl")
+    target = {}
+
+    def corrupt(rows):
+        for r in rows:
+            if r["grade"] == 1:
+                r["grade"] = 2
+                target.update(r)
+                break
+        return rows
+    _rewrite(qrels, corrupt)
+    diffs = _verify(mini_copy)
+    kinds = {(d.kind, d.qid, d.docid) for d in diffs}
+    assert ("wrong grade", target["qid"], target["docid"]) in kinds
+
+
+def test_verifier_catches_missing_and_extra_qrels(mini_copy):
+    qrels = os.path.join(mini_copy, "data", "v1", "qrels.jsonl")
+    removed = {}
+
+    def drop_and_add(rows):
+        removed.update(rows[3])
+        rows = rows[:3] + rows[4:]
+        present = {(r["qid"], r["docid"]) for r in rows}
+        for d in ("sim_pmc_00001", "sim_pmc_00002", "sim_pmc_00003", "sim_wb_00001", "sim_wb_00002"):
+            if ("nclue_0000", d) not in present and ("nclue_0000", d) != (removed["qid"], removed["docid"]):
+                rows.append({"qid": "nclue_0000", "docid": d, "grade": 1})
+                removed["extra"] = d
+                break
+        return rows
+    _rewrite(qrels, drop_and_add)
+    diffs = _verify(mini_copy)
+    kinds = {(d.kind, d.qid, d.docid) for d in diffs}
+    assert ("missing qrel", removed["qid"], removed["docid"]) in kinds
+    assert ("extra qrel", "nclue_0000", removed["extra"]) in kinds
+
+
+def test_verifier_catches_gold_that_violates_a_gate(mini_copy):
+    inst = Instrument(mini_copy)
+    queries, qrels = inst.queries(), inst.qrels()
+    qid = sorted(queries)[0]
+    query = queries[qid]
+    gold = sorted(d for d, g in qrels[qid].items() if g == query.n)[0]
+    c0, c1 = query.conditions[0].cid, query.conditions[1].cid
+    inv = os.path.join(mini_copy, "data", "v1", "inventory.jsonl")
+
+    def share_page(rows):
+        p0 = next(r for r in rows if r["docid"] == gold and r["cid"] == c0)["pages"][0]
+        for r in rows:
+            if r["docid"] == gold and r["cid"] == c1 and p0 not in r["pages"]:
+                r["pages"] = sorted(r["pages"] + [p0])
+            if r["docid"] == gold and r["cid"] == c0 and query.n == 3:
+                pass
+        if query.n == 3:
+            c2 = query.conditions[2].cid
+            for r in rows:
+                if r["docid"] == gold and r["cid"] == c2 and p0 not in r["pages"]:
+                    r["pages"] = sorted(r["pages"] + [p0])
+        return rows
+    _rewrite(inv, share_page)
+    diffs = _verify(mini_copy)
+    assert any(d.kind == "gold fails gate" and d.qid == qid and d.docid == gold and "single-page" in d.detail
+               for d in diffs)
+
+
+@pytest.mark.parametrize("mutation,needle", [
+    (lambda t: t.replace('"grade":1', '"grade":"x"', 1), "field 'grade'"),
+    (lambda t: t.replace('"docid":"sim_', '"docid":"zzz_', 1), "unknown document"),
+    (lambda t: t[:-30], "truncated"),
+    (lambda t: t + t.split("\n")[0] + "\n", "duplicate qrel"),
+    (lambda t: "{not json\n" + t, "invalid JSON"),
+])
+def test_bad_qrels_name_file_line_and_field(mini_copy, mutation, needle):
+    path = os.path.join(mini_copy, "data", "v1", "qrels.jsonl")
+    text = open(path, encoding="utf-8").read()
+    open(path, "w", encoding="utf-8", newline="\n").write(mutation(text))
+    with pytest.raises(InputError) as info:
+        Instrument(mini_copy).qrels()
+    message = str(info.value)
+    assert message.startswith("data/v1/qrels.jsonl:")
+    assert needle in message
+
+
+@pytest.mark.parametrize("mutation,needle", [
+    (lambda rows: rows[:1] + [dict(rows[1], cid="sec:no-such-thing")] + rows[2:], "unknown condition"),
+    (lambda rows: [dict(rows[0], pages=[10 ** 6])] + rows[1:], "outside"),
+    (lambda rows: rows + [rows[0]], "duplicate inventory row"),
+    (lambda rows: [dict(rows[0], docid="sim_wb_99999")] + rows[1:], "unknown document"),
+])
+def test_bad_inventory_rows_are_named(mini_copy, mutation, needle):
+    path = os.path.join(mini_copy, "data", "v1", "inventory.jsonl")
+    _rewrite(path, mutation)
+    with pytest.raises(InputError) as info:
+        Instrument(mini_copy).inventory()
+    assert str(info.value).startswith("data/v1/inventory.jsonl:") and needle in str(info.value)
+
+
+def test_non_utf8_is_reported_with_line(mini_copy):
+    path = os.path.join(mini_copy, "data", "v1", "queries.jsonl")
+    data = open(path, "rb").read()
+    open(path, "wb").write(data[:200] + b"\xff\xfe" + data[200:])
+    with pytest.raises(InputError) as info:
+        Instrument(mini_copy).queries()
+    assert "not valid UTF-8" in str(info.value) and "queries.jsonl:1" in str(info.value)
+
+
+def test_full_release_structure_matches_targets():
+    """The shipped data/v1 is the full build: exact structural targets, qrels within 15%."""
+    inst = Instrument(REPO)
+    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
+    for key in ("queries", "queries_n2", "queries_n3", "documents", "documents_wb", "documents_pmc",
+                "pages", "pages_median", "pages_max", "single_page_solvable_golds"):
+        assert stats[key] == PAPER_TABLE1[key], key
+    assert round(stats["pages_mean"], 1) == 20.5
+    assert stats["distinct_page_valid_golds"] == stats["gold_qrels"]
+    for key in ("gold_qrels", "subset_qrels", "subset_grade1", "subset_grade2", "distinct_gold_documents"):
+        assert abs(stats[key] - PAPER_TABLE1[key]) <= 0.15 * PAPER_TABLE1[key], key
+    assert all(d.synthetic for d in inst.corpus().values())
+    assert all(d.startswith(("sim_wb_", "sim_pmc_")) for d in inst.corpus())
+    assert verify(inst.queries(), inst.inventory(), inst.qrels()) == []
+
+
+def test_derive_qrels_is_independent_of_the_constructor():
+    import nclue.verify as v
+    source = open(v.__file__, encoding="utf-8").read()
+    assert "build" not in source.split('"""', 2)[2].split("def single_page_solvable")[0]
+    assert "construct" not in [line.split()[1] for line in source.splitlines() if line.startswith("from ")]

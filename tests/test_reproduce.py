@@ -1,0 +1,187 @@
+"""reproduce.py end to end: a clean release passes; every kind of damage turns into fail
+(or skip with a reason) and exit code 1; bad arguments exit 2; outputs are deterministic."""
+
+import json
+import os
+
+import pytest
+
+from conftest import REPO, run_reproduce
+
+
+def _report(path):
+    return json.load(open(path, encoding="utf-8"))
+
+
+def _checks(report, status):
+    return {c["id"]: c for c in report["checks"] if c["status"] == status}
+
+
+def test_clean_release_passes(release_copy, tmp_path):
+    out = str(tmp_path / "r.json")
+    code, stdout, stderr = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 0, stdout + stderr
+    report = _report(out)
+    assert report["summary"]["fail"] == 0
+    assert report["summary"]["pass"] >= 140
+    assert stdout.splitlines()[0].startswith("nclue ") and "SYNTHETIC" in stdout.splitlines()[0]
+    assert "RESULT: OK" in stdout
+    prov = _report(out + ".provenance.json")
+    assert prov["python_implementation"] and prov["inputs_sha256"]["data/v1/qrels.jsonl"]
+
+
+def test_changed_claim_value_fails(release_copy, tmp_path):
+    path = os.path.join(release_copy, "reference_metrics", "v1.matrix.json")
+    obj = json.load(open(path))
+    claim = next(c for c in obj["claims"] if c["id"] == "v1.matrix.bm25_and.nclue_score_at_10")
+    claim["value"] = claim["value"] + 0.1
+    json.dump(obj, open(path, "w"), indent=1, sort_keys=True)
+    out = str(tmp_path / "r.json")
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    fails = _checks(_report(out), "fail")
+    assert "v1.matrix.bm25_and.nclue_score_at_10" in fails
+    assert "integrity.file:reference_metrics/v1.matrix.json" in fails   # its hash changed too
+    assert "FAIL v1.matrix.bm25_and.nclue_score_at_10" in stdout
+
+
+def test_changed_claim_value_fails_even_with_a_fixed_manifest(release_copy, tmp_path):
+    """Re-hashing the manifest after editing a claim does not make a wrong value pass."""
+    from nclue.freeze import write_release_manifest
+    path = os.path.join(release_copy, "reference_metrics", "v1.scorecard.json")
+    obj = json.load(open(path))
+    claim = next(c for c in obj["claims"] if c["id"] == "v1.scorecard.bm25_or.hit_count")
+    claim["value"] += 1
+    json.dump(obj, open(path, "w"), indent=1, sort_keys=True)
+    write_release_manifest(release_copy)
+    out = str(tmp_path / "r.json")
+    code, _, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    fails = _checks(_report(out), "fail")
+    assert list(fails) == ["v1.scorecard.bm25_or.hit_count"]
+
+
+def test_flipped_byte_in_ranking_fails_its_claims(release_copy, tmp_path):
+    rel = "data/v1/rankings/bm25_or.jsonl"
+    path = os.path.join(release_copy, *rel.split("/"))
+    data = bytearray(open(path, "rb").read())
+    i = data.index(b"sim_wb_") + 8
+    data[i] = ord("9") if data[i] != ord("9") else ord("8")
+    open(path, "wb").write(bytes(data))
+    out = str(tmp_path / "r.json")
+    code, _, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    fails = _checks(_report(out), "fail")
+    assert "integrity.file:" + rel in fails
+    assert "v1.matrix.bm25_or.nclue_score_at_10" in fails
+    assert "fails integrity" in fails["v1.matrix.bm25_or.nclue_score_at_10"]["reason"]
+    assert "v1.matrix.bm25_and.nclue_score_at_10" not in fails
+
+
+def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path):
+    from nclue.freeze import write_release_manifest
+    path = os.path.join(release_copy, "data", "v1", "qrels.jsonl")
+    lines = open(path, encoding="utf-8").read().split("\n")
+    removed = json.loads(lines[0])
+    open(path, "w", encoding="utf-8", newline="\n").write("\n".join(lines[1:]))
+    # even a re-signed manifest cannot hide it: the verifier re-derives the qrels
+    write_release_manifest(release_copy)
+    out = str(tmp_path / "r.json")
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    fails = _checks(_report(out), "fail")
+    reason = fails["v1.construction.rederived_qrel_differences"]["reason"]
+    assert "missing qrel: %s / %s" % (removed["qid"], removed["docid"]) in reason
+    assert "v1.construction.missing_qrel" in fails
+
+
+def test_deleted_ranking_skips_its_claims_and_fails_integrity(release_copy, tmp_path):
+    rel = "data/v1/rankings/forms/bm25_and__natural.jsonl"
+    os.remove(os.path.join(release_copy, *rel.split("/")))
+    out = str(tmp_path / "r.json")
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    report = _report(out)
+    skips, fails = _checks(report, "skip"), _checks(report, "fail")
+    assert skips["v1.forms.bm25_and.natural.nclue_score_at_10"]["reason"] == "input %s is absent" % rel
+    assert "listed in MANIFEST.json but absent" in fails["integrity.file:" + rel]["reason"]
+    assert "v1.forms.bm25_and.raw.nclue_score_at_10" in _checks(report, "pass")
+
+
+def test_unlisted_file_is_reported(release_copy, tmp_path):
+    extra = os.path.join(release_copy, "data", "v1", "rankings", "mystery.jsonl")
+    open(extra, "w").write("{}\n")
+    out = str(tmp_path / "r.json")
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    fails = _checks(_report(out), "fail")
+    assert "data/v1/rankings/mystery.jsonl" in fails["integrity.unlisted"]["reason"]
+
+
+def test_unsafe_manifest_path_is_rejected(release_copy, tmp_path):
+    path = os.path.join(release_copy, "MANIFEST.json")
+    obj = json.load(open(path))
+    obj["files"][0]["path"] = "../outside.txt"
+    json.dump(obj, open(path, "w"))
+    out = str(tmp_path / "r.json")
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    reason = _checks(_report(out), "fail")["integrity.manifest"]["reason"]
+    assert "unsafe path" in reason and "files[0].path" in reason
+
+
+def test_symlink_leaving_the_root_is_rejected(release_copy, tmp_path):
+    outside = tmp_path / "outside.jsonl"
+    target = os.path.join(release_copy, "data", "v1", "rankings", "bm25_or.jsonl")
+    outside.write_bytes(open(target, "rb").read())
+    os.remove(target)
+    os.symlink(str(outside), target)
+    path = os.path.join(release_copy, "MANIFEST.json")
+    out = str(tmp_path / "r.json")
+    code, _, _ = run_reproduce("--data", release_copy, "--json", out)
+    assert code == 1
+    assert "integrity.manifest" in _checks(_report(out), "fail")
+
+
+def test_strict_turns_skips_into_exit_1(release_copy):
+    code, stdout, _ = run_reproduce("--data", release_copy, "--strict")
+    assert code == 1 and "--strict" in stdout
+
+
+@pytest.mark.parametrize("args", [["--only", "nonsense"], ["--data", "/nonexistent/dir"], ["--bogus"]])
+def test_bad_arguments_exit_2_without_traceback(args):
+    code, stdout, stderr = run_reproduce(*args)
+    assert code == 2
+    assert "Traceback" not in stderr
+
+
+def test_refuses_to_write_reports_into_the_data(release_copy):
+    code, _, stderr = run_reproduce("--data", release_copy, "--json", os.path.join(release_copy, "data", "x.json"))
+    assert code == 2 and "refusing" in stderr
+
+
+def test_only_level_skips_other_levels(release_copy, tmp_path):
+    out = str(tmp_path / "r.json")
+    code, stdout, _ = run_reproduce("--data", release_copy, "--only", "construction", "--json", out)
+    assert code == 0
+    report = _report(out)
+    skipped = _checks(report, "skip")
+    assert skipped["v1.matrix.bm25_and.nclue_score_at_10"]["reason"] == "level scoring not requested"
+    assert "v1.construction.rederived_qrel_differences" in _checks(report, "pass")
+
+
+def test_json_report_is_byte_identical_across_hash_seeds(release_copy, tmp_path):
+    a, b = str(tmp_path / "a.json"), str(tmp_path / "b.json")
+    run_reproduce("--data", release_copy, "--json", a, env={"PYTHONHASHSEED": "1", "LC_ALL": "C"})
+    run_reproduce("--data", release_copy, "--json", b, env={"PYTHONHASHSEED": "987", "LC_ALL": "C.UTF-8"})
+    assert open(a, "rb").read() == open(b, "rb").read()
+
+
+def test_repository_release_is_untouched_by_a_run(tmp_path):
+    import subprocess
+    before = subprocess.run(["git", "status", "--porcelain", "--", "data", "reference_metrics"], cwd=REPO,
+                            capture_output=True, text=True).stdout
+    code, _, _ = run_reproduce("--json", str(tmp_path / "r.json"))
+    after = subprocess.run(["git", "status", "--porcelain", "--", "data", "reference_metrics"], cwd=REPO,
+                           capture_output=True, text=True).stdout
+    assert code == 0 and before == after
