@@ -56,8 +56,9 @@ def _matrix_units(inst):
 
 
 def _form_systems(inst):
-    return [sid for sid in _system_ids(inst) if inst.exists(I.ranking_path(sid, "raw"))
-            or inst.exists(I.ranking_path(sid, "clean_v2"))]
+    """Systems of the query-form matrix: systems.json ``form_systems`` (13 in the paper)."""
+    from .tables import form_systems
+    return form_systems(inst)
 
 
 def _scorecard_units(inst):

@@ -13,8 +13,10 @@ import os
 from .. import __version__
 from ..jsonio import write_json, write_jsonl
 from ..rng import Stream
-from ..retrieval.bm25 import build_index
-from ..retrieval import systems as systems_mod
+from ..retrieval import systems as S
+from ..retrieval.engine import Engine
+from ..retrieval.index import build_corpus
+from ..retrieval.text import tokens
 from . import config as config_mod
 from . import construct, corpus, forms
 from .text import PageSource
@@ -29,7 +31,6 @@ def generate(cfg, seed):
     inventory_rows = corpus.inventory(cfg, seed, docs, catalog)
     index = construct.Index(docs, catalog, inventory_rows)
     conjunctions, info = construct.select_queries(cfg, seed, index)
-    by_cid = {c["cid"]: c for c in catalog}
     queries, qrel_rows = [], []
     for number, conj in enumerate(conjunctions):
         qid = "nclue_%04d" % number
@@ -45,7 +46,6 @@ def generate(cfg, seed):
         rows.sort(key=lambda t: (-t[1], t[0]))
         for docid, grade in rows:
             qrel_rows.append({"qid": qid, "docid": docid, "grade": grade})
-    del by_cid
     return docs, catalog, inventory_rows, queries, qrel_rows, info
 
 
@@ -57,6 +57,7 @@ def write_instrument(out_root, cfg, seed, log=print):
     """Build everything under ``out_root/data/v1``; return the list of relative paths written."""
     base = os.path.join(out_root, "data", "v1")
     os.makedirs(os.path.join(base, "rankings", "forms"), exist_ok=True)
+    os.makedirs(os.path.join(base, "page_scores"), exist_ok=True)
     docs, catalog, inventory_rows, queries, qrel_rows, info = generate(cfg, seed)
     written = []
 
@@ -78,19 +79,29 @@ def write_instrument(out_root, cfg, seed, log=print):
         len(docs), len(inventory_rows), len(queries), len(qrel_rows), info))
 
     source = page_source(cfg, seed, docs, catalog, inventory_rows)
-    index = build_index([d["docid"] for d in docs], ((d["docid"], source.pages(d["docid"])) for d in docs))
-    log("index: %d documents, %d terms, avgdl %.1f" % (index.n, len(index.df), index.avgdl))
-    ctx = systems_mod.make_context(index, inventory_rows)
-    for spec in systems_mod.SYSTEMS:
-        put_jsonl("data/v1/rankings/%s.jsonl" % spec.id, systems_mod.ranking_rows(spec, ctx, queries, "raw"))
-        if spec.forms:
+    docids = [d["docid"] for d in docs]
+    corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
+    log("index: %d documents, %d pages, %d terms" % (
+        corpus_text.docs.n, corpus_text.page_index.n, len(corpus_text.docs.postings)))
+    env = S.Env(Engine(corpus_text), docids, inventory_rows, seed)
+    by_cid = {c["cid"]: c for c in catalog}
+    for spec in S.SYSTEMS:
+        rows, page_rows = ranking_rows(spec, env, queries, by_cid, "raw")
+        put_jsonl("data/v1/rankings/%s.jsonl" % spec.id, rows)
+        if spec.page_scored:
+            put_jsonl("data/v1/page_scores/%s.jsonl" % spec.id, page_rows)
+        if spec.id in S.FORM_SYSTEMS:
             for form in FORM_NAMES:
                 put_jsonl("data/v1/rankings/forms/%s__%s.jsonl" % (spec.id, form),
-                          systems_mod.ranking_rows(spec, ctx, queries, form))
+                          ranking_rows(spec, env, queries, by_cid, form)[0])
+        log("ranked %s" % spec.id)
     put_json("data/v1/systems.json", {
         "synthetic": True,
-        "systems": [s.as_json() for s in systems_mod.SYSTEMS],
-        "blocked": systems_mod.BLOCKED,
+        "note": "Stand-in systems: standard-library retrieval over synthetic page text (nclue/retrieval/).",
+        "systems": [s.as_json() for s in S.SYSTEMS],
+        "form_systems": list(S.FORM_SYSTEMS),
+        "contrasts": S.CONTRASTS,
+        "blocked": S.BLOCKED,
     })
     put_json("data/v1/build.json", {
         "instrument": "n-Clue CrossPage stand-in (synthetic)",
@@ -104,6 +115,28 @@ def write_instrument(out_root, cfg, seed, log=print):
     })
     written.append(write_stats(out_root, cfg))
     return written
+
+
+def query_view(query, by_cid, form):
+    """The :class:`QueryView` of one query under one form: raw uses the mined surface forms
+    for the per-condition texts, clean_v2 and natural the clean labels."""
+    conds = [by_cid[c["cid"]] for c in query["conditions"]]
+    texts = [c["mined"] if form == "raw" else c["label"] for c in conds]
+    return S.QueryView(query["qid"], query["n"], [c["cid"] for c in conds], query["forms"][form], texts)
+
+
+def ranking_rows(spec, env, queries, by_cid, form):
+    """Ranking rows (top 10) and, for page-scored systems, page-score rows of one system and form."""
+    rows, page_rows = [], []
+    for query in queries:
+        lst, pages = S.run_system(spec, env, query_view(query, by_cid, form))
+        rows.append({"qid": query["qid"], "docids": [env.docids[d] for d, _ in lst],
+                     "scores": [round(s, S.SCORE_DECIMALS) for _, s in lst]})
+        if pages is not None:
+            for d, _ in lst:
+                page_rows.append({"qid": query["qid"], "docid": env.docids[d],
+                                  "pages": [[p, round(s, S.SCORE_DECIMALS)] for p, s in pages.get(d, [])]})
+    return rows, page_rows
 
 
 def write_stats(out_root, cfg):

@@ -1,151 +1,320 @@
-"""The stand-in's systems, each documented in one place with its parameters.
+"""The stand-in's systems: each declared once, with its parameters, here.
 
-A system is a small declared object (id, family, block, operation, base,
-fair, description) plus a ``run(context, query_text, query)`` that returns a
-ranked list of ``(docid, score)``, at most ``DEPTH`` long.  ``context`` holds
-what systems may read: the document index over page text for fair systems,
-and the inventory for the privileged controls (``fair = False``).
+A system is a small declared object: ``id``, ``family``, ``block`` (the matrix
+block of the paper's Table 2), ``operation``, ``base`` (the system its
+contrast starts from), ``fair`` (false for controls that read construction
+facts), ``description``, ``page_scored``, and ``run(env, q)`` returning a
+ranked list ``[(doc position, score)]`` (and, for page-scored systems, the
+pages behind each score).  ``q`` is a :class:`QueryView`: the query ID, ``n``,
+condition IDs, the query text of one form and one text per condition.
 
-Released rankings are the top ``DEPTH = 10``; ``rankings/<id>.jsonl`` uses the
-``raw`` form (the original matrix), ``rankings/forms/<id>__<form>.jsonl`` each
-of the three forms.
+All parameters: BM25 ``k1 = 0.9, b = 0.4``; query likelihood ``mu = 2000``
+(documents) and ``500`` (pages); hashed character n-grams ``tri`` (n = 3,
+2**14 buckets), ``quad_s`` (n = 4, 2**10) and ``quad_l`` (n = 4, 2**16);
+condition lists of depth 100 normalised by their best score; RRF with
+``k = 60`` over depth-100 lists, equal weights; text rerankers reorder a
+fixed top-100 pool, the page reranker a fixed top-20 pool; released
+rankings keep the top 10, page-score rows the best 5 pages of each.
 """
 
-from .bm25 import top_k
-from .text import parse, query_terms
+from ..rng import Stream
+from .compose import decompose, sdr_bottleneck
+from .engine import POOL
+from .index import ranked
 
 DEPTH = 10
+PAGES_KEPT = 5
 SCORE_DECIMALS = 6
+RRF_K = 60
+TEXT_POOL = 100
+PAGE_POOL = 20
 
 
-class SystemSpec:
-    def __init__(self, id, family, block, operation, base, fair, description, run, forms=True):
-        self.id, self.family, self.block, self.operation = id, family, block, operation
-        self.base, self.fair, self.description, self.run = base, fair, description, run
-        self.forms = forms
+class QueryView:
+    __slots__ = ("qid", "n", "cids", "text", "cond_texts")
 
-    def as_json(self):
-        return {"id": self.id, "family": self.family, "block": self.block, "operation": self.operation,
-                "base": self.base, "fair": self.fair, "description": self.description}
+    def __init__(self, qid, n, cids, text, cond_texts):
+        self.qid, self.n, self.cids, self.text, self.cond_texts = qid, n, list(cids), text, list(cond_texts)
 
 
-def bm25_or(ctx, text, query):
-    """Every document with at least one query token, ranked by BM25 over all tokens."""
-    index = ctx.index
-    terms = query_terms(text)
-    return top_k([(d, index.score(d, terms)) for d in index.matching(terms)], DEPTH)
+class Env:
+    """What systems may read: the engine (text) and, for controls only, construction facts."""
 
+    def __init__(self, engine, docids, inventory_rows, seed):
+        self.engine = engine
+        self.docids = docids
+        self.position = {d: i for i, d in enumerate(docids)}
+        self.seed = seed
+        self._by_cid, self._pages, per_doc = {}, {}, {}
+        for row in inventory_rows:
+            d = self.position[row["docid"]]
+            self._by_cid.setdefault(row["cid"], []).append(d)
+            self._pages[(d, row["cid"])] = row["pages"]
+            per_doc[d] = per_doc.get(d, 0) + 1
+        self.prior = ranked({d: float(c) for d, c in per_doc.items()}, POOL)
 
-def bm25_and(ctx, text, query):
-    """Only documents matching every required concept (see text.parse), ranked by BM25 over all tokens."""
-    index = ctx.index
-    concepts, optional = parse(text)
-    terms = query_terms(text)
-    required = sorted({t for c in concepts for t in c})
-    if not required:
-        return []
-    candidates = [d for d in index.matching(required[:1]) if index.contains_all(d, required)]
-    return top_k([(d, index.score(d, terms)) for d in candidates], DEPTH)
-
-
-def fact_oracle(ctx, text, query):
-    """Privileged control: rank documents by exact clue count read from the inventory."""
-    scored = []
-    for docid, count in ctx.clue_counts(query).items():
-        scored.append((docid, float(count)))
-    return top_k(scored, DEPTH)
-
-
-def single_page_floor(ctx, text, query):
-    """Privileged control: only documents with one page establishing every condition."""
-    scored = []
-    for docid, sets in ctx.page_sets(query).items():
-        if len(sets) == query.n and set.intersection(*(set(s) for s in sets)):
-            scored.append((docid, 1.0))
-    return top_k(scored, DEPTH)
-
-
-def frequency_prior(ctx, text, query):
-    """Query-independent control: documents with the most inventory conditions, same list for every query."""
-    return ctx.prior_top
-
-
-SYSTEMS = [
-    SystemSpec("bm25_and", "lexical", "standalone", "joint AND query", None, True,
-               "BM25 (k1=0.9, b=0.4) over whole-document text; only documents matching every required "
-               "concept (quoted spans, or every token of an unquoted query) are ranked.", bm25_and),
-    SystemSpec("bm25_or", "lexical", "standalone", "joint OR query", None, True,
-               "BM25 (k1=0.9, b=0.4) over whole-document text; every document with any query token is ranked.",
-               bm25_or),
-    SystemSpec("oracle_facts", "control", "validity", "construction-fact counter", None, False,
-               "Reads the condition inventory: ranks documents by exact clue count (ties by docid). "
-               "Scores 100 by construction.", fact_oracle, forms=False),
-    SystemSpec("floor_single_page", "control", "validity", "single-page AND", None, False,
-               "Reads the inventory: retrieves only documents where one page establishes every condition. "
-               "Scores 0 by construction (golds are never single-page-solvable).", single_page_floor, forms=False),
-    SystemSpec("prior_condition_frequency", "control", "baseline", "query-independent prior", None, False,
-               "Ranks every query's list by the number of distinct inventory conditions a document carries "
-               "(ties by docid); ignores the query.", frequency_prior, forms=False),
-]
-
-BLOCKED = [
-    {"id": name, "reason": "neural model; cannot run with the Python standard library offline, so it is not "
-                           "simulated in the stand-in (DESIGN 1.1)"}
-    for name in ("text_jinav4", "text_qwen3emb8b", "text_qwen3emb0.6b", "colqwen2.5", "colqwen2.5_ptop3",
-                 "bge_m3_joint", "rerank_bge_m3", "rerank_qwen3vl8b", "rerank_qwen3r8b", "qwen3vl2b_page",
-                 "qwen3vl8b_page", "splade", "e5_large", "gte_large", "colbertv2")
-]
-
-
-class Context:
-    """What the systems may read for one instrument build."""
-
-    def __init__(self, index, inventory_by_cid, inventory_pages, prior_top):
-        self.index = index
-        self._by_cid = inventory_by_cid        # cid -> sorted docids
-        self._pages = inventory_pages          # (docid, cid) -> pages
-        self.prior_top = prior_top
-
-    def clue_counts(self, query):
+    def clue_counts(self, cids):
         counts = {}
-        for c in query["conditions"]:
-            for d in self._by_cid.get(c["cid"], ()):
+        for cid in cids:
+            for d in self._by_cid.get(cid, ()):
                 counts[d] = counts.get(d, 0) + 1
         return counts
 
-    def page_sets(self, query):
-        out = {}
-        for c in query["conditions"]:
-            for d in self._by_cid.get(c["cid"], ()):
-                out.setdefault(d, []).append(self._pages[(d, c["cid"])])
-        return out
+    def fact_pages(self, d, cid):
+        return self._pages.get((d, cid))
 
 
-def make_context(index, inventory_rows):
-    by_cid, pages, per_doc = {}, {}, {}
-    for row in inventory_rows:
-        by_cid.setdefault(row["cid"], []).append(row["docid"])
-        pages[(row["docid"], row["cid"])] = row["pages"]
-        per_doc[row["docid"]] = per_doc.get(row["docid"], 0) + 1
-    for cid in by_cid:
-        by_cid[cid].sort()
-    prior = top_k([(d, float(c)) for d, c in per_doc.items()], DEPTH)
-    return Context(index, by_cid, pages, prior)
+class SystemSpec:
+    def __init__(self, id, family, block, operation, base, fair, description, run, page_scored=False):
+        self.id, self.family, self.block, self.operation = id, family, block, operation
+        self.base, self.fair, self.description, self.run = base, fair, description, run
+        self.page_scored = page_scored
+
+    def as_json(self):
+        return {"id": self.id, "family": self.family, "block": self.block, "operation": self.operation,
+                "base": self.base, "fair": self.fair, "description": self.description,
+                "page_scored": self.page_scored}
 
 
-def ranking_rows(spec, ctx, queries, form):
-    """Ranking-file rows of one system under one form (``raw`` for the main matrix)."""
-    rows = []
-    for q in queries:
-        ranked = spec.run(ctx, q["forms"][form], _Query(q))
-        rows.append({"qid": q["qid"], "docids": [d for d, _ in ranked],
-                     "scores": [round(s, SCORE_DECIMALS) for _, s in ranked]})
-    return rows
+# --- run functions -----------------------------------------------------------------
+
+def _joint(method):
+    return lambda env, q: (getattr(env.engine, method)(q.text), None)
 
 
-class _Query(dict):
-    """A query dict with attribute access to ``n`` for the controls."""
+def _ngram_joint(model):
+    return lambda env, q: (env.engine.ngram_list(model, q.text), None)
 
-    @property
-    def n(self):
-        return self["n"]
+
+def _page(which):
+    def run(env, q):
+        view = env.engine.page_view(q.text)
+        lst = view[which]
+        return lst, {d: view[2][d][:PAGES_KEPT] for d, _ in lst[:DEPTH]}
+    return run
+
+
+def _decompose(model, op):
+    def run(env, q):
+        lists = [env.engine.condition_list(model, t) for t in q.cond_texts]
+        return ranked(decompose(lists, op), POOL), None
+    return run
+
+
+def _sdr(env, q):
+    per_cond = [env.engine.condition_pages(t) for t in q.cond_texts]
+    candidates = set()
+    for _, top in per_cond:
+        candidates.update(top)
+    scores, assigned = {}, {}
+    for d in sorted(candidates):
+        value, pages = sdr_bottleneck([norm.get(d, []) for norm, _ in per_cond])
+        scores[d] = value
+        if pages is not None:
+            assigned[d] = sorted({(p, s) for norm, _ in per_cond for p, s in norm.get(d, []) if p in pages},
+                                 key=lambda t: (-t[1], t[0]))
+    lst = ranked(scores, POOL)
+    return lst, {d: _dedupe(assigned.get(d, []))[:PAGES_KEPT] for d, _ in lst[:DEPTH]}
+
+
+def _dedupe(pages):
+    seen, out = set(), []
+    for p, s in pages:
+        if p not in seen:
+            seen.add(p)
+            out.append((p, s))
+    return out
+
+
+def rrf(lists, k=RRF_K, depth=POOL):
+    """Equal-weight reciprocal-rank fusion: ``sum over lists of 1 / (k + rank)`` over the top ``depth``.
+
+    >>> rrf([[(0, 9.0), (1, 8.0)], [(1, 5.0), (2, 4.0)]])[:2]
+    [(1, 0.03252247488101534), (0, 0.01639344262295082)]
+    """
+    acc = {}
+    for lst in lists:
+        for rank, (d, _) in enumerate(lst[:depth], 1):
+            acc[d] = acc.get(d, 0.0) + 1.0 / (k + rank)
+    return ranked(acc, depth)
+
+
+def _rrf(*components):
+    def run(env, q):
+        return rrf([SYSTEM_BY_ID[c].run(env, q)[0] for c in components]), None
+    return run
+
+
+def _rerank_text(base, scorer):
+    def run(env, q):
+        pool = [d for d, _ in SYSTEM_BY_ID[base].run(env, q)[0][:TEXT_POOL]]
+        if scorer == "ql":
+            from .text import query_terms
+            terms = query_terms(q.text)
+            docs = env.engine.corpus.docs
+            scores = {d: docs.ql_unit(d, terms, 2000.0) for d in pool}
+        else:
+            from .text import tokens
+            cos = env.engine.ngram(scorer).scores(tokens(q.text))
+            scores = {d: cos.get(d, 0.0) for d in pool}
+        return ranked(scores, POOL), None
+    return run
+
+
+def _rerank_pages(base):
+    def run(env, q):
+        pool = [d for d, _ in SYSTEM_BY_ID[base].run(env, q)[0][:PAGE_POOL]]
+        pages = {d: env.engine.page_ql(d, q.text) for d in pool}
+        lst = ranked({d: pages[d][0][1] for d in pool}, POOL)
+        return lst, {d: pages[d][:PAGES_KEPT] for d, _ in lst[:DEPTH]}
+    return run
+
+
+def _oracle(env, q):
+    return ranked({d: float(c) for d, c in env.clue_counts(q.cids).items()}, POOL), None
+
+
+def _floor(env, q):
+    out = {}
+    for d, c in env.clue_counts(q.cids).items():
+        if c == q.n:
+            sets = [set(env.fact_pages(d, cid)) for cid in q.cids]
+            if set.intersection(*sets):
+                out[d] = 1.0
+    return ranked(out, POOL), None
+
+
+def _prior(env, q):
+    return env.prior, None
+
+
+def _random(env, q):
+    stream = Stream.derived(env.seed, "random-control", q.qid)
+    picks = stream.sample_distinct(len(env.docids), min(DEPTH, len(env.docids)))
+    return [(d, float(DEPTH - i)) for i, d in enumerate(picks)], None
+
+
+def _spec(id, family, block, operation, base, description, run, fair=True, page_scored=False):
+    return SystemSpec(id, family, block, operation, base, fair, description, run, page_scored)
+
+
+_LEX = "lexical"
+SYSTEMS = [
+    _spec("bm25_and", _LEX, "representation", "joint AND query", None,
+          "Document BM25; only documents matching every required concept are ranked.", _joint("bm25_and")),
+    _spec("bm25_or", _LEX, "representation", "joint OR query", None,
+          "Document BM25 over all query tokens.", _joint("bm25_or")),
+    _spec("ql_dirichlet", _LEX, "representation", "joint query likelihood", None,
+          "Document query likelihood, Dirichlet mu = 2000.", _joint("ql")),
+    _spec("page_bm25_max", "page", "representation", "page max", None,
+          "Page-level BM25 of the joint query; a document scores its best page (ColQwen MaxSim analogue).",
+          _page(0), page_scored=True),
+    _spec("page_bm25_top3", "page", "representation", "average three page scores", "page_bm25_max",
+          "Page-level BM25; a document scores the mean of its three best pages (missing pages count 0).",
+          _page(1), page_scored=True),
+]
+for _op, _name in (("min", "min"), ("product", "product"), ("hmean", "harmonic mean")):
+    SYSTEMS.append(_spec("bm25_dec_%s" % _op, _LEX, "composition", "condition lists + %s" % _name, "bm25_and",
+                         "Document BM25 per condition (depth 100, normalised), combined by %s." % _name,
+                         _decompose("bm25", _op)))
+SYSTEMS.append(_spec("bm25_dec_sdr", _LEX, "composition", "condition lists + distinct pages", "bm25_and",
+                     "Page BM25 per condition normalised by its corpus-best page; a document scores the best "
+                     "injective condition-to-page assignment's weakest page (S_SDR).", _sdr, page_scored=True))
+for _model, _label in (("tri", "char-3-gram 2^14"), ("quad_s", "char-4-gram 2^10 (small)"),
+                       ("quad_l", "char-4-gram 2^16 (large)")):
+    SYSTEMS.append(_spec("%s_joint" % _model, "ngram", "representation", "one query vector",
+                         "quad_s_joint" if _model == "quad_l" else None,
+                         "Hashed %s vectors, cosine of the whole query." % _label, _ngram_joint(_model)))
+    for _op, _name in (("min", "min"), ("product", "product"), ("hmean", "harmonic mean")):
+        SYSTEMS.append(_spec("%s_dec_%s" % (_model, _op), "ngram", "composition", "condition lists + %s" % _name,
+                             "%s_joint" % _model,
+                             "Hashed %s cosine per condition (depth 100, normalised), combined by %s." % (
+                                 _label, _name), _decompose(_model, _op)))
+for _id, _parts, _desc in (
+        ("rrf_bm25and_pagetop3", ("bm25_and", "page_bm25_top3"), "BM25-AND + page top-3"),
+        ("rrf_bm25or_pagetop3", ("bm25_or", "page_bm25_top3"), "BM25-OR + page top-3"),
+        ("rrf_tri_pagetop3", ("tri_joint", "page_bm25_top3"), "char-3-gram + page top-3"),
+        ("rrf_bm25and_tri", ("bm25_and", "tri_joint"), "BM25-AND + char-3-gram")):
+    SYSTEMS.append(_spec(_id, "fusion", "complementarity", "equal-weight RRF", _parts[1] if "pagetop3" in _id
+                         else _parts[0], "RRF (k = 60, depth 100) of %s." % _desc, _rrf(*_parts)))
+SYSTEMS += [
+    _spec("rerank_ql_bm25or", "rerank", "reranking", "rerank BM25-OR candidates", "bm25_or",
+          "Fixed top-100 BM25-OR pool reordered by document query likelihood (mu = 2000).",
+          _rerank_text("bm25_or", "ql")),
+    _spec("rerank_cos_bm25or", "rerank", "reranking", "rerank BM25-OR candidates", "bm25_or",
+          "Fixed top-100 BM25-OR pool reordered by char-4-gram 2^16 cosine.", _rerank_text("bm25_or", "quad_l")),
+    _spec("rerank_pageql_pagemax", "rerank", "reranking", "rerank page candidates", "page_bm25_max",
+          "Fixed top-20 page-max pool reordered by its best page's query likelihood (mu = 500).",
+          _rerank_pages("page_bm25_max"), page_scored=True),
+    _spec("oracle_facts", "control", "controls", "construction-fact counter", None,
+          "Reads the inventory: documents by exact clue count. 100 by construction.", _oracle, fair=False),
+    _spec("floor_single_page", "control", "controls", "single-page AND", None,
+          "Reads the inventory: only documents with one page establishing every condition. 0 by construction.",
+          _floor, fair=False),
+    _spec("prior_condition_frequency", "control", "controls", "query-independent prior", None,
+          "Reads the inventory: the documents carrying the most conditions, the same list for every query.",
+          _prior, fair=False),
+    _spec("random_seeded", "control", "controls", "seeded random", None,
+          "Ten distinct documents drawn per query from derive(seed, 'random-control', qid).", _random),
+]
+SYSTEM_BY_ID = {s.id: s for s in SYSTEMS}
+
+MASKED_BASES = ("bm25_or", "tri_joint", "quad_s_joint")
+for _base in MASKED_BASES:
+    for _i in (1, 2, 3):
+        SYSTEMS.append(_spec("mask_%s_drop_c%d" % (_base, _i), SYSTEM_BY_ID[_base].family, "controls",
+                             "mask condition %d" % _i, _base,
+                             "%s on the raw query with condition %d removed (n = 2 queries keep all "
+                             "conditions when c3 is dropped)." % (_base, _i), SYSTEM_BY_ID[_base].run))
+SYSTEM_BY_ID = {s.id: s for s in SYSTEMS}
+
+FORM_SYSTEMS = ("bm25_and", "bm25_dec_sdr", "tri_joint", "quad_l_joint", "tri_dec_hmean", "quad_s_dec_product",
+                "page_bm25_max", "page_bm25_top3", "rrf_bm25and_pagetop3", "bm25_or", "rerank_ql_bm25or",
+                "rerank_cos_bm25or", "rerank_pageql_pagemax")
+
+# The eight controlled blocks of the paper's Table 5, mapped to stand-in contrasts.  The displayed
+# variant of a block is its highest raw-form n-Clue Score (post hoc, as in the paper, section 3.3).
+CONTRASTS = [
+    {"block": "scale", "question": "Same-family size: char-4-gram 2^10 -> 2^16",
+     "base": "quad_s_joint", "variants": ["quad_l_joint"]},
+    {"block": "page_aggregation", "question": "Page max -> mean of top-3 pages",
+     "base": "page_bm25_max", "variants": ["page_bm25_top3"]},
+    {"block": "lexical_composition", "question": "BM25-AND -> condition-wise BM25",
+     "base": "bm25_and", "variants": ["bm25_dec_min", "bm25_dec_product", "bm25_dec_hmean", "bm25_dec_sdr"]},
+    {"block": "dense_composition_tri", "question": "char-3-gram joint -> condition-wise",
+     "base": "tri_joint", "variants": ["tri_dec_min", "tri_dec_product", "tri_dec_hmean"]},
+    {"block": "dense_composition_quad", "question": "char-4-gram 2^10 joint -> condition-wise",
+     "base": "quad_s_joint", "variants": ["quad_s_dec_min", "quad_s_dec_product", "quad_s_dec_hmean"]},
+    {"block": "fusion", "question": "page top-3 -> page top-3 + second list RRF",
+     "base": "page_bm25_top3", "variants": ["rrf_bm25and_pagetop3", "rrf_bm25or_pagetop3", "rrf_tri_pagetop3"]},
+    {"block": "text_reranking", "question": "BM25-OR -> fixed-pool text reranker",
+     "base": "bm25_or", "variants": ["rerank_ql_bm25or", "rerank_cos_bm25or"]},
+    {"block": "page_reranking", "question": "page max -> fixed-pool page reranker",
+     "base": "page_bm25_max", "variants": ["rerank_pageql_pagemax"]},
+]
+
+BLOCKED = [
+    {"id": name, "reason": "neural model; cannot run with the Python standard library offline, so the stand-in "
+                           "does not simulate it (DESIGN 1.1)"}
+    for name in ("text_jinav4", "jinav4_dec_hmean", "text_qwen3emb0.6b", "text_qwen3emb8b",
+                 "qwen3emb0.6b_dec_product", "colqwen2.5", "colqwen2.5_ptop3", "bm25and_colqwen2.5ptop3",
+                 "bge_m3_joint", "rerank_bge_m3", "rerank_qwen3vl8b", "rerank_qwen3r8b", "qwen3vl2b_pages",
+                 "qwen3vl8b_pages", "splade_v3", "e5_large", "gte_large", "colbertv2", "glm_paraphrase_probes")
+]
+
+
+def masked_view(q, drop):
+    """The query without condition ``drop`` (1-based); unchanged when ``drop > n``."""
+    if drop > q.n:
+        return q
+    keep = [i for i in range(q.n) if i != drop - 1]
+    texts = [q.cond_texts[i] for i in keep]
+    return QueryView(q.qid, q.n - 1, [q.cids[i] for i in keep], " ".join(texts), texts)
+
+
+def run_system(spec, env, q):
+    """``(top-DEPTH [(doc position, score)], page rows or None)`` of one system on one query."""
+    if spec.id.startswith("mask_"):
+        q = masked_view(q, int(spec.id[-1]))
+    lst, pages = spec.run(env, q)
+    return lst[:DEPTH], pages

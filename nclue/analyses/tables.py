@@ -1,0 +1,205 @@
+"""The paper's result tables replayed on the instrument (scoring level).
+
+* ``v1.contrasts`` -- Table 5 point contrasts: per controlled block, every
+  tried variant minus its base on the raw matrix (Delta Score, Delta Hit,
+  Delta Gold-NDCG), and the displayed variant: the highest raw-form n-Clue
+  Score (ties: the first listed), as the paper chose it (section 3.3);
+* ``v1.slices`` -- Table 6 task-factor slices of the clean scorecard: n = 2 / 3,
+  shortest gold ``L_min <= 30`` / ``> 100`` pages, positive pool
+  ``|D+| <= 25`` / ``> 50``;
+* ``v1.masking`` -- Table S5a condition masking: masked minus full Gold-NDCG
+  and Score (drop c1, c2 over all queries; drop c3 over n = 3 queries);
+* ``v1.evidence`` -- Table 8 page evidence of every page-scored run;
+* ``v1.controls`` -- validity controls (section 5).
+"""
+
+from .. import instrument as I
+from ..claims import Value
+from ..errors import InputError
+from ..metrics import gold_support, summary
+from .base import Analysis, Unit
+from .scoring import SCORE_INPUTS, _sets, outcomes
+
+SLICES = [
+    ("n2", "n = 2", lambda q: q["n"] == 2), ("n3", "n = 3", lambda q: q["n"] == 3),
+    ("lmin_le30", "L_min <= 30", lambda q: q["lmin"] is not None and q["lmin"] <= 30),
+    ("lmin_gt100", "L_min > 100", lambda q: q["lmin"] is not None and q["lmin"] > 100),
+    ("pool_le25", "|D+| <= 25", lambda q: q["pool"] <= 25), ("pool_gt50", "|D+| > 50", lambda q: q["pool"] > 50),
+]
+
+
+def contrasts(inst):
+    """The controlled blocks from systems.json (``contrasts``), validated against its systems."""
+    systems, _ = inst.systems()
+    from ..jsonio import read_json
+    obj = read_json(inst.path(I.SYSTEMS), I.SYSTEMS)
+    blocks = obj.get("contrasts", [])
+    if not isinstance(blocks, list):
+        raise InputError(I.SYSTEMS, "must be a list", field="contrasts")
+    out = []
+    for i, b in enumerate(blocks):
+        field = "contrasts[%d]" % i
+        if not isinstance(b, dict) or not isinstance(b.get("block"), str) or not isinstance(b.get("variants"), list):
+            raise InputError(I.SYSTEMS, "must be {block, base, variants}", field=field)
+        for sid in [b.get("base")] + b["variants"]:
+            if sid not in systems:
+                raise InputError(I.SYSTEMS, "unknown system %r" % (sid,), field=field)
+        out.append(b)
+    return out
+
+
+def form_systems(inst):
+    from ..jsonio import read_json
+    obj = read_json(inst.path(I.SYSTEMS), I.SYSTEMS)
+    listed = obj.get("form_systems")
+    if isinstance(listed, list) and all(isinstance(x, str) for x in listed):
+        return list(listed)
+    return []
+
+
+def _delta(a, b, key):
+    return None if a[key] is None or b[key] is None else b[key] - a[key]
+
+
+def _contrast_units(inst):
+    units = []
+    for block in contrasts(inst):
+        base = block["base"]
+        rels = [I.ranking_path(s) for s in [base] + block["variants"]]
+
+        def compute(block=block, base=base):
+            sb = summary(outcomes(inst, I.ranking_path(base)))
+            out = []
+            best = None
+            for var in block["variants"]:
+                sv = summary(outcomes(inst, I.ranking_path(var)))
+                prefix = "v1.contrasts.%s.%s" % (block["block"], var)
+                out += [Value(prefix + ".base_score", sb["nclue_score"]),
+                        Value(prefix + ".variant_score", sv["nclue_score"]),
+                        Value(prefix + ".delta_score", _delta(sb, sv, "nclue_score")),
+                        Value(prefix + ".delta_hit", _delta(sb, sv, "gold_hit")),
+                        Value(prefix + ".delta_gold_ndcg", _delta(sb, sv, "gold_ndcg"))]
+                if best is None or sv["success_count"] > best[1]:
+                    best = (var, sv["success_count"])
+            out.append(Value("v1.contrasts.%s.displayed_variant" % block["block"], best[0],
+                             detail="highest raw-form n-Clue Score among %s" % block["variants"]))
+            return [Value(v.id, v.value, source="Table 5 point contrasts (raw form)", detail=v.detail) for v in out]
+        units.append(Unit(block["block"], SCORE_INPUTS + [I.SYSTEMS] + rels, compute))
+    return units
+
+
+def query_factors(inst):
+    """Per query: n, shortest gold length L_min (pages) and positive pool size |D+|."""
+    corpus, queries, qrels = inst.corpus(), inst.queries(), inst.qrels()
+    sets = _sets(inst)
+    out = {}
+    for qid, q in queries.items():
+        gold = sets[qid][0]
+        out[qid] = {"n": q.n, "lmin": min(corpus[d].pages for d in gold) if gold else None,
+                    "pool": len(qrels.get(qid, {}))}
+    return out
+
+
+def _slice_units(inst):
+    units = []
+    for sid in form_systems(inst):
+        rel = I.ranking_path(sid, "clean_v2")
+
+        def compute(sid=sid, rel=rel):
+            out_all = outcomes(inst, rel)
+            factors = query_factors(inst)
+            values = []
+            for key, label, pred in SLICES:
+                mask = [pred(factors[q]) for q in out_all.qids]
+                s = summary(out_all, mask)
+                prefix = "v1.slices.%s.%s" % (sid, key)
+                values += [Value(prefix + ".queries", s["queries"], source="Table 6 slice " + label),
+                           Value(prefix + ".nclue_score_at_10", s["nclue_score"], source="Table 6 slice " + label),
+                           Value(prefix + ".gold_hit_at_10", s["gold_hit"], source="Table 6 slice " + label)]
+            return values
+        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, rel], compute))
+    return units
+
+
+def _masking_units(inst):
+    systems, _ = inst.systems()
+    units = []
+    for sid in sorted(systems):
+        if not sid.startswith("mask_") or systems[sid].base is None:
+            continue
+        base = systems[sid].base
+        drop = int(sid[-1])
+
+        def compute(sid=sid, base=base, drop=drop):
+            full = outcomes(inst, I.ranking_path(base))
+            masked = outcomes(inst, I.ranking_path(sid))
+            mask = None if drop < 3 else [n == 3 for n in full.n]
+            a, b = summary(full, mask), summary(masked, mask)
+            prefix = "v1.masking.%s.drop_c%d" % (base, drop)
+            src = "Table S5a condition masking (%s)" % ("all queries" if drop < 3 else "n = 3 queries")
+            return [Value(prefix + ".queries", a["queries"], source=src),
+                    Value(prefix + ".delta_gold_ndcg", _delta(a, b, "gold_ndcg"), source=src),
+                    Value(prefix + ".delta_score", _delta(a, b, "nclue_score"), source=src)]
+        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, I.ranking_path(base), I.ranking_path(sid)], compute))
+    return units
+
+
+def page_scores_path(sid):
+    return "%s/page_scores/%s.jsonl" % (I.V1, sid)
+
+
+def _evidence_units(inst):
+    from ..jsonio import read_json
+    obj = read_json(inst.path(I.SYSTEMS), I.SYSTEMS)
+    page_scored = sorted(s["id"] for s in obj.get("systems", []) if isinstance(s, dict) and s.get("page_scored"))
+    units = []
+    for sid in page_scored:
+        rel, prel = I.ranking_path(sid), page_scores_path(sid)
+
+        def compute(sid=sid, rel=rel, prel=prel):
+            queries = inst.queries()
+            sets = _sets(inst)
+            support = {key: row.pages for key, row in inst.inventory().items()}
+            ranking, pages = inst.ranking(rel), inst.page_scores(prel)
+            values = []
+            for key, subset in (("all", None), ("n2", 2), ("n3", 3)):
+                qs = queries if subset is None else {q: v for q, v in queries.items() if v.n == subset}
+                r = gold_support(ranking, pages, qs, sets, support)
+                prefix = "v1.evidence.%s.%s" % (sid, key)
+                values += [Value(prefix + ".gold_support_at_10", r["gold_support"]),
+                           Value(prefix + ".condition_coverage", r["condition_coverage"]),
+                           Value(prefix + ".full_coverage", r["full_coverage"]),
+                           Value(prefix + ".hit_queries", r["hit_queries"])]
+            return [Value(v.id, v.value, source="Table 8 stored-page evidence") for v in values]
+        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, I.INVENTORY, rel, prel], compute))
+    return units
+
+
+def _controls_units(inst):
+    systems, _ = inst.systems()
+    units = []
+    expected = {"oracle_facts": 100.0, "floor_single_page": 0.0}
+    for sid in ("oracle_facts", "floor_single_page", "prior_condition_frequency", "random_seeded"):
+        if sid not in systems:
+            continue
+        rel = I.ranking_path(sid)
+
+        def compute(sid=sid, rel=rel):
+            s = summary(outcomes(inst, rel))
+            out = [Value("v1.controls.%s.nclue_score_at_10" % sid, s["nclue_score"], source="section 5 controls")]
+            if sid in expected:
+                ok = s["nclue_score"] == expected[sid]
+                out.append(Value("v1.controls.%s.by_construction" % sid, ok, source="section 5 controls",
+                                 detail="must score %s by construction, scores %s" % (expected[sid], s["nclue_score"])))
+            return out
+        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, rel], compute))
+    return units
+
+
+ANALYSES = [
+    Analysis("v1.contrasts", "scoring", "Table 5 point contrasts", _contrast_units),
+    Analysis("v1.slices", "scoring", "Table 6 task-factor slices", _slice_units),
+    Analysis("v1.masking", "scoring", "Table S5a condition masking", _masking_units),
+    Analysis("v1.evidence", "scoring", "Table 8 stored-page evidence", _evidence_units),
+    Analysis("v1.controls", "scoring", "section 5 validity controls", _controls_units),
+]

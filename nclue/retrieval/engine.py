@@ -1,0 +1,156 @@
+"""The retrieval engine behind every stand-in system: cached score lists.
+
+Units are document positions (corpus order) and page units (see
+:class:`nclue.retrieval.index.Corpus`).  Every list is ``[(unit, score)]``
+highest first, equal scores in unit order, at most ``POOL = 100`` long
+(the paper's retrieval depth; supplement section 2).  Lists are cached by
+``(model, text)`` so conditions shared by many queries, the three forms and
+the systems built on other systems (fusion, reranking) reuse them.
+"""
+
+from .compose import DEPTH_LIST, normalise
+from .index import ranked
+from .ngram import GramCounts, HashedNgramModel
+from .text import parse, query_terms, tokens
+
+POOL = 100
+MU_DOC = 2000.0
+MU_PAGE = 500.0
+NGRAM_MODELS = {"tri": (3, 1 << 14), "quad_s": (4, 1 << 10), "quad_l": (4, 1 << 16)}
+
+
+class Engine:
+    def __init__(self, corpus):
+        self.corpus = corpus
+        self._cache = {}
+        self._gram_counts = {}
+        self._ngram = {}
+
+    def _memo(self, key, fn):
+        value = self._cache.get(key)
+        if value is None:
+            value = self._cache[key] = fn()
+        return value
+
+    # --- models -----------------------------------------------------------------
+    def ngram(self, name):
+        model = self._ngram.get(name)
+        if model is None:
+            n, buckets = NGRAM_MODELS[name]
+            counts = self._gram_counts.get(n)
+            if counts is None:
+                counts = self._gram_counts[n] = GramCounts(self.corpus.docs, n)
+            model = self._ngram[name] = HashedNgramModel(counts, buckets)
+        return model
+
+    # --- document lists ----------------------------------------------------------
+    def bm25_or(self, text):
+        return self._memo(("bm25_or", text), lambda: ranked(self.corpus.docs.bm25(query_terms(text)), POOL))
+
+    def bm25_and(self, text):
+        def run():
+            concepts, _ = parse(text)
+            required = sorted({t for c in concepts for t in c})
+            docs = self.corpus.docs
+            if not required:
+                return []
+            scores = docs.bm25(query_terms(text))
+            keep = {u: s for u, s in scores.items() if all(t in docs.bags[u] for t in required)}
+            return ranked(keep, POOL)
+        return self._memo(("bm25_and", text), run)
+
+    def ql(self, text):
+        return self._memo(("ql", text), lambda: ranked(self.corpus.docs.ql(query_terms(text), MU_DOC), POOL))
+
+    def ngram_list(self, name, text):
+        return self._memo(("ngram", name, text), lambda: ranked(self.ngram(name).scores(tokens(text)), POOL))
+
+    # --- page lists ----------------------------------------------------------------
+    def _page_acc(self, text):
+        """Dense list of page-level BM25 scores of all query tokens (one float per page unit)."""
+        acc = [0.0] * self.corpus.page_index.n
+        idx = self.corpus.page_index
+        for term in sorted(set(query_terms(text))):
+            for unit, w in idx.bm25_list(term):
+                acc[unit] += w
+        return acc
+
+    def _doc_pages(self, acc, d, k):
+        """The ``k`` best ``(page number, score)`` of document ``d`` (score > 0), best first, ties by page."""
+        units = self.corpus.doc_pages[d]
+        start = units[0]
+        seg = acc[start:start + len(units)]
+        top = sorted(seg, reverse=True)[:k]
+        if not top or top[0] <= 0.0:
+            return []
+        cut = top[-1]
+        chosen = sorted(((-v, i) for i, v in enumerate(seg) if v >= cut and v > 0.0))[:k]
+        return [(i + 1, -nv) for nv, i in chosen]
+
+    def page_view(self, text):
+        """Page aggregation of the joint query: ``(max list, top-3 mean list, {doc: best 5 pages})``.
+
+        Max: a document scores its best page; top-3: the mean of its three best
+        page scores (missing pages count 0).  Both lists are top POOL.
+        """
+        def run():
+            acc = self._page_acc(text)
+            best, top3 = {}, {}
+            for d, units in enumerate(self.corpus.doc_pages):
+                seg = acc[units[0]:units[0] + len(units)]
+                m = max(seg)
+                if m > 0.0:
+                    best[d] = m
+                    three = sorted(seg, reverse=True)[:3]
+                    total = 0.0
+                    for v in three:
+                        total += v
+                    top3[d] = total / 3.0
+            max_list, top3_list = ranked(best, POOL), ranked(top3, POOL)
+            shown = {d for d, _ in max_list} | {d for d, _ in top3_list}
+            pages = {d: self._doc_pages(acc, d, 5) for d in sorted(shown)}
+            return max_list, top3_list, pages
+        return self._memo(("page_view", text), run)
+
+    def page_max(self, text):
+        return self.page_view(text)[0]
+
+    def page_top3(self, text):
+        return self.page_view(text)[1]
+
+    def page_ql(self, doc, text):
+        """``[(page number, log-likelihood)]`` of every page of ``doc``, best first (mu = 500)."""
+        terms = query_terms(text)
+        idx = self.corpus.page_index
+        out = [(self.corpus.pages[u][1], idx.ql_unit(u, terms, MU_PAGE)) for u in self.corpus.doc_pages[doc]]
+        return sorted(out, key=lambda t: (-t[1], t[0]))
+
+    # --- condition-wise lists -------------------------------------------------------
+    def condition_list(self, model, text):
+        """Normalised per-condition document list ``{doc: score in (0, 1]}`` (top DEPTH_LIST)."""
+        def run():
+            if model == "bm25":
+                scored = ranked(self.corpus.docs.bm25(query_terms(text)), DEPTH_LIST)
+            else:
+                scored = ranked(self.ngram(model).scores(tokens(text)), DEPTH_LIST)
+            return normalise(scored)
+        return self._memo(("cond", model, text), run)
+
+    def condition_pages(self, text):
+        """Per-condition page scores normalised by the corpus-best page: ``({doc: its best 3 (page, s)}``,
+        top DEPTH_LIST documents by their best page)."""
+        def run():
+            acc = self._page_acc(text)
+            best = max(acc) if acc else 0.0
+            if best <= 0:
+                return {}, []
+            norm, doc_best = {}, {}
+            for d, units in enumerate(self.corpus.doc_pages):
+                seg = acc[units[0]:units[0] + len(units)]
+                m = max(seg)
+                if m > 0.0:
+                    norm[d] = [(p, v / best) for p, v in self._doc_pages(acc, d, 3)]
+                    doc_best[d] = m / best
+            top = ranked(doc_best, DEPTH_LIST)
+            return norm, [d for d, _ in top]
+        return self._memo(("cond_pages", text), run)
