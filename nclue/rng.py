@@ -18,8 +18,10 @@ no Python release can change an output.
 [7, 8, 7, 7, 8, 9, 3, 2, 8, 7]
 """
 
+import array
 import hashlib
 import random
+import sys
 
 _TWO53 = float(1 << 53)
 
@@ -61,6 +63,30 @@ class Stream:
         while r >= n:
             r = bits(k)
         return r
+
+    def randbelow_batch(self, n, count):
+        """``count`` uniform integers in ``0..n-1`` (``n <= 2**16``), drawn in bulk.
+
+        Definition: take ``w = count + count // 4 + 16`` 16-bit words from one
+        ``getrandbits(16 * w)`` (least significant word first), keep each word's
+        low ``n.bit_length()`` bits, reject values ``>= n``, and repeat with a
+        fresh batch until ``count`` values are kept.  A different (but fully
+        specified) stream from ``count`` calls of :meth:`randbelow`.
+        """
+        if not 0 < n <= 1 << 16:
+            raise ValueError("randbelow_batch needs 0 < n <= 65536")
+        k = n.bit_length()
+        low = (1 << k) - 1
+        out = []
+        while len(out) < count:
+            need = count - len(out)
+            w = need + need // 4 + 16
+            words = array.array("H", self._bits(16 * w).to_bytes(2 * w, "little"))
+            if sys.byteorder == "big":
+                words.byteswap()
+            out.extend(v for v in (x & low for x in words) if v < n)
+        del out[count:]
+        return out
 
     def uniform(self):
         """Uniform float in [0, 1) with 53 random bits."""

@@ -41,9 +41,9 @@ class FamilyDesign:
 
 
 def draw_indices(stream, n_families, draws=DRAWS):
-    """``draws`` lists of ``n_families`` family indices drawn with replacement."""
-    rb = stream.randbelow
-    return [[rb(n_families) for _ in range(n_families)] for _ in range(draws)]
+    """``draws`` lists of ``n_families`` family indices drawn with replacement
+    (:meth:`nclue.rng.Stream.randbelow_batch`, one batch per draw)."""
+    return [stream.randbelow_batch(n_families, n_families) for _ in range(draws)]
 
 
 def distribution(design, vector, draws, scale=100.0):
@@ -56,6 +56,38 @@ def distribution(design, vector, draws, scale=100.0):
         total = sum(map(sums.__getitem__, idx)) if exact else math.fsum(map(sums.__getitem__, idx))
         n = sum(map(sizes.__getitem__, idx))
         out.append(scale * total / n)
+    return out
+
+
+def draw_denominators(design, draws):
+    """Number of queries in each draw (the same for every vector)."""
+    sizes = design.sizes
+    return [sum(map(sizes.__getitem__, idx)) for idx in draws]
+
+
+def draw_sums(design, vectors, draws):
+    """For each integer vector, its sum over the queries of each draw -- all vectors at once.
+
+    Family sums of all vectors are packed into lanes of one int per family
+    (:mod:`nclue.stats.lanes`), so a draw costs one big-integer sum.
+    """
+    from .lanes import pack, unpack, width_for
+
+    fam = [design.family_sums(v) for v in vectors]
+    if not fam:
+        return []
+    lo = min(min(f) for f in fam)
+    hi = max(max(f) for f in fam)
+    bias = -lo if lo < 0 else 0
+    width = width_for(max(abs(lo), abs(hi)), bias, design.n_families)
+    rows = [[fam[j][f] for j in range(len(vectors))] for f in range(design.n_families)]
+    packed = pack(rows, bias, width)
+    get = packed.__getitem__
+    out = [[] for _ in vectors]
+    for idx in draws:
+        sums = unpack(sum(map(get, idx)), len(vectors), width, bias, len(idx))
+        for j, value in enumerate(sums):
+            out[j].append(value)
     return out
 
 

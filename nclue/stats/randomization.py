@@ -60,27 +60,63 @@ def draw_masks(stream, n_families, draws=DRAWS):
     return Masks(n_families, [stream.bits(n_families) for _ in range(draws)])
 
 
+def _chunk_tables(diffs, n_bytes):
+    """For each 8-family chunk, the 256 signed sums ``sum_j (bit j ? d_j : -d_j)``."""
+    tables = []
+    for c in range(n_bytes):
+        chunk = diffs[8 * c: 8 * c + 8]
+        total = sum(chunk)
+        subset = [0] * 256
+        for m in range(1, 256):
+            low = (m & -m).bit_length() - 1
+            subset[m] = subset[m & (m - 1)] + (chunk[low] if low < len(chunk) else 0)
+        tables.append([2 * v - total for v in subset])
+    return tables
+
+
 class SignFlipTest:
-    def __init__(self, diffs, masks):
+    """One contrast's null distribution on shared masks (see module doc)."""
+
+    def __init__(self, diffs, masks, null=None):
         if len(diffs) != masks.n_families:
             raise ValueError("one difference per family expected")
         self.diffs = list(diffs)
         self.observed = sum(self.diffs)
-        table = []
-        for c in range(masks.n_bytes):
-            chunk = self.diffs[8 * c: 8 * c + 8]
-            for m in range(256):
-                total = 0
-                for j, d in enumerate(chunk):
-                    total += d if (m >> j) & 1 else -d
-                table.append(total)
-        get = table.__getitem__
-        self.null = [sum(map(get, idx)) for idx in masks.indices]
+        if null is None:
+            flat = [v for table in _chunk_tables(self.diffs, masks.n_bytes) for v in table]
+            get = flat.__getitem__
+            null = [sum(map(get, idx)) for idx in masks.indices]
+        self.null = null
 
     def p_value(self):
         obs = abs(self.observed)
         count = sum(1 for t in self.null if abs(t) >= obs)
         return (1 + count) / (len(self.null) + 1)
+
+
+def sign_flip_tests(diff_lists, masks):
+    """Tests of many contrasts on the same masks, computed together in packed lanes
+    (:mod:`nclue.stats.lanes`): one big-integer sum per draw for all contrasts."""
+    from .lanes import pack, unpack, width_for
+
+    if not diff_lists:
+        return []
+    tables = [_chunk_tables(list(d), masks.n_bytes) for d in diff_lists]
+    max_abs = max(abs(v) for t in tables for table in t for v in table)
+    bias = max_abs
+    width = width_for(max_abs, bias, masks.n_bytes)
+    rows = []
+    for c in range(masks.n_bytes):
+        for m in range(256):
+            rows.append([t[c][m] for t in tables])
+    flat = pack(rows, bias, width)
+    get = flat.__getitem__
+    nulls = [[] for _ in diff_lists]
+    lanes = len(diff_lists)
+    for idx in masks.indices:
+        for j, v in enumerate(unpack(sum(map(get, idx)), lanes, width, bias, len(idx))):
+            nulls[j].append(v)
+    return [SignFlipTest(d, masks, null) for d, null in zip(diff_lists, nulls)]
 
 
 def max_t_p_values(tests):

@@ -1,0 +1,172 @@
+"""Inference level (paper section 3.4, Table 5; supplement sections 3-4).
+
+* family-clustered 95% percentile bootstrap (1,000 draws over exact-gold-set
+  families) of every raw-matrix system's n-Clue Score, Gold Hit and Gold-NDCG;
+* paired intervals of every block contrast on the same draws;
+* paired randomization (10,000 whole-family sign flips, shared by every
+  contrast) of Delta Score; single-step max-|T| over each block's tried
+  endpoints; Holm across the blocks for the displayed endpoint (the
+  highest raw-form Score, chosen as the paper chose it; the choice is a claim).
+
+Seeds: the paper's selection seed 11, split by label with
+:func:`nclue.rng.derive` ("bootstrap", "randomization").
+"""
+
+from .. import instrument as I
+from ..claims import Value
+from ..rng import Stream
+from ..stats import bootstrap as B
+from ..stats import randomization as R
+from ..structure import families
+from .base import Analysis, Unit
+from .scoring import SCORE_INPUTS, _sets, outcomes
+from .tables import contrasts
+
+SEED = 11
+SOURCE = "Table 5 / S1 intervals (section 3.4)"
+METRICS = (("score", "success"), ("hit", "hit"), ("gold_ndcg", "gold_ndcg"))
+
+
+class Context:
+    """Per-instrument inference state: design, shared bootstrap draws and sign-flip masks."""
+
+    def __init__(self, inst):
+        self.inst = inst
+        queries = inst.queries()
+        self.qids = sorted(queries)
+        self.fams = families(_sets(inst))
+        self.design = B.FamilyDesign(self.qids, self.fams)
+        self._draws = None
+        self._masks = None
+
+    @property
+    def draws(self):
+        if self._draws is None:
+            self._draws = B.draw_indices(Stream.derived(SEED, "bootstrap"), self.design.n_families, B.DRAWS)
+        return self._draws
+
+    @property
+    def masks(self):
+        if self._masks is None:
+            self._masks = R.draw_masks(Stream.derived(SEED, "randomization"), self.design.n_families, R.DRAWS)
+        return self._masks
+
+    def vector(self, sid, metric):
+        out = outcomes(self.inst, I.ranking_path(sid))
+        return R.to_integer_units(getattr(out, metric))
+
+    def _all_sums(self):
+        """Per-draw integer sums of every (system, metric) vector, computed together."""
+        if getattr(self, "_sums", None) is None:
+            systems, _ = self.inst.systems()
+            keys = [(sid, metric) for sid in sorted(systems) for _, metric in METRICS]
+            sums = B.draw_sums(self.design, [self.vector(sid, m) for sid, m in keys], self.draws)
+            self._sums = dict(zip(keys, sums))
+            self._den = B.draw_denominators(self.design, self.draws)
+        return self._sums
+
+    def distribution(self, metric, sid, base=None):
+        """Bootstrap distribution of a system's metric (x100), or of variant minus base on the same draws."""
+        sums = self._all_sums()
+        scale = _unit_scale(metric == "gold_ndcg")
+        v = sums[(sid, metric)]
+        if base is None:
+            return [scale * s / n for s, n in zip(v, self._den)]
+        b = sums[(base, metric)]
+        return [scale * (x - y) / n for x, y, n in zip(v, b, self._den)]
+
+
+def context(inst):
+    key = "__inference__"
+    if key not in inst._cache:
+        inst._cache[key] = (True, Context(inst))
+    return inst._cache[key][1]
+
+
+def _unit_scale(vector_is_fixed_point):
+    return 100.0 / R.FIXED_POINT if vector_is_fixed_point else 100.0
+
+
+def _bootstrap_units(inst):
+    systems, _ = inst.systems()
+    units = []
+    for sid in sorted(systems):
+        def compute(sid=sid):
+            ctx = context(inst)
+            out = []
+            for name, metric in METRICS:
+                lo, hi = B.percentile_interval(ctx.distribution(metric, sid))
+                prefix = "v1.inference.bootstrap.%s.%s" % (sid, name)
+                out += [Value(prefix + ".ci_low", lo, source=SOURCE), Value(prefix + ".ci_high", hi, source=SOURCE)]
+            return out
+        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, I.ranking_path(sid)], compute))
+    units.append(Unit("design", SCORE_INPUTS, lambda: [
+        Value("v1.inference.design.families", context(inst).design.n_families, source=SOURCE),
+        Value("v1.inference.design.bootstrap_draws", B.DRAWS, source=SOURCE),
+        Value("v1.inference.design.randomization_draws", R.DRAWS, source=SOURCE),
+        Value("v1.inference.design.seed", SEED, source=SOURCE)]))
+    return units
+
+
+def block_tests(ctx, block):
+    """Randomization tests of every endpoint of a block (Delta success count), shared flips."""
+    base = ctx.vector(block["base"], "success")
+    diffs = [R.family_differences(ctx.design, base, ctx.vector(var, "success")) for var in block["variants"]]
+    return R.sign_flip_tests(diffs, ctx.masks)
+
+
+def displayed(ctx, block):
+    """The displayed endpoint: highest raw-form success count (ties: first listed)."""
+    best = None
+    for var in block["variants"]:
+        count = sum(ctx.vector(var, "success"))
+        if best is None or count > best[1]:
+            best = (var, count)
+    return best[0]
+
+
+def _block_values(ctx, block):
+    out = []
+    base = block["base"]
+    tests = block_tests(ctx, block)
+    p_max = R.max_t_p_values(tests)
+    for var, test, pm in zip(block["variants"], tests, p_max):
+        prefix = "v1.inference.contrast.%s.%s" % (block["block"], var)
+        for name, metric in METRICS:
+            lo, hi = B.percentile_interval(ctx.distribution(metric, var, base))
+            out += [Value("%s.delta_%s_ci_low" % (prefix, name), lo, source=SOURCE),
+                    Value("%s.delta_%s_ci_high" % (prefix, name), hi, source=SOURCE)]
+        out += [Value(prefix + ".t_observed", test.observed, source=SOURCE),
+                Value(prefix + ".p_randomization", test.p_value(), source=SOURCE),
+                Value(prefix + ".p_max_t", pm, source=SOURCE)]
+    return out, p_max[block["variants"].index(displayed(ctx, block))]
+
+
+def _holm_unit(inst):
+    ctx = context(inst)
+    blocks = contrasts(inst)
+    values, selected = [], []
+    for block in blocks:
+        vals, p_sel = _block_values(ctx, block)
+        values += vals
+        selected.append(p_sel)
+    adjusted = R.holm(selected)
+    for block, p_sel, p_adj in zip(blocks, selected, adjusted):
+        prefix = "v1.inference.block.%s" % block["block"]
+        values += [Value(prefix + ".displayed_variant", displayed(ctx, block), source=SOURCE,
+                         detail="selection rule: highest raw-form n-Clue Score among %s" % block["variants"]),
+                   Value(prefix + ".p_selected", p_sel, source=SOURCE),
+                   Value(prefix + ".p_selected_holm", p_adj, source=SOURCE)]
+    return values
+
+
+def _contrast_units(inst):
+    blocks = contrasts(inst)
+    rels = sorted({I.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
+    return [Unit("blocks", SCORE_INPUTS + [I.SYSTEMS] + rels, lambda: _holm_unit(inst))]
+
+
+ANALYSES = [
+    Analysis("v1.inference.bootstrap", "inference", SOURCE, _bootstrap_units),
+    Analysis("v1.inference.contrasts", "inference", SOURCE, _contrast_units),
+]

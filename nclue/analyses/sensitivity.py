@@ -1,0 +1,145 @@
+"""Sensitivity level (supplement sections 3-4; Tables S1e-S1i analogues).
+
+For the displayed endpoint of every controlled block (the contrast Table 5
+shows), on the raw matrix:
+
+* crossed query x document (pigeonhole) bootstrap of Delta Score over gold
+  memberships and over all judged memberships (95% percentile intervals;
+  ``CROSSED_DRAWS`` draws each);
+* leave-one-gold-document range of Delta Score; removal of the 20
+  highest-degree gold documents, with the number of queries left;
+* exact adversarial promotion bounds for k = 0..3 judged subsets per query;
+* common-support ordering: Delta D and both systems' M/P/G;
+
+and the difficulty regression (logistic, IRLS, Wald) of clean-form success on
+condition rarity, n, L_min and |D+| for the scorecard's lexical baseline and
+its strongest displayed hybrid.
+"""
+
+import math
+
+from .. import instrument as I
+from ..claims import Value
+from ..metrics import common_support
+from ..rng import Stream
+from ..stats.logistic import logistic_fit
+from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range, promotion_bounds
+from .base import Analysis, Unit
+from .inference import SEED, context, displayed
+from .scoring import SCORE_INPUTS, _sets, outcomes
+from .tables import contrasts, query_factors
+
+CROSSED_DRAWS = 500
+SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
+REGRESSION_SYSTEMS = ("bm25_and", "rrf_bm25and_pagetop3")
+
+
+def _delta(inst, base, var):
+    b = outcomes(inst, I.ranking_path(base)).success
+    v = outcomes(inst, I.ranking_path(var)).success
+    return [y - x for x, y in zip(b, v)]
+
+
+def crossed(inst):
+    """Crossed intervals of every block's displayed contrast, on shared draws (cached)."""
+    key = "__crossed__"
+    if key not in inst._cache:
+        ctx = context(inst)
+        blocks = contrasts(inst)
+        deltas = [_delta(inst, b["base"], displayed(ctx, b)) for b in blocks]
+        sets, qrels = _sets(inst), inst.qrels()
+        doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
+        result = {}
+        for label in ("gold", "judged"):
+            members = [[doc_index[d] for d in sorted(sets[q][0] if label == "gold" else qrels[q])] for q in ctx.qids]
+            stream = Stream.derived(SEED, "crossed", label)
+            intervals = crossed_intervals(deltas, members, len(doc_index), stream, CROSSED_DRAWS)
+            result[label] = {b["block"]: iv for b, iv in zip(blocks, intervals)}
+        inst._cache[key] = (True, result)
+    return inst._cache[key][1]
+
+
+def _contrast_values(inst, block):
+    ctx = context(inst)
+    base, var = block["base"], displayed(ctx, block)
+    qids = ctx.qids
+    sets = _sets(inst)
+    delta = _delta(inst, base, var)
+    gold = [sorted(sets[q][0]) for q in qids]
+    prefix = "v1.sensitivity.%s" % block["block"]
+    out = [Value(prefix + ".variant", var), Value(prefix + ".delta_score", 100.0 * sum(delta) / len(delta))]
+    for label in ("gold", "judged"):
+        lo, hi = crossed(inst)[label][block["block"]]
+        out += [Value("%s.crossed_%s.ci_low" % (prefix, label), lo),
+                Value("%s.crossed_%s.ci_high" % (prefix, label), hi)]
+    gold_docs = sorted({d for g in gold for d in g})
+    lo, hi, at_lo, at_hi = leave_one_document_range(delta, gold, gold_docs)
+    out += [Value(prefix + ".leave_one_gold_doc.min", lo), Value(prefix + ".leave_one_gold_doc.max", hi),
+            Value(prefix + ".leave_one_gold_doc.argmin", at_lo), Value(prefix + ".leave_one_gold_doc.argmax", at_hi)]
+    value, left, _ = drop_top_degree(delta, gold, 20)
+    out += [Value(prefix + ".drop_top20_degree.delta_score", value), Value(prefix + ".drop_top20_degree.queries", left)]
+    rb, rv = inst.ranking(I.ranking_path(base)), inst.ranking(I.ranking_path(var))
+    bounds = promotion_bounds([list(rb[q].docids) for q in qids], [list(rv[q].docids) for q in qids],
+                              [sets[q][0] for q in qids], [sets[q][1] for q in qids], 3)
+    out += [Value("%s.promotion_bound.k%d" % (prefix, k), b) for k, b in enumerate(bounds)]
+    cs = common_support(outcomes(inst, I.ranking_path(base)), outcomes(inst, I.ranking_path(var)))
+    out += [Value(prefix + ".common_support.queries", cs["common_queries"]),
+            Value(prefix + ".common_support.D_base", cs["D_base"]),
+            Value(prefix + ".common_support.D_variant", cs["D_variant"]),
+            Value(prefix + ".common_support.delta_D", cs["delta_D"])]
+    for side in ("base", "variant"):
+        for key in ("M", "P", "G"):
+            out.append(Value("%s.common_support.%s_%s" % (prefix, side, key), cs[side][key]))
+    return [Value(v.id, v.value, source=SOURCE) for v in out]
+
+
+def _contrast_units(inst):
+    units = []
+    for block in contrasts(inst):
+        rels = [I.ranking_path(s) for s in [block["base"]] + block["variants"]]
+        units.append(Unit(block["block"], SCORE_INPUTS + [I.SYSTEMS] + rels,
+                          lambda block=block: _contrast_values(inst, block)))
+    return units
+
+
+def regression_rows(inst):
+    """Covariates per query (sorted qids): mean ln df of its conditions, 1[n = 3], ln L_min, ln |D+|."""
+    inventory = inst.inventory()
+    df = {}
+    for (_, cid) in inventory:
+        df[cid] = df.get(cid, 0) + 1
+    factors = query_factors(inst)
+    queries = inst.queries()
+    rows = []
+    for qid in sorted(queries):
+        q, f = queries[qid], factors[qid]
+        rarity = math.fsum(math.log(df[c.cid]) for c in q.conditions) / q.n
+        rows.append([rarity, 1.0 if q.n == 3 else 0.0, math.log(f["lmin"]), math.log(f["pool"])])
+    return rows
+
+
+TERMS = ("intercept", "mean_ln_condition_df", "n_is_3", "ln_lmin", "ln_positive_pool")
+
+
+def _regression_units(inst):
+    units = []
+    for sid in REGRESSION_SYSTEMS:
+        rel = I.ranking_path(sid, "clean_v2")
+
+        def compute(sid=sid, rel=rel):
+            y = list(outcomes(inst, rel).success)
+            fit = logistic_fit(regression_rows(inst), y)
+            prefix = "v1.sensitivity.regression.%s" % sid
+            out = [Value(prefix + ".converged", fit["converged"], source=SOURCE)]
+            for i, term in enumerate(TERMS):
+                for key in ("coef", "se", "p"):
+                    out.append(Value("%s.%s.%s" % (prefix, term, key), fit[key][i], rule="abs:1e-7", source=SOURCE))
+            return out
+        units.append(Unit(sid, SCORE_INPUTS + [I.INVENTORY, rel], compute))
+    return units
+
+
+ANALYSES = [
+    Analysis("v1.sensitivity.contrasts", "sensitivity", SOURCE, _contrast_units),
+    Analysis("v1.sensitivity.regression", "sensitivity", SOURCE, _regression_units),
+]

@@ -1,0 +1,128 @@
+"""Sensitivity analyses for a contrast (supplement sections 3-4).
+
+All functions take per-query vectors in one fixed query order plus the
+membership structure; none reads files.
+"""
+
+import math
+from itertools import combinations
+
+from .bootstrap import percentile_interval
+
+
+def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
+    """Pigeonhole (crossed query x document) bootstrap of mean differences.
+
+    Each draw gives every query a weight ``w_q`` (its count among ``Q`` draws
+    with replacement) and every document a weight ``v_d`` (its count among
+    ``n_docs`` draws); a query is weighted ``W_q = w_q * mean(v_d for d in its
+    memberships)``.  For each per-query difference vector in ``deltas`` (values
+    -1, 0, 1) the statistic is ``scale * sum_q W_q delta_q / sum_q W_q``; all
+    vectors share the draws.  Returns one distribution per vector.
+    """
+    q = len(memberships)
+    sizes = [len(m) for m in memberships]
+    plus = [[i for i, x in enumerate(d) if x > 0] for d in deltas]
+    minus = [[i for i, x in enumerate(d) if x < 0] for d in deltas]
+    if any(abs(x) > 1 for d in deltas for x in d):
+        raise ValueError("crossed_bootstrap expects differences of 0/1 outcomes")
+    out = [[] for _ in deltas]
+    for _ in range(draws):
+        wq = [0] * q
+        for i in stream.randbelow_batch(q, q):
+            wq[i] += 1
+        vd = [0] * n_docs
+        for i in stream.randbelow_batch(n_docs, n_docs):
+            vd[i] += 1
+        get = vd.__getitem__
+        w = [wq[i] * sum(map(get, memberships[i])) / sizes[i] if wq[i] else 0.0 for i in range(q)]
+        total = math.fsum(w)
+        wget = w.__getitem__
+        for j in range(len(deltas)):
+            num = math.fsum(map(wget, plus[j])) - math.fsum(map(wget, minus[j]))
+            out[j].append(scale * num / total if total else 0.0)
+    return out
+
+
+def crossed_intervals(deltas, memberships, n_docs, stream, draws, level=0.95):
+    return [percentile_interval(d, level) for d in crossed_bootstrap(deltas, memberships, n_docs, stream, draws)]
+
+
+def _mean_delta(delta, keep):
+    idx = [i for i in range(len(delta)) if keep[i]]
+    return (100.0 * sum(delta[i] for i in idx) / len(idx)) if idx else None, len(idx)
+
+
+def leave_one_document_range(delta, gold_sets, docs):
+    """Min and max of the mean difference when the queries whose gold set contains one
+    document are left out, over every gold document (returns (min, max, doc at min, doc at max))."""
+    total, n = sum(delta), len(delta)
+    by_doc = {}
+    for i, gold in enumerate(gold_sets):
+        for d in gold:
+            by_doc.setdefault(d, []).append(i)
+    lo = hi = None
+    for d in sorted(docs):
+        rows = by_doc.get(d, [])
+        if len(rows) == n:
+            continue
+        value = 100.0 * (total - sum(delta[i] for i in rows)) / (n - len(rows))
+        if lo is None or value < lo[0]:
+            lo = (value, d)
+        if hi is None or value > hi[0]:
+            hi = (value, d)
+    return lo[0], hi[0], lo[1], hi[1]
+
+
+def drop_top_degree(delta, gold_sets, k=20):
+    """Mean difference after removing every query that involves one of the ``k`` highest-degree
+    gold documents (degree = number of queries it is gold for; ties by document ID)."""
+    degree = {}
+    for gold in gold_sets:
+        for d in gold:
+            degree[d] = degree.get(d, 0) + 1
+    top = [d for d, _ in sorted(degree.items(), key=lambda t: (-t[1], t[0]))[:k]]
+    banned = set(top)
+    keep = [not (set(g) & banned) for g in gold_sets]
+    value, left = _mean_delta(delta, keep)
+    return value, left, top
+
+
+def _succeeds(docids, gold, subset, promoted):
+    for d in docids:
+        if d in gold or d in promoted:
+            return True
+        if d in subset:
+            return False
+    return False
+
+
+def promotion_bounds(base_lists, variant_lists, gold_sets, subset_sets, k_max=3):
+    """Exact adversarial promotion bounds: for k = 0..k_max, the minimum over per-query choices of
+    at most k judged subsets promoted to gold of ``100 * mean(succ_variant - succ_base)``.
+
+    Only subsets in the base's top 10 are candidates (success is monotone in
+    promotion, so promoting anything else can only help the variant); each
+    query is minimised exhaustively, so the bound is exact.
+    """
+    n = len(base_lists)
+    totals = [0] * (k_max + 1)
+    for b, v, gold, subset in zip(base_lists, variant_lists, gold_sets, subset_sets):
+        sb0, sv0 = _succeeds(b, gold, subset, ()), _succeeds(v, gold, subset, ())
+        best = [int(sv0) - int(sb0)] * (k_max + 1)
+        if not sb0:
+            cands = [d for d in b if d in subset]
+            current = best[0]
+            for k in range(1, k_max + 1):
+                if current > -1:
+                    for combo in combinations(cands, k):
+                        p = set(combo)
+                        value = int(_succeeds(v, gold, subset, p)) - int(_succeeds(b, gold, subset, p))
+                        if value < current:
+                            current = value
+                            if current == -1:
+                                break
+                best[k] = current
+        for k in range(k_max + 1):
+            totals[k] += best[k]
+    return [100.0 * t / n for t in totals]
