@@ -67,9 +67,10 @@ class Stream:
     def randbelow_batch(self, n, count):
         """``count`` uniform integers in ``0..n-1`` (``n <= 2**16``), drawn in bulk.
 
-        Definition: take ``w = count + count // 4 + 16`` 16-bit words from one
+        Definition: take ``w = (need * 2**k) // n + need // 8 + 16`` 16-bit words
+        (``k = n.bit_length()``, ``need`` = values still missing) from one
         ``getrandbits(16 * w)`` (least significant word first), keep each word's
-        low ``n.bit_length()`` bits, reject values ``>= n``, and repeat with a
+        low ``k`` bits, reject values ``>= n``, and repeat with a
         fresh batch until ``count`` values are kept.  A different (but fully
         specified) stream from ``count`` calls of :meth:`randbelow`.
         """
@@ -80,11 +81,11 @@ class Stream:
         out = []
         while len(out) < count:
             need = count - len(out)
-            w = need + need // 4 + 16
+            w = (need << k) // n + need // 8 + 16
             words = array.array("H", self._bits(16 * w).to_bytes(2 * w, "little"))
             if sys.byteorder == "big":
                 words.byteswap()
-            out.extend(v for v in (x & low for x in words) if v < n)
+            out += [v for x in words if (v := x & low) < n]
         del out[count:]
         return out
 

@@ -22,7 +22,7 @@ from .. import instrument as I
 from ..claims import Value
 from ..metrics import common_support
 from ..rng import Stream
-from ..stats.logistic import logistic_fit
+from ..stats.logistic import FitError, logistic_fit
 from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range, promotion_bounds
 from .base import Analysis, Unit
 from .inference import SEED, context, displayed
@@ -128,8 +128,11 @@ def _regression_units(inst):
 
         def compute(sid=sid, rel=rel):
             y = list(outcomes(inst, rel).success)
-            fit = logistic_fit(regression_rows(inst), y)
             prefix = "v1.sensitivity.regression.%s" % sid
+            try:
+                fit = logistic_fit(regression_rows(inst), y)
+            except FitError as exc:
+                return [Value(prefix + ".converged", False, source=SOURCE, detail=str(exc))]
             out = [Value(prefix + ".converged", fit["converged"], source=SOURCE)]
             for i, term in enumerate(TERMS):
                 for key in ("coef", "se", "p"):

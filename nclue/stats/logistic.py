@@ -14,13 +14,17 @@ import math
 from .quantiles import two_sided_normal_p
 
 
+class FitError(ValueError):
+    """The normal equations are singular (collinear covariates or separation)."""
+
+
 def _invert(a):
     n = len(a)
     m = [list(row) + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(a)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: (abs(m[r][col]), -r))
         if abs(m[pivot][col]) < 1e-300:
-            raise ValueError("singular matrix: collinear covariates")
+            raise FitError("singular normal equations (collinear covariates or complete separation)")
         m[col], m[pivot] = m[pivot], m[col]
         inv = 1.0 / m[col][col]
         m[col] = [v * inv for v in m[col]]
@@ -67,6 +71,8 @@ def logistic_fit(rows, y, max_iter=100, tol=1e-12):
     w = [pi * (1.0 - pi) for pi in p]
     xtwx = [[math.fsum(w[i] * x[i][a] * x[i][b] for i in range(len(x))) for b in range(k)] for a in range(k)]
     cov = _invert(xtwx)
+    if any(cov[a][a] <= 0 for a in range(k)):
+        raise FitError("non-positive variance estimate")
     se = [math.sqrt(cov[a][a]) for a in range(k)]
     z = [b / s for b, s in zip(beta, se)]
     return {"coef": beta, "se": se, "z": z, "p": [two_sided_normal_p(v) for v in z],

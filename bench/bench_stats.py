@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Time our paired randomization test and clustered bootstrap against scipy (a benchmark, not a test).
+
+    python bench/bench_stats.py [--repeat N]
+
+Data: the shipped stand-in's displayed fusion contrast (page_bm25_top3 ->
+rrf_bm25and_pagetop3, raw form), at the level of exact-gold-set families.
+
+* randomization: 10,000 whole-family sign flips of the summed success-count
+  difference.  Ours = masks drawn + tables + null distribution + p-value;
+  scipy = ``scipy.stats.permutation_test(..., permutation_type='samples',
+  vectorized=True, n_resamples=10000)`` (pairs swapped = signs flipped).
+* bootstrap: 1,000 family draws, percentile 95% interval of the success rate.
+  Ours = draws + distribution + interval; scipy = ``scipy.stats.bootstrap(...,
+  paired=True, vectorized=True, n_resamples=1000, method='percentile')``.
+
+Needs numpy and scipy (dev requirements); the harness itself does not.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+
+def best_of(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times), statistics.median(times)
+
+
+def main():
+    import numpy as np
+    from scipy import stats
+
+    from nclue.analyses.inference import context
+    from nclue.instrument import Instrument
+    from nclue.rng import Stream
+    from nclue.stats import bootstrap as B
+    from nclue.stats import randomization as R
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--repeat", type=int, default=5)
+    args = p.parse_args()
+
+    inst = Instrument(REPO)
+    ctx = context(inst)
+    base, var = ctx.vector("page_bm25_top3", "success"), ctx.vector("rrf_bm25and_pagetop3", "success")
+    design = ctx.design
+    fb, fv = design.family_sums(base), design.family_sums(var)
+    diffs = [v - b for v, b in zip(fv, fb)]
+    sizes = design.sizes
+    print("data: %d queries in %d families; python %s" % (len(base), design.n_families, sys.version.split()[0]))
+
+    def ours_perm():
+        masks = R.draw_masks(Stream.derived(11, "randomization"), design.n_families, 10000)
+        return R.SignFlipTest(diffs, masks).p_value()
+
+    x, y = np.array(fv, float), np.array(fb, float)
+
+    def scipy_perm():
+        return stats.permutation_test((x, y), lambda a, b, axis=-1: np.sum(a - b, axis=axis),
+                                      permutation_type="samples", vectorized=True, n_resamples=10000,
+                                      alternative="two-sided", rng=np.random.default_rng(11)).pvalue
+
+    def ours_boot():
+        draws = B.draw_indices(Stream.derived(11, "bootstrap"), design.n_families, 1000)
+        return B.percentile_interval(B.distribution(design, var, draws))
+
+    s_arr, n_arr = np.array(fv, float), np.array(sizes, float)
+
+    def scipy_boot():
+        return stats.bootstrap((s_arr, n_arr), lambda s, n, axis=-1: 100 * s.sum(axis=axis) / n.sum(axis=axis),
+                               paired=True, vectorized=True, n_resamples=1000, method="percentile",
+                               rng=np.random.default_rng(11)).confidence_interval
+
+    rows = []
+    for label, ours, ref in (("randomization 10,000 flips", ours_perm, scipy_perm),
+                             ("bootstrap 1,000 draws", ours_boot, scipy_boot)):
+        o, r = best_of(ours, args.repeat), best_of(ref, args.repeat)
+        rows.append((label, o, r))
+        print("  %-28s ours %7.1f ms   scipy %7.1f ms   scipy/ours %5.2f   (best of %d; medians %.1f / %.1f ms)" % (
+            label, 1000 * o[0], 1000 * r[0], r[0] / o[0], args.repeat, 1000 * o[1], 1000 * r[1]))
+    # the workload reproduce.py runs: every system's Score, Hit and Gold-NDCG on one set of draws
+    systems, _ = inst.systems()
+    keys = [(sid, m) for sid in sorted(systems) for m in ("success", "hit", "gold_ndcg")]
+    vectors = [ctx.vector(sid, m) for sid, m in keys]
+
+    def ours_batch():
+        draws = B.draw_indices(Stream.derived(11, "bootstrap"), design.n_families, 1000)
+        den = B.draw_denominators(design, draws)
+        return [B.percentile_interval([100.0 * x / n for x, n in zip(sums, den)])
+                for sums in B.draw_sums(design, vectors, draws)]
+
+    fam_arrays = [np.array(design.family_sums(v), float) for v in vectors]
+
+    def scipy_batch():
+        return [stats.bootstrap((a, n_arr), lambda s, n, axis=-1: 100 * s.sum(axis=axis) / n.sum(axis=axis),
+                                paired=True, vectorized=True, n_resamples=1000, method="percentile",
+                                rng=np.random.default_rng(11)).confidence_interval for a in fam_arrays]
+
+    o, r = best_of(ours_batch, max(1, args.repeat // 2)), best_of(scipy_batch, max(1, args.repeat // 2))
+    print("  %-28s ours %7.1f ms   scipy %7.1f ms   scipy/ours %5.2f   (%d statistics on shared draws)" % (
+        "bootstrap, all systems", 1000 * o[0], 1000 * r[0], r[0] / o[0], len(vectors)))
+    print("  p-values: ours %.5f  scipy %.5f" % (ours_perm(), scipy_perm()))
+    print("  intervals: ours [%.2f, %.2f]  scipy [%.2f, %.2f]" % (tuple(ours_boot()) + tuple(scipy_boot())))
+
+
+if __name__ == "__main__":
+    main()

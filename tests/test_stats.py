@@ -1,0 +1,216 @@
+"""Statistics against reference libraries (scipy, statsmodels) and cases worked by hand."""
+
+import math
+
+import pytest
+
+from nclue.rng import Stream
+from nclue.stats import bootstrap as B
+from nclue.stats import randomization as R
+from nclue.stats.lanes import pack, unpack, width_for
+from nclue.stats.logistic import logistic_fit
+from nclue.stats.quantiles import quantile
+from nclue.stats.rank import average_ranks, spearman
+from nclue.stats.sensitivity import crossed_bootstrap, drop_top_degree, leave_one_document_range, promotion_bounds
+
+
+def test_randbelow_batch_golden_and_uniform():
+    assert Stream(3).randbelow_batch(1000, 8) == [235, 146, 951, 842, 850, 873, 355, 420]
+    assert Stream(3).randbelow_batch(7, 5) == [5, 3, 2, 2, 2]
+    values = Stream(8).randbelow_batch(10, 50000)
+    counts = [values.count(v) for v in range(10)]
+    assert sum((c - 5000) ** 2 / 5000 for c in counts) < 27.88   # chi-square 9 df, p = 0.001
+
+
+def test_lanes_sum_exactly():
+    rows = [[5, -3, 0], [-7, 2, 9], [1, 1, 1]]
+    bias, width = 9, width_for(9, 9, 3)
+    packed = pack(rows, bias, width)
+    assert unpack(sum(packed), 3, width, bias, 3) == [-1, 0, 10]
+
+
+def test_holm_equals_statsmodels():
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    stream = Stream(4)
+    for _ in range(20):
+        p = [stream.uniform() ** 3 for _ in range(8)]
+        ref = multitest.multipletests(p, method="holm")[1]
+        assert R.holm(p) == pytest.approx(list(ref), abs=1e-15)
+    assert R.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+
+
+def _toy_design():
+    stream = Stream(21)
+    qids = ["q%03d" % i for i in range(120)]
+    fams, i = [], 0
+    while i < len(qids):
+        size = 1 + stream.randbelow(4)
+        fams.append(qids[i:i + size])
+        i += size
+    vector = [1 if stream.uniform() < 0.35 else 0 for _ in qids]
+    return B.FamilyDesign(qids, fams), vector
+
+
+def test_percentile_and_bca_equal_scipy_on_our_draws():
+    np = pytest.importorskip("numpy")
+    stats = pytest.importorskip("scipy.stats")
+    design, vector = _toy_design()
+    draws = B.draw_indices(Stream(11), design.n_families, 1000)
+    dist = B.distribution(design, vector, draws)
+    sums, sizes = np.array(design.family_sums(vector), float), np.array(design.sizes, float)
+
+    def statistic(s, n, axis=-1):
+        return 100.0 * s.sum(axis=axis) / n.sum(axis=axis)
+
+    prior = stats._resampling.BootstrapResult(confidence_interval=None, bootstrap_distribution=np.array(dist),
+                                              standard_error=None)
+    for method in ("percentile", "BCa"):
+        ref = stats.bootstrap((sums, sizes), statistic, paired=True, vectorized=True, n_resamples=0,
+                              bootstrap_result=prior, method=method, confidence_level=0.95)
+        if method == "percentile":
+            ours = B.percentile_interval(dist)
+        else:
+            theta = 100.0 * sum(vector) / len(vector)
+            ours = B.bca_interval(dist, theta, B.jackknife_family(design, vector))
+        assert ours[0] == pytest.approx(ref.confidence_interval.low, abs=1e-9)
+        assert ours[1] == pytest.approx(ref.confidence_interval.high, abs=1e-9)
+
+
+def test_quantile_equals_numpy_type7():
+    np = pytest.importorskip("numpy")
+    values = [Stream(5).uniform() for _ in range(37)]
+    for p in (0.0, 0.025, 0.5, 0.975, 1.0):
+        assert quantile(values, p) == pytest.approx(float(np.quantile(values, p)), abs=1e-15)
+
+
+def test_exact_sign_flip_equals_scipy_exact_permutation_test():
+    np = pytest.importorskip("numpy")
+    stats = pytest.importorskip("scipy.stats")
+    diffs = [3, -1, 2, 0, 4, -2, 1, 5, -3, 2]
+    x = np.array(diffs, float)
+    ref = stats.permutation_test((x, np.zeros_like(x)), lambda a, b, axis=-1: np.sum(a - b, axis=axis),
+                                 permutation_type="samples", vectorized=True, n_resamples=10 ** 6,
+                                 alternative="two-sided")
+    assert R.exact_sign_flip_p(diffs) == pytest.approx(ref.pvalue, abs=1e-12)
+
+
+def test_monte_carlo_p_is_within_error_of_exact():
+    stream = Stream(9)
+    diffs = [stream.randbelow(5) - 1 for _ in range(16)]
+    exact = R.exact_sign_flip_p(diffs)
+    masks = R.draw_masks(Stream(11), len(diffs), R.DRAWS)
+    p = R.SignFlipTest(diffs, masks).p_value()
+    assert abs(p - exact) <= 4 * math.sqrt(exact * (1 - exact) / R.DRAWS) + 1e-4
+
+
+def test_packed_tests_equal_single_tests():
+    masks = R.draw_masks(Stream(2), 23, 500)
+    d1 = [Stream(1).randbelow(9) - 4 for _ in range(23)]
+    d2 = [x * 1000003 for x in d1]
+    packed = R.sign_flip_tests([d1, d2], masks)
+    assert packed[0].null == R.SignFlipTest(d1, masks).null
+    assert packed[1].null == R.SignFlipTest(d2, masks).null
+
+
+def test_max_t_by_hand():
+    masks = R.Masks(2, [0, 1, 2, 3])            # every sign pattern of two families once
+    e1 = R.SignFlipTest([3, 1], masks)           # null: -4, 2, -2, 4
+    e2 = R.SignFlipTest([1, 1], masks)           # null: -2, 0, 0, 2
+    assert e1.null == [-4, 2, -2, 4] and e2.null == [-2, 0, 0, 2]
+    assert e1.p_value() == pytest.approx(3 / 5) and e2.p_value() == pytest.approx(3 / 5)
+    assert R.max_t_p_values([e1, e2]) == pytest.approx([3 / 5, 5 / 5])
+
+
+def test_bootstrap_interval_within_monte_carlo_error_of_long_run():
+    design, vector = _toy_design()
+    short = B.percentile_interval(B.distribution(design, vector, B.draw_indices(Stream(11), design.n_families, 1000)))
+    long = B.percentile_interval(B.distribution(design, vector, B.draw_indices(Stream(12), design.n_families, 20000)))
+    # endpoints of a 1,000-draw percentile interval wander by about 1 point here
+    assert abs(short[0] - long[0]) < 3.0 and abs(short[1] - long[1]) < 3.0
+
+
+def test_draw_sums_equal_direct_sums():
+    design, vector = _toy_design()
+    draws = B.draw_indices(Stream(11), design.n_families, 50)
+    other = [1 - v for v in vector]
+    s1, s2 = B.draw_sums(design, [vector, other], draws)
+    den = B.draw_denominators(design, draws)
+    assert [100.0 * s / n for s, n in zip(s1, den)] == B.distribution(design, vector, draws)
+    assert [a + b for a, b in zip(s1, s2)] == den
+
+
+def test_spearman_equals_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    a = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5]
+    b = [2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4]
+    assert spearman(a, b) == pytest.approx(stats.spearmanr(a, b).statistic, abs=1e-12)
+    assert average_ranks([2, 1, 2]) == [2.5, 1.0, 2.5]
+
+
+def test_logistic_equals_statsmodels():
+    sm = pytest.importorskip("statsmodels.api")
+    np = pytest.importorskip("numpy")
+    stream = Stream(17)
+    rows, y = [], []
+    for _ in range(400):
+        x1, x2 = stream.normal(), 1.0 if stream.uniform() < 0.3 else 0.0
+        p = 1 / (1 + math.exp(-(-0.5 + 0.8 * x1 - 0.6 * x2)))
+        rows.append([x1, x2])
+        y.append(1 if stream.uniform() < p else 0)
+    fit = logistic_fit(rows, y)
+    ref = sm.Logit(np.array(y), sm.add_constant(np.array(rows))).fit(disp=0, tol=1e-12)
+    assert fit["converged"]
+    assert fit["coef"] == pytest.approx(list(ref.params), abs=1e-6)
+    assert fit["se"] == pytest.approx(list(ref.bse), abs=1e-6)
+    assert fit["p"] == pytest.approx(list(ref.pvalues), abs=1e-6)
+
+
+def test_logistic_on_the_released_regression_rows_equals_statsmodels():
+    sm = pytest.importorskip("statsmodels.api")
+    np = pytest.importorskip("numpy")
+    from conftest import REPO
+    from nclue.analyses.scoring import outcomes
+    from nclue.analyses.sensitivity import regression_rows
+    from nclue.instrument import Instrument, ranking_path
+    inst = Instrument(REPO)
+    rows = regression_rows(inst)
+    y = list(outcomes(inst, ranking_path("bm25_and", "clean_v2")).success)
+    fit = logistic_fit(rows, y)
+    ref = sm.Logit(np.array(y), sm.add_constant(np.array(rows))).fit(disp=0, tol=1e-12)
+    assert fit["coef"] == pytest.approx(list(ref.params), abs=1e-6)
+    assert fit["se"] == pytest.approx(list(ref.bse), abs=1e-6)
+
+
+def test_promotion_bounds_by_hand():
+    gold, subset = {"g"}, {"s", "t"}
+    base = [["s", "g"], ["g"]]          # q1: base fails (s first); q2: base succeeds
+    variant = [["t", "g"], ["t", "g"]]  # q1, q2: variant fails
+    bounds = promotion_bounds(base, variant, [gold, gold], [subset, subset], 2)
+    # k = 0: (0 - 0) + (0 - 1) = -1; k = 1: promote s in q1 -> base succeeds, variant still fails
+    assert bounds == [-50.0, -100.0, -100.0]
+
+
+def test_leave_one_document_and_top_degree_by_hand():
+    delta = [1, 0, -1, 1]
+    gold = [["a"], ["a", "b"], ["b"], ["c"]]
+    lo, hi, at_lo, at_hi = leave_one_document_range(delta, gold, ["a", "b", "c"])
+    # leave out a: [-1, 1] -> 0; b: [1, 1] -> 100; c: [1, 0, -1] -> 0
+    assert (lo, hi, at_lo, at_hi) == (0.0, 100.0, "a", "b")
+    value, left, top = drop_top_degree(delta, gold, 1)
+    assert top == ["a"] and left == 2 and value == 0.0
+
+
+def test_crossed_bootstrap_of_a_constant_difference_is_constant():
+    deltas = [[1] * 30, [0] * 30]
+    members = [[i % 7] for i in range(30)]
+    d1, d0 = crossed_bootstrap(deltas, members, 7, Stream(1), 50)
+    assert all(v == pytest.approx(100.0) for v in d1) and all(v == 0.0 for v in d0)
+
+
+def test_portable_erfc_matches_math_erfc():
+    from nclue.stats.quantiles import erfc, two_sided_normal_p
+    for i in range(-600, 2000, 7):
+        x = i / 100.0
+        ref = math.erfc(x)
+        assert erfc(x) == pytest.approx(ref, rel=1e-13, abs=1e-300)
+    assert two_sided_normal_p(1.959963984540054) == pytest.approx(0.05, rel=1e-12)
