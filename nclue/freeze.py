@@ -54,7 +54,8 @@ def _assert_controls(inst):
 def freeze(root, log=print):
     inst = Instrument(root)
     # hashes of the data as it stands now
-    data_files = [p for p in integrity.released_files_on_disk(root) if p.startswith("data/")]
+    data_files = [p for p in integrity.released_files_on_disk(root)
+                  if p.startswith("data/") or p.startswith("reference_metrics/paper/")]
     hashes = {p: integrity.sha256_file(os.path.join(root, *p.split("/")))[0] for p in data_files}
     _assert_controls(inst)
     os.makedirs(os.path.join(root, "reference_metrics"), exist_ok=True)
@@ -63,10 +64,15 @@ def freeze(root, log=print):
         values = []
         try:
             for unit in analysis.units(inst):
+                if not all(inst.exists(p) for p in unit.inputs):
+                    continue          # e.g. an instrument without a paper transcription
                 for value in unit.compute():
                     values.append((value, unit.inputs))
         except NclueError as exc:
             raise SystemExit("freeze refused: %s: %s" % (name, exc))
+        if not values:
+            log("skipped %s: its inputs are absent" % claim_file(name))
+            continue
         write_claim_file(root, claim_file(name), name, analysis.level, analysis.source, values, hashes)
         log("froze %s: %d claims" % (claim_file(name), len(values)))
     return write_release_manifest(root)

@@ -71,6 +71,9 @@ def render_text(result, strict=False, quiet=False):
                 lines.append("  SKIP %s: %s" % (c.id, c.reason))
         for group in sorted(not_requested):
             lines.append("  SKIP %d %s claims: level %s not requested" % (not_requested[group], group, group))
+    if result.paper is not None:
+        lines.append("")
+        lines.extend(paper_section(result.paper, quiet))
     counts = result.counts()
     failed = counts["fail"] + (counts["skip"] if strict else 0)
     lines.append("")
@@ -78,6 +81,34 @@ def render_text(result, strict=False, quiet=False):
         "FAIL" if failed else "OK", counts["pass"], counts["fail"], counts["skip"],
         " (--strict: skips count as fails)" if strict else ""))
     return "\n".join(lines) + "\n"
+
+
+def paper_section(audit, quiet=False):
+    """The readable summary of the paper audit: coverage, findings, boundary cases, recovered counts."""
+    rc, nc = audit.counts("relations"), audit.counts("numbers")
+    involved = sum(1 for r in audit.numbers.values() if r["relations"])
+    determined = sum(1 for r in audit.numbers.values() if r["determined"])
+    boundary = [r for r in audit.relations if r["boundary"]]
+    out = ["PAPER AUDIT (the published paper itself, reference_metrics/paper/numbers.json; not the stand-in):",
+           "  %d numbers transcribed; %d take part in at least one relation, %d are pinned by an identity" % (
+               len(audit.numbers), involved, determined),
+           "  relations: %d consistent (%d only at a rounding boundary), %d inconsistent, %d undeterminable" % (
+               rc["pass"], len(boundary), rc["fail"], rc["skip"]),
+           "  numbers:   %d consistent, %d inconsistent, %d not determinable from published numbers (need the original data)" % (
+               nc["pass"], nc["fail"], nc["skip"])]
+    for r in audit.relations:
+        if r["status"] == "fail":
+            out.append("  INCONSISTENT %s: %s -- %s" % (r["id"], r["description"], r["detail"]))
+    for r in boundary:
+        out.append("  BOUNDARY %s: %s -- %s" % (r["id"], r["description"], r["detail"]))
+    if not quiet:
+        rows = [r for r in audit.relations if r["counts"] and (r["id"].startswith("T4.") and r["id"].endswith(".sum")
+                                                               or r["id"].endswith("n_recombine"))]
+        if rows:
+            out.append("  recovered integer counts (all of them are in the JSON report):")
+            for r in rows:
+                out.append("    %s: %s" % (r["id"], ", ".join("%s=%d" % kv for kv in sorted(r["counts"].items()))))
+    return out
 
 
 def report_json(result, strict=False):
@@ -95,6 +126,10 @@ def report_json(result, strict=False):
         "exit_code": exit_code(result, strict),
         "checks": [c.as_json() for c in sorted(result.checks, key=lambda c: (c.group, c.id))],
         "inputs_sha256": result.inputs(),
+        "paper_audit": None if result.paper is None else {
+            "relations": result.paper.relations,
+            "numbers": result.paper.numbers,
+        },
     })
 
 

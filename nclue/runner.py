@@ -34,6 +34,7 @@ class RunResult:
         self.checks = checks
         self.integrity = integrity_result
         self.levels = levels
+        self.paper = None
 
     def counts(self):
         out = {"pass": 0, "fail": 0, "skip": 0}
@@ -178,9 +179,18 @@ def run(root, levels=LEVELS, deep=False, log=None):
         if level not in seen_levels and level in levels:
             checks.append(Check("level:" + level, level, "skip",
                                 "no frozen claims at this level in reference_metrics/ of this release"))
+    paper = None
+    if "paper" in levels and result.status("reference_metrics/paper/numbers.json") == "ok":
+        from .analyses.paper import result as paper_result
+        try:
+            paper = paper_result(inst)
+        except NclueError:
+            paper = None
     if deep:
         from .rebuild import rebuild_checks
         checks.extend(rebuild_checks(root, result, log=log))
     else:
         checks.append(Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)"))
-    return RunResult(root, checks, result, levels)
+    run_result = RunResult(root, checks, result, levels)
+    run_result.paper = paper
+    return run_result

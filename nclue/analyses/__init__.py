@@ -8,10 +8,10 @@ value and its recomputation come from one implementation.
 """
 
 from .base import Analysis, Unit  # noqa: F401
-from . import construction, inference, scoring, sensitivity, tables
+from . import construction, inference, paper, scoring, sensitivity, tables
 
 REGISTRY = {}
-for _module in (construction, scoring, tables, inference, sensitivity):
+for _module in (construction, scoring, tables, inference, sensitivity, paper):
     for _analysis in _module.ANALYSES:
         REGISTRY[_analysis.name] = _analysis
 

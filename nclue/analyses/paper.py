@@ -1,0 +1,45 @@
+"""Paper level: the audit of the paper's published numbers (DESIGN 8).
+
+Reads only ``reference_metrics/paper/numbers.json`` (the transcription); the
+verdict of every relation and the status of every number are frozen claims,
+so the audit itself is reproduced and any change to the transcription or
+the checker shows up as a fail.  An inconsistency *in the paper* is a
+finding the audit reports (status ``fail`` of that relation), not a failure
+of the harness.
+"""
+
+from ..audit.check import NUMBERS, audit, load_numbers
+from ..claims import Value
+from .base import Analysis, Unit
+
+SOURCE = "paper audit (reference_metrics/paper/numbers.json)"
+
+
+def verdict_text(row):
+    return row["status"] + (" (boundary)" if row["boundary"] else "")
+
+
+def result(inst):
+    key = "__paper_audit__"
+    if key not in inst._cache:
+        inst._cache[key] = (True, audit(load_numbers(inst.root)))
+    return inst._cache[key][1]
+
+
+def _values(inst):
+    res = result(inst)
+    out = []
+    for row in res.relations:
+        out.append(Value("paper.relation.%s" % row["id"], verdict_text(row), source=SOURCE, detail=row["detail"]))
+    for nid, row in res.numbers.items():
+        out.append(Value("paper.number.%s" % nid, row["status"], source=SOURCE, detail=row["reason"]))
+    rc, nc = res.counts("relations"), res.counts("numbers")
+    for status in ("pass", "fail", "skip"):
+        out.append(Value("paper.summary.relations_%s" % status, rc[status], source=SOURCE))
+        out.append(Value("paper.summary.numbers_%s" % status, nc[status], source=SOURCE))
+    out.append(Value("paper.summary.numbers", len(res.numbers), source=SOURCE))
+    out.append(Value("paper.summary.numbers_determined", sum(1 for r in res.numbers.values() if r["determined"]), source=SOURCE))
+    return out
+
+
+ANALYSES = [Analysis("paper.audit", "paper", SOURCE, lambda inst: [Unit("audit", [NUMBERS], lambda: _values(inst))])]

@@ -1,0 +1,127 @@
+"""Run every relation over the transcribed numbers and give each relation and each number a status.
+
+* relation: ``pass`` (some assignment consistent with every displayed value
+  satisfies it; ``boundary`` when only at a rounding edge), ``fail`` (none
+  does: a genuine inconsistency, with the arithmetic), ``skip`` (a number it
+  needs is not transcribed);
+* number: ``fail`` if a relation involving it fails, ``pass`` if it takes part
+  in at least one relation and all of them pass, ``skip`` otherwise -- no
+  published number determines it, and the reason names what would.
+"""
+
+import os
+
+from ..errors import InputError
+from ..jsonio import read_json
+from .relations import RELATIONS
+from .solve import Num
+
+NUMBERS = "reference_metrics/paper/numbers.json"
+KINDS = ("pct", "pts", "prop", "count", "p", "value")
+
+NEEDS = {
+    "abstract": "the original CrossPage rankings", "1": "the original data/v1 construction files",
+    "3": "the original clean-form rankings (data/v1/rankings/forms)", "3.1": "the original raw BM25 rankings",
+    "3.2": "the original audit records", "4": "the original clean-form rankings", "5": "the original raw rankings and bootstrap draws",
+    "6": "the original clean-form rankings", "7": "the original SourceShift rankings", "8": "the Qwen3-VL page-score files",
+    "S1i": "the shared-document sensitivity outputs (reference_runs/headline_sensitivity.json)",
+    "S2a": "the LLM-paraphrase rankings", "S2b": "the 39 form rankings", "S3": "the SourceShift form rankings",
+    "S4": "the SourceShift form rankings and permutation draws", "S5a": "the masked rankings and bootstrap draws",
+    "S5b": "the original diagnostic outputs", "S7": "the audit packet", "S8": "the audit records", "S9": "the audit records",
+    "S10": "the adjudication candidate pools (audit/)", "S11": "the adjudication responses (audit/)",
+    "S12": "the final decision manifest (audit/)", "S13": "the final decision manifest (audit/)",
+    "S14": "the pre/post qrel copies and rankings",
+}
+
+
+def load_numbers(root):
+    obj = read_json(os.path.join(root, *NUMBERS.split("/")), NUMBERS)
+    if obj.get("paper_schema") != "nclue.paper/1":
+        raise InputError(NUMBERS, "expected 'nclue.paper/1'", field="paper_schema")
+    rows = obj.get("numbers")
+    if not isinstance(rows, list):
+        raise InputError(NUMBERS, "must be a list", field="numbers")
+    out = {}
+    for i, r in enumerate(rows):
+        field = "numbers[%d]" % i
+        if not isinstance(r, dict):
+            raise InputError(NUMBERS, "must be an object", field=field)
+        for key in ("id", "text", "kind", "table", "quote"):
+            if not isinstance(r.get(key), str):
+                raise InputError(NUMBERS, "must be a string", field="%s.%s" % (field, key))
+        if r["kind"] not in KINDS:
+            raise InputError(NUMBERS, "unknown kind %r" % r["kind"], field=field + ".kind")
+        d = r.get("denominator")
+        if d is not None and (not isinstance(d, int) or isinstance(d, bool) or d <= 0):
+            raise InputError(NUMBERS, "must be a positive integer or null", field=field + ".denominator")
+        if r["id"] in out:
+            raise InputError(NUMBERS, "duplicate number %r" % r["id"], field=field + ".id")
+        try:
+            num = Num(r)
+        except (ValueError, ZeroDivisionError):
+            raise InputError(NUMBERS, "not a number: %r" % r["text"], field=field + ".text")
+        if abs(float(num.value) - float(r.get("value", float("nan")))) > 1e-12:
+            raise InputError(NUMBERS, "value %r disagrees with the displayed text %r" % (r.get("value"), r["text"]),
+                             field=field + ".value")
+        out[r["id"]] = (num, r)
+    return out
+
+
+class AuditResult:
+    def __init__(self, relations, numbers):
+        self.relations = relations      # list of dicts
+        self.numbers = numbers          # id -> dict
+
+    def counts(self, what):
+        rows = self.relations if what == "relations" else list(self.numbers.values())
+        out = {"pass": 0, "fail": 0, "skip": 0}
+        for r in rows:
+            out[r["status"]] += 1
+        return out
+
+
+def evaluate(relation, values):
+    """Status, detail, boundary flag and recovered counts of one relation."""
+    missing = [i for i in relation.ids if i not in values]
+    if missing:
+        return "skip", "not transcribed: %s" % ", ".join(missing), False, {}
+    try:
+        verdict = relation.fn(values)
+    except (ArithmeticError, ValueError) as exc:
+        return "fail", "relation could not be evaluated: %s" % exc, False, {}
+    return ("pass" if verdict.ok else "fail", verdict.detail, bool(verdict.boundary and verdict.ok),
+            {str(k): int(c) for k, c in sorted(verdict.counts.items())})
+
+
+def relations_of(number_id):
+    return [r for r in RELATIONS if number_id in r.ids]
+
+
+def audit(entries):
+    """Run every relation on ``{id: (Num, record)}``; return an :class:`AuditResult`."""
+    values = {k: v[0] for k, v in entries.items()}
+    rel_rows = []
+    involved = {}
+    for r in RELATIONS:
+        status, detail, boundary, counts = evaluate(r, values)
+        row = {"id": r.id, "description": r.description, "kind": r.kind, "numbers": list(r.ids), "status": status,
+               "detail": detail, "boundary": boundary, "counts": counts, "determines": list(r.determines)}
+        rel_rows.append(row)
+        if row["status"] != "skip":
+            for i in r.ids:
+                involved.setdefault(i, []).append(row)
+    numbers = {}
+    for nid in sorted(values):
+        rels = involved.get(nid, [])
+        record = entries[nid][1]
+        if any(x["status"] == "fail" for x in rels):
+            status, reason = "fail", "inconsistent in " + ", ".join(x["id"] for x in rels if x["status"] == "fail")
+        elif rels:
+            status, reason = "pass", "consistent in %d relation(s)" % len(rels)
+        else:
+            status = "skip"
+            reason = "no other published number determines it; checking it needs %s" % NEEDS.get(
+                record["table"], "the original release data")
+        numbers[nid] = {"status": status, "reason": reason, "relations": [x["id"] for x in rels],
+                        "determined": any(nid in x["determines"] for x in rels), "table": record["table"], "text": record["text"]}
+    return AuditResult(rel_rows, numbers)

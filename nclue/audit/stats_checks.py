@@ -1,0 +1,62 @@
+"""Agreement and correlation statistics that published tables fully determine.
+
+Each function takes plain integers (a confusion matrix, marginals, counts) and
+returns the statistic as a float; :mod:`nclue.audit.relations` compares it with
+the displayed value.  Definitions:
+
+* Wilson score interval (Wilson 1927) for ``k`` successes in ``n``;
+* Cohen's kappa, unweighted and linearly weighted (weights ``|i - j| / (K - 1)``
+  on the full ordinal label set);
+* Fleiss' kappa for binary ratings from the number of unanimous items and the
+  total positive votes (that is all it depends on for three raters and two
+  categories);
+* Spearman's rho for ``n`` untied ranks from the sum of squared rank
+  differences, ``1 - 6 sum d^2 / (n (n^2 - 1))``.
+"""
+
+import math
+
+from ..stats.quantiles import norm_ppf
+
+
+def wilson(k, n, level=0.95):
+    z = norm_ppf(1 - (1 - level) / 2)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def cohen_kappa(matrix, weights="none"):
+    """Cohen's kappa of a square confusion matrix (rows: rater 1, columns: rater 2)."""
+    k = len(matrix)
+    n = sum(sum(r) for r in matrix)
+    rows = [sum(r) for r in matrix]
+    cols = [sum(matrix[i][j] for i in range(k)) for j in range(k)]
+
+    def w(i, j):
+        if weights == "linear":
+            return abs(i - j) / (k - 1)
+        return 0.0 if i == j else 1.0
+
+    observed = math.fsum(w(i, j) * matrix[i][j] for i in range(k) for j in range(k)) / n
+    expected = math.fsum(w(i, j) * rows[i] * cols[j] for i in range(k) for j in range(k)) / (n * n)
+    return 1.0 - observed / expected
+
+
+def fleiss_binary(items, raters, unanimous, positives):
+    """Fleiss' kappa for binary ratings: ``items`` rated by ``raters`` each, ``unanimous`` items with
+    all raters agreeing, ``positives`` positive votes in all.  Valid for three raters, where every
+    non-unanimous item splits 2-1 and has per-item agreement 1/3."""
+    if raters != 3:
+        raise ValueError("the marginal form needs three raters")
+    split = items - unanimous
+    p_bar = (unanimous + split / 3.0) / items
+    p_pos = positives / (items * raters)
+    p_e = p_pos ** 2 + (1 - p_pos) ** 2
+    return (p_bar - p_e) / (1 - p_e)
+
+
+def spearman_untied(sum_d2, n):
+    return 1 - 6 * sum_d2 / (n * (n * n - 1))
