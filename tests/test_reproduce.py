@@ -185,3 +185,26 @@ def test_repository_release_is_untouched_by_a_run(tmp_path):
     after = subprocess.run(["git", "status", "--porcelain", "--", "data", "reference_metrics"], cwd=REPO,
                            capture_output=True, text=True).stdout
     assert code == 0 and before == after
+
+
+def _pyenv_python(version_prefix):
+    import glob
+    root = os.path.expanduser("~/.pyenv/versions")
+    found = sorted(glob.glob(os.path.join(root, version_prefix + "*", "bin", "python")))
+    return found[-1] if found else None
+
+
+def test_inference_report_is_byte_identical_on_cpython_39_and_313(tmp_path):
+    import subprocess
+    outputs = []
+    for version in ("3.9", "3.13"):
+        python = _pyenv_python(version)
+        if python is None:
+            pytest.skip("CPython %s is not installed under pyenv here" % version)
+        out = str(tmp_path / ("r%s.json" % version))
+        proc = subprocess.run([python, os.path.join(REPO, "reproduce.py"), "--only", "inference,sensitivity,paper",
+                               "--json", out], capture_output=True, text=True, timeout=600,
+                              env=dict(os.environ, PYTHONHASHSEED=version.replace(".", "")))
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+        outputs.append(open(out, "rb").read())
+    assert outputs[0] == outputs[1]

@@ -62,8 +62,10 @@ def test_percentile_and_bca_equal_scipy_on_our_draws():
     def statistic(s, n, axis=-1):
         return 100.0 * s.sum(axis=axis) / n.sum(axis=axis)
 
-    prior = stats._resampling.BootstrapResult(confidence_interval=None, bootstrap_distribution=np.array(dist),
-                                              standard_error=None)
+    class Prior:                      # scipy reads only .bootstrap_distribution from a prior result
+        bootstrap_distribution = np.array(dist)
+
+    prior = Prior()
     for method in ("percentile", "BCa"):
         ref = stats.bootstrap((sums, sizes), statistic, paired=True, vectorized=True, n_resamples=0,
                               bootstrap_result=prior, method=method, confidence_level=0.95)
