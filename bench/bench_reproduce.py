@@ -39,7 +39,7 @@ def main():
     args = p.parse_args()
     base = [sys.executable, os.path.join(REPO, "reproduce.py"), "--data", args.data, "--quiet"]
     rows = [("reproduce.py (default levels)", base)]
-    for level in ("integrity", "construction", "scoring"):
+    for level in ("integrity", "construction", "scoring", "inference", "sensitivity", "paper"):
         rows.append(("--only %s" % level, base + ["--only", level]))
     print("python %s, %d runs each (median / min / max seconds)" % (sys.version.split()[0], args.repeat))
     for label, cmd in rows:
