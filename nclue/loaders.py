@@ -44,6 +44,8 @@ def load_conditions(root, rel):
             raise row.error("aliases", "must be a list of non-empty strings")
         out[cid] = Condition(cid, row.str("kind", choices=KINDS), row.str("label"), tuple(aliases),
                              row.str("topic", required=False) or "")
+    if not out:
+        raise InputError(rel, "no conditions (an absent catalog is allowed; an empty one is not)")
     return out
 
 

@@ -12,6 +12,7 @@ from .analyses import REGISTRY
 from .claims import LEVELS, compare, load_claim_file
 from .errors import NclueError, UsageError
 from .instrument import Instrument
+from .jsonio import read_json
 
 
 class Check:
@@ -117,6 +118,11 @@ def _run_claim_file(inst, result, rel, levels):
                     produced[value.id] = (value, unit)
             except NclueError as exc:
                 state = ("fail", str(exc))
+            except (ArithmeticError, KeyError, IndexError, TypeError, ValueError) as exc:
+                # inputs that pass every loader check but still break an analysis (an empty qrel file,
+                # a query whose conditions no document carries): a fail naming the inputs, never a traceback
+                state = ("fail", "%s could not be computed from %s (%s: %s)" % (
+                    unit.key, ", ".join(unit.inputs[-2:]), type(exc).__name__, exc))
         if state is not None:
             unit_state.setdefault(key, []).append(state)
     frozen_ids = set()
@@ -167,6 +173,11 @@ def run(root, levels=LEVELS, deep=False, log=None):
         checks.append(Check(cid, "integrity", status, reason))
     for rel in sorted(result.files):
         f = result.files[rel]
+        if f.status == "ok" and rel.endswith(".json"):
+            try:
+                read_json(os.path.join(root, *rel.split("/")), rel)
+            except NclueError as exc:
+                f.status, f.reason = "bad", str(exc)
         checks.append(Check("integrity.file:" + rel, "integrity", "pass" if f.status == "ok" else "fail",
                             f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16]))
     inst = Instrument(root)

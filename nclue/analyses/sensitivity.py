@@ -20,6 +20,7 @@ import math
 
 from .. import instrument as I
 from ..claims import Value
+from ..errors import InputError
 from ..metrics import common_support
 from ..rng import Stream
 from ..stats.logistic import FitError, logistic_fit
@@ -113,6 +114,9 @@ def regression_rows(inst):
     rows = []
     for qid in sorted(queries):
         q, f = queries[qid], factors[qid]
+        if f["lmin"] is None or any(c.cid not in df for c in q.conditions):
+            raise InputError(I.QRELS, "query %s has no gold or a condition no document carries: "
+                                      "the difficulty regression needs both" % qid)
         rarity = math.fsum(math.log(df[c.cid]) for c in q.conditions) / q.n
         rows.append([rarity, 1.0 if q.n == 3 else 0.0, math.log(f["lmin"]), math.log(f["pool"])])
     return rows
