@@ -146,6 +146,18 @@ def _git(args, cwd):
     return out.stdout.strip() if out.returncode == 0 else None
 
 
+def _seeds(manifest):
+    from .analyses.inference import SEED
+    from .analyses.sensitivity import CROSSED_DRAWS
+    from .stats.bootstrap import DRAWS as BOOT
+    from .stats.randomization import DRAWS as FLIPS
+
+    return {"instrument_seed": (manifest.get("generator") or {}).get("seed"), "inference_seed": SEED,
+            "streams": ["derive(seed, 'bootstrap')", "derive(seed, 'randomization')", "derive(seed, 'crossed', label)"],
+            "bootstrap_draws": BOOT, "randomization_draws": FLIPS, "crossed_draws": CROSSED_DRAWS,
+            "generator": "random.Random(seed).getrandbits with nclue.rng's own randbelow (see nclue/rng.py)"}
+
+
 def provenance(result, argv):
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     rev = _git(["rev-parse", "HEAD"], here)
@@ -166,7 +178,7 @@ def provenance(result, argv):
         "data_root": os.path.abspath(result.root),
         "instrument": m.get("instrument"),
         "synthetic": m.get("synthetic"),
-        "seeds": {"instrument_seed": (m.get("generator") or {}).get("seed")},
+        "seeds": _seeds(m),
         "inputs_sha256": result.inputs(),
         "summary": result.counts(),
     }

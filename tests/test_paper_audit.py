@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from conftest import REPO
-from nclue.audit import stats_checks as S
+from nclue.stats import agreement as S
 from nclue.audit.check import audit, evaluate, load_numbers, relations_of
 from nclue.audit.numbers import numbers_in, parse
 from nclue.audit.solve import Num, linear, linear_counts

@@ -52,9 +52,3 @@ def counts_for(percent, decimals, n):
     k_lo = math.ceil(lo * n / 100)
     k_hi = math.floor(hi * n / 100)
     return (k_lo, k_hi) if k_lo <= k_hi else None
-
-
-def rounds_to(x, value, decimals):
-    """Does exact ``x`` display as ``value`` under round-half-up?"""
-    lo, hi = interval(value, decimals)
-    return lo <= x < hi

@@ -11,7 +11,7 @@ the integer counts their displayed values allow (GRIM-style).
 from fractions import Fraction
 from itertools import product as _cartesian
 
-from . import stats_checks as S
+from ..stats import agreement as S
 from .solve import Verdict, feasible_le, linear, linear_counts, share, value_shows
 
 Q = 1000

@@ -1,22 +1,19 @@
-"""Agreement and correlation statistics that published tables fully determine.
+"""Agreement statistics (one implementation each; used by the paper audit and the label audit).
 
-Each function takes plain integers (a confusion matrix, marginals, counts) and
-returns the statistic as a float; :mod:`nclue.audit.relations` compares it with
-the displayed value.  Definitions:
+Each function takes plain integers (a confusion matrix, marginals, counts)
+and returns the statistic as a float.  Definitions:
 
 * Wilson score interval (Wilson 1927) for ``k`` successes in ``n``;
 * Cohen's kappa, unweighted and linearly weighted (weights ``|i - j| / (K - 1)``
   on the full ordinal label set);
 * Fleiss' kappa for binary ratings from the number of unanimous items and the
   total positive votes (that is all it depends on for three raters and two
-  categories);
-* Spearman's rho for ``n`` untied ranks from the sum of squared rank
-  differences, ``1 - 6 sum d^2 / (n (n^2 - 1))``.
+  categories).
 """
 
 import math
 
-from ..stats.quantiles import norm_ppf
+from .quantiles import norm_ppf
 
 
 def wilson(k, n, level=0.95):
@@ -56,7 +53,3 @@ def fleiss_binary(items, raters, unanimous, positives):
     p_pos = positives / (items * raters)
     p_e = p_pos ** 2 + (1 - p_pos) ** 2
     return (p_bar - p_e) / (1 - p_e)
-
-
-def spearman_untied(sum_d2, n):
-    return 1 - 6 * sum_d2 / (n * (n * n - 1))
