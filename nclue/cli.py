@@ -1,4 +1,4 @@
-"""Command line: ``python -m nclue {reproduce,build,freeze,export-pages}``.
+"""Command line: ``python -m nclue {reproduce,score,build,freeze,export-pages}``.
 
 Exit codes (DESIGN 3): 0 = no fail; 1 = at least one fail (or, with
 ``--strict``, a skip); 2 = the harness could not run (bad arguments, no data
@@ -154,7 +154,49 @@ def cmd_export(argv):
     return 0
 
 
-COMMANDS = {"reproduce": cmd_reproduce, "build": cmd_build, "freeze": cmd_freeze, "export-pages": cmd_export}
+def cmd_score(argv):
+    """Score one run (TREC or released JSONL) on an instrument and print every metric of DESIGN 5."""
+    from .errors import InputError
+    from .instrument import Instrument
+    from .loaders import load_ranking
+    from .metrics import evaluate, summary
+    from .structure import gold_and_subsets
+    from .trec import read_trec_run
+
+    p = _Parser(prog="python -m nclue score", description="Score a run against an instrument's qrels.")
+    p.add_argument("run", help="a TREC run (qid Q0 docno rank score tag) or a JSONL ranking")
+    p.add_argument("--data", default=REPO_ROOT)
+    p.add_argument("--format", choices=("auto", "trec", "jsonl"), default="auto")
+    p.add_argument("--ties", choices=("trec", "file"), default="trec",
+                   help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+    args = p.parse_args(argv)
+    inst = Instrument(args.data)
+    queries, corpus, qrels = inst.queries(), inst.corpus(), inst.qrels()
+    fmt = args.format
+    if fmt == "auto":
+        fmt = "jsonl" if args.run.endswith(".jsonl") else "trec"
+    if fmt == "jsonl":
+        directory, name = os.path.split(os.path.abspath(args.run))
+        ranking = load_ranking(directory, name, queries, corpus)
+        order = "file order (JSONL rule)"
+    else:
+        if not os.path.isfile(args.run):
+            raise InputError(args.run, "file is absent")
+        ranking = read_trec_run(args.run, args.run, queries, corpus, ties=args.ties)
+        order = "trec_eval order (score desc, docno desc)" if args.ties == "trec" else "file order"
+    missing = sorted(set(queries) - set(ranking))
+    s = summary(evaluate(ranking, queries, qrels, gold_and_subsets(queries, qrels)))
+    print("run %s on %s; %s; %d of %d queries ranked (absent queries score as empty lists)" % (
+        args.run, os.path.abspath(args.data), order, len(queries) - len(missing), len(queries)))
+    for key in ("nclue_score", "gold_hit", "complete_first", "subset_first", "no_gold", "gold_ndcg", "graded_ndcg",
+                "pairwise_auc"):
+        value = s[key]
+        print("  %-16s %s" % (key, "n/a" if value is None else "%.4f" % value))
+    print("  %-16s %d of %d" % ("successes", s["success_count"], s["queries"]))
+    return 0
+
+
+COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "build": cmd_build, "freeze": cmd_freeze, "export-pages": cmd_export}
 
 
 def main(argv=None, prog=None):
