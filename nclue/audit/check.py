@@ -87,8 +87,8 @@ def evaluate(relation, values):
         return "skip", "not transcribed: %s" % ", ".join(missing), False, {}
     try:
         verdict = relation.fn(values)
-    except (ArithmeticError, ValueError) as exc:
-        return "fail", "relation could not be evaluated: %s" % exc, False, {}
+    except (ArithmeticError, ValueError, TypeError, KeyError, IndexError) as exc:
+        return "fail", "relation could not be evaluated: %s: %s" % (type(exc).__name__, exc), False, {}
     return ("pass" if verdict.ok else "fail", verdict.detail, bool(verdict.boundary and verdict.ok),
             {str(k): int(c) for k, c in sorted(verdict.counts.items())})
 

@@ -139,7 +139,7 @@ def _grim_failure(terms, bad, const_count, n):
     if implied.denominator == 1:
         x = Fraction(100 * implied, n)
         shown = ", ".join("%s -> %d/%d" % (num.text, k, n) for _, num, k in others)
-        text += "; %s imply %d/%d = %.4f%%, which shows as %.1f" % (shown, implied, n, float(x), float(x))
+        text += "; %s imply %d/%d = %.4f%%, which shows as %.1f" % (shown, int(implied), n, float(x), float(x))
     return Verdict(False, text)
 
 
