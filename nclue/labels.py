@@ -1,0 +1,135 @@
+"""Label audit building blocks (supplement section 10; issue "SourceShift and the label audit").
+
+Pure functions, no files: the quote-integrity gate, derived grades, and the
+evidence-asymmetric repair policy of supplement 10.2.2 / 10.4 as one
+deterministic function.  The audit records and their loaders come with the
+stand-in SourceShift; these are the rules they will be scored by.
+
+Quote gate (10.2.1): a positive answer has at least one selected page, every
+selected page belongs to the pool shown to the evaluator, and a non-trivial
+quote (at least ``MIN_QUOTE_WORDS`` words) that is a *normalised substring*
+of one of its selected pages (lower case, curly quotes and dashes folded,
+runs of white space collapsed).  A negative answer has no page and no quote.
+
+Repair policy, per audited pair with original grade ``g0`` and ``n``
+conditions:
+
+1. A and E derive grades (their positive conditions).  Equal grades and
+   equal to ``g0``: keep ``g0``.
+2. A+E consensus increase: accept it when every positive condition passes the
+   quote gate and, if the new grade is ``n``, the conditions' selected pages
+   admit a distinct-page assignment; otherwise adjudicate.
+3. A/E grade split, or A+E consensus decrease: adjudicate.
+4. Adjudication: conditions both A and E supported are locked positive; every
+   other condition takes the majority of the three adjudication responses
+   (a response counts only if it passes the quote gate).  The final grade is
+   the number of positive conditions, except that a would-be gold whose
+   positive conditions admit no distinct-page assignment stays partial
+   (``n - 1``): the distinct-page gate is enforced at the end.
+"""
+
+import re
+
+from .verify import distinct_page_valid
+
+MIN_QUOTE_WORDS = 3
+_FOLD = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " "}
+
+
+def normalise(text):
+    """Lower case, fold curly quotes/dashes/no-break spaces, collapse white space.
+
+    >>> normalise("  The \u201cGrievance\u201d\\nMechanism ")
+    'the "grievance" mechanism'
+    """
+    for a, b in _FOLD.items():
+        text = text.replace(a, b)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+class Answer:
+    """One evaluator's decision on one condition: positive or not, selected pages, quote."""
+
+    __slots__ = ("positive", "pages", "quote")
+
+    def __init__(self, positive, pages=(), quote=""):
+        self.positive, self.pages, self.quote = bool(positive), tuple(pages), quote or ""
+
+
+def gate(answer, shown_pages, page_text):
+    """``(ok, reason)`` of the quote-integrity gate; ``page_text(page)`` gives a shown page's text."""
+    if not answer.positive:
+        if answer.pages or answer.quote.strip():
+            return False, "a negative answer must have no page and no quote"
+        return True, ""
+    if not answer.pages:
+        return False, "a positive answer needs at least one selected page"
+    unshown = [p for p in answer.pages if p not in shown_pages]
+    if unshown:
+        return False, "selected page %s was not shown to the evaluator" % unshown[0]
+    quote = normalise(answer.quote)
+    if len(quote.split()) < MIN_QUOTE_WORDS:
+        return False, "the quote is trivial (fewer than %d words)" % MIN_QUOTE_WORDS
+    if not any(quote in normalise(page_text(p)) for p in answer.pages):
+        return False, "the quote is not on any selected page"
+    return True, ""
+
+
+def derived_grade(answers):
+    """Number of positive conditions (the evaluator's grade)."""
+    return sum(1 for a in answers if a.positive)
+
+
+def _distinct(answers_by_condition):
+    sets = [tuple(a.pages) for a in answers_by_condition]
+    return distinct_page_valid(sets)
+
+
+def repair(g0, n, a, e, adjudication=None, gate_ok=None):
+    """Final grade and route of one pair under the evidence-asymmetric policy (see module doc).
+
+    ``a`` and ``e``: per-condition :class:`Answer` lists; ``adjudication``: a list
+    (per condition) of three :class:`Answer` or None for conditions not queued;
+    ``gate_ok(answer) -> bool`` applies the quote gate (default: all pass).
+    Returns ``(grade, route)`` with route one of ``keep``, ``accept-increase``,
+    ``adjudicated``, ``needs-adjudication``.
+
+    >>> yes = Answer(True, [3], "the plan is described here")
+    >>> no = Answer(False)
+    >>> repair(1, 2, [yes, yes], [yes, Answer(True, [5], "a second page says so")])
+    (2, 'accept-increase')
+    >>> repair(2, 2, [yes, no], [yes, no])
+    (2, 'needs-adjudication')
+    """
+    gate_ok = gate_ok or (lambda ans: True)
+    ga, ge = derived_grade(a), derived_grade(e)
+    if ga == ge == g0:
+        return g0, "keep"
+    if ga == ge and ga > g0:
+        positives = [i for i in range(n) if a[i].positive and e[i].positive]
+        valid = len(positives) == ga and all(gate_ok(a[i]) and gate_ok(e[i]) for i in positives)
+        if valid and (ga < n or _distinct([_merge(a[i], e[i]) for i in range(n)])):
+            return ga, "accept-increase"
+    if adjudication is None:
+        return g0, "needs-adjudication"
+    final = []
+    for i in range(n):
+        if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
+            final.append(_merge(a[i], e[i]))
+            continue
+        votes = [r for r in (adjudication[i] or ()) if r.positive and gate_ok(r)]
+        if len(votes) >= 2:
+            merged = votes[0]
+            for r in votes[1:]:
+                merged = _merge(merged, r)
+            final.append(merged)
+        else:
+            final.append(Answer(False))
+    grade = derived_grade(final)
+    if grade == n and not _distinct(final):
+        grade = n - 1          # J061: every condition supported, but not on distinct pages
+    return grade, "adjudicated"
+
+
+def _merge(x, y):
+    return Answer(True, sorted(set(x.pages) | set(y.pages)), x.quote)
