@@ -28,11 +28,16 @@ SLICES = [
 ]
 
 
+def systems_document(inst):
+    """The parsed systems.json (read once per instrument; contrasts, form systems, page-scored flags)."""
+    from ..jsonio import read_json
+    return inst._get("__systems_json__", lambda: read_json(inst.path(I.SYSTEMS), I.SYSTEMS))
+
+
 def contrasts(inst):
     """The controlled blocks from systems.json (``contrasts``), validated against its systems."""
     systems, _ = inst.systems()
-    from ..jsonio import read_json
-    obj = read_json(inst.path(I.SYSTEMS), I.SYSTEMS)
+    obj = systems_document(inst)
     blocks = obj.get("contrasts", [])
     if not isinstance(blocks, list):
         raise InputError(I.SYSTEMS, "must be a list", field="contrasts")
@@ -49,8 +54,7 @@ def contrasts(inst):
 
 
 def form_systems(inst):
-    from ..jsonio import read_json
-    obj = read_json(inst.path(I.SYSTEMS), I.SYSTEMS)
+    obj = systems_document(inst)
     listed = obj.get("form_systems")
     if isinstance(listed, list) and all(isinstance(x, str) for x in listed):
         return list(listed)
@@ -149,8 +153,7 @@ def page_scores_path(sid):
 
 
 def _evidence_units(inst):
-    from ..jsonio import read_json
-    obj = read_json(inst.path(I.SYSTEMS), I.SYSTEMS)
+    obj = systems_document(inst)
     page_scored = sorted(s["id"] for s in obj.get("systems", []) if isinstance(s, dict) and s.get("page_scored"))
     units = []
     for sid in page_scored:
