@@ -50,10 +50,11 @@ def normalise(text):
 class Answer:
     """One evaluator's decision on one condition: positive or not, selected pages, quote."""
 
-    __slots__ = ("positive", "pages", "quote")
+    __slots__ = ("positive", "pages", "quote", "shown")
 
-    def __init__(self, positive, pages=(), quote=""):
+    def __init__(self, positive, pages=(), quote="", shown=()):
         self.positive, self.pages, self.quote = bool(positive), tuple(pages), quote or ""
+        self.shown = tuple(shown)       # the pages shown to the responder for this condition
 
 
 def gate(answer, shown_pages, page_text):
@@ -132,4 +133,4 @@ def repair(g0, n, a, e, adjudication=None, gate_ok=None):
 
 
 def _merge(x, y):
-    return Answer(True, sorted(set(x.pages) | set(y.pages)), x.quote)
+    return Answer(True, sorted(set(x.pages) | set(y.pages)), x.quote, sorted(set(x.shown) | set(y.shown)))

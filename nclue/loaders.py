@@ -13,7 +13,7 @@ import re
 from .errors import InputError
 from .jsonio import Row, iter_jsonl, read_json
 from .records import (Condition, Document, InventoryRow, PageScoreRow, Query, QueryCondition, Qrel,
-                      RankingRow, System)
+                      RankingRow, Repair, System)
 
 KINDS = ("section", "entity")
 FORMS = ("raw", "clean_v2", "natural")
@@ -131,7 +131,7 @@ def load_queries(root, rel, conditions=None):
             if not isinstance(value, str) or not value.strip():
                 raise row.error("forms." + form, "must be a non-empty string")
             forms[form] = value
-        out[qid] = Query(qid, n, tuple(conds), forms)
+        out[qid] = Query(qid, n, tuple(conds), forms, row.str("source", required=False) or "")
     if not out:
         raise InputError(rel, "no queries")
     return out
@@ -152,6 +152,31 @@ def load_qrels(root, rel, queries, corpus):
         if docid in out[qid]:
             raise row.error("docid", "duplicate qrel for (%s, %s)" % (qid, docid))
         out[qid][docid] = grade
+    return out
+
+
+def load_repairs(root, rel, queries, corpus, qrels):
+    """``repairs.jsonl``: one row per changed pair; ``grade_before`` must be the released grade
+    (0 when the pair has no qrel row), ``grade_after`` differs from it; both in 0..n."""
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        qid = row.str("qid")
+        if qid not in queries:
+            raise row.error("qid", "unknown query %r" % qid)
+        docid = row.str("docid")
+        if docid not in corpus:
+            raise row.error("docid", "unknown document %r (not in corpus)" % docid)
+        n = queries[qid].n
+        before, after = row.int("grade_before", 0, n), row.int("grade_after", 0, n)
+        if before != qrels.get(qid, {}).get(docid, 0):
+            raise row.error("grade_before", "is %d but the released qrels give %d" % (
+                before, qrels.get(qid, {}).get(docid, 0)))
+        if after == before:
+            raise row.error("grade_after", "equals grade_before: not a repair")
+        if (qid, docid) in out:
+            raise row.error("docid", "duplicate repair for (%s, %s)" % (qid, docid))
+        out[(qid, docid)] = Repair(qid, docid, before, after)
     return out
 
 

@@ -41,6 +41,7 @@ class Query(NamedTuple):
     n: int
     conditions: Tuple[QueryCondition, ...]
     forms: Dict[str, str]
+    source: str = ""         # SourceShift: the source the query was constructed in
 
 
 class Qrel(NamedTuple):
@@ -69,3 +70,10 @@ class System(NamedTuple):
     base: Optional[str]
     fair: bool
     description: str
+
+
+class Repair(NamedTuple):
+    qid: str
+    docid: str
+    grade_before: int
+    grade_after: int

@@ -139,3 +139,29 @@ def table1(queries, corpus, qrels, inventory):
         stats["gold_qrels_" + src] = gold_by_source.get(src, 0)
     return stats
 
+
+
+def sourceshift_table(inst):
+    """Scale of a SourceShift release (supplement section 8): queries and documents by source and n,
+    and for each qrel copy (``s0`` initial, final) rows, golds, subsets, distinct gold documents and
+    queries left without a gold."""
+    from .instrument import V2_QRELS, V2_QRELS_S0
+
+    queries, corpus = inst.queries(), inst.corpus()
+    out = {"queries": len(queries), "documents": len(corpus),
+           "queries_n2": sum(1 for q in queries.values() if q.n == 2),
+           "queries_n3": sum(1 for q in queries.values() if q.n == 3),
+           "condition_records": sum(q.n for q in queries.values()),
+           "pages": sum(d.pages for d in corpus.values())}
+    for src in sorted({d.source for d in corpus.values()}):
+        out["documents_" + src] = sum(1 for d in corpus.values() if d.source == src)
+        out["queries_" + src] = sum(1 for q in queries.values() if q.source == src)
+    for suffix, rel in (("_s0", V2_QRELS_S0), ("", V2_QRELS)):
+        qrels = inst.qrels(rel)
+        sets = gold_and_subsets(queries, qrels)
+        out["qrel_rows" + suffix] = sum(len(v) for v in qrels.values())
+        out["gold_qrels" + suffix] = sum(len(g) for g, _ in sets.values())
+        out["subset_qrels" + suffix] = sum(len(s) for _, s in sets.values())
+        out["distinct_gold_documents" + suffix] = len({d for g, _ in sets.values() for d in g})
+        out["zero_gold_queries" + suffix] = sum(1 for g, _ in sets.values() if not g)
+    return out

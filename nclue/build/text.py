@@ -82,10 +82,14 @@ class DocumentPlan:
                 headings.append((row["pages"][0], cond))
         headings.sort(key=lambda t: (t[0], t[1]["cid"]))
         self.mentions = {}
+        # where each condition is mentioned without being established: (cid, page, kind);
+        # used by the SourceShift miner (spurious facts) and the audit simulation, never by the text
+        self.non_facts = []
         pages = doc["pages"]
         if pages >= 8 and headings:
             self.mentions.setdefault(1, []).append(
                 "Contents: " + "; ".join("%s %d" % (c["label"], p) for p, c in headings) + ".")
+            self.non_facts.extend((c["cid"], 1, "contents") for p, c in headings if p != 1)
         own = {row["cid"] for row in facts}
         pool = [c for c in catalog_order if c["cid"] not in own and
                 (c["topic"] == doc["topic"] or c["topic"] == "generic" or
@@ -95,12 +99,14 @@ class DocumentPlan:
             page = 1 + stream.randbelow(pages)
             template = stream.pick(_NEAR_MISS)
             self.mentions.setdefault(page, []).append(template.format(x=_surface(stream, pool[i])))
+            self.non_facts.append((pool[i]["cid"], page, "near-miss"))
         for row in facts:
             if pages > 3 and stream.randbelow(3) == 0:
                 page = 1 + stream.randbelow(pages)
                 if page not in row["pages"]:
                     cond = catalog_by_cid[row["cid"]]
                     self.mentions.setdefault(page, []).append(stream.pick(_CROSS_REF).format(x=_surface(stream, cond)))
+                    self.non_facts.append((cond["cid"], page, "cross-reference"))
 
     def page_text(self, page, words_per_page):
         """The text of one page (1-based), deterministic from the seed."""

@@ -293,6 +293,33 @@ CONTRASTS = [
      "base": "page_bm25_max", "variants": ["rerank_pageql_pagemax"]},
 ]
 
+# Supplement Table S4 analogue: query-paired contrasts of the 13 form systems on SourceShift
+# (variant, base), each named after the paper's row it stands in for.
+SHIFT_CONTRASTS = [
+    {"id": "fusion_minus_bm25", "paper_row": "Fusion - BM25", "variant": "rrf_bm25and_pagetop3", "base": "bm25_and"},
+    {"id": "fusion_minus_page_top3", "paper_row": "Fusion - visual top-3", "variant": "rrf_bm25and_pagetop3",
+     "base": "page_bm25_top3"},
+    {"id": "lexical_decomposition", "paper_row": "Lexical decomp. - BM25", "variant": "bm25_dec_sdr", "base": "bm25_and"},
+    {"id": "tri_decomposition", "paper_row": "Jina decomp. - joint", "variant": "tri_dec_hmean", "base": "tri_joint"},
+    {"id": "quad_decomposition", "paper_row": "Qwen decomp. - joint", "variant": "quad_s_dec_product",
+     "base": "quad_l_joint"},
+    {"id": "ql_reranker", "paper_row": "BGE reranker - joint", "variant": "rerank_ql_bm25or", "base": "bm25_or"},
+    {"id": "page_reranker", "paper_row": "Qwen-VL reranker - base", "variant": "rerank_pageql_pagemax",
+     "base": "page_bm25_max"},
+    {"id": "cos_reranker", "paper_row": "Qwen3 reranker - base", "variant": "rerank_cos_bm25or", "base": "bm25_or"},
+]
+
+# Paper Table 7 analogue: raw-form operation directions compared across the two releases.
+DIRECTIONS = [
+    {"id": "page_aggregation", "paper_row": "Page aggregation", "variant": "page_bm25_top3", "base": "page_bm25_max"},
+    {"id": "lexical_composition", "paper_row": "Lexical composition", "variant": "bm25_dec_sdr", "base": "bm25_and"},
+    {"id": "tri_composition", "paper_row": "Jina composition", "variant": "tri_dec_hmean", "base": "tri_joint"},
+    {"id": "fusion", "paper_row": "Visual + lexical RRF", "variant": "rrf_bm25and_pagetop3", "base": "page_bm25_top3"},
+    {"id": "text_reranking", "paper_row": "Text reranking", "variant": "rerank_ql_bm25or", "base": "bm25_or"},
+    {"id": "page_reranking", "paper_row": "Visual reranking", "variant": "rerank_pageql_pagemax",
+     "base": "page_bm25_max"},
+]
+
 BLOCKED = [
     {"id": name, "reason": "neural model; cannot run with the Python standard library offline, so the stand-in "
                            "does not simulate it (DESIGN 1.1)"}

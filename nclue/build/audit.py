@@ -1,0 +1,334 @@
+"""Simulated label audit of the stand-in (synthetic responses; supplement section 10).
+
+The paper's audit had human evaluators; the stand-in's are simulated, and
+every record says so.  The simulation is a reading model, stated here and in
+``data/audit/audit.json``, and is not tuned to any agreement figure of the
+paper:
+
+* **Packet** (10.1, Table S7's design): a stratified sample of query-document
+  pairs per (release, source) and benchmark label (gold / subset), drawn from
+  the released v1 qrels and the initial v2 copy S0.  Golds are drawn from all
+  golds; subsets from the subsets whose document mentions (label or alias) a
+  condition the pair lacks -- the pairs where a missed condition is plausible.
+* **Shown pages** (10.2.1): per condition, three page contexts: the
+  construction pages recorded for the condition, then pages where a surface
+  form of the condition occurs (most occurrences first), then random pages.
+* **Reading model**: a responder sees only the shown pages.  On a page that
+  truly establishes the condition (the generator's truth) and where a
+  surface form is legible, it finds the evidence with probability
+  ``detect``; otherwise, on a page that only mentions the condition (a
+  near-miss, cross-reference or contents line), it mistakes the mention for
+  evidence with probability ``mistake``.  A positive selects the pages it
+  found and quotes the sentence (a heading: the heading and the words after
+  it) verbatim from the first one.  The simulated interface enforces the
+  quote gate (:func:`nclue.labels.gate`), as the paper's did.
+* **Adjudication** (10.3): the conditions the policy leaves unresolved get a
+  6-9 page pool (pages already selected, construction pages, the shown
+  pages, surface-form hits, random pages, in that order) and three responses
+  (A, E and a third responder F) under the same model.
+* **Decisions** (10.4): :func:`nclue.labels.repair`, the one implementation of
+  the evidence-asymmetric policy; there is no administrative override.
+"""
+
+from dataclasses import dataclass
+
+from ..labels import Answer, gate, repair
+from ..rng import Stream
+
+
+@dataclass(frozen=True)
+class Responder:
+    name: str
+    detect: float        # P(find legible true evidence on a shown page)
+    mistake: float       # P(take a mere mention for evidence, when no evidence was found)
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    # (release, source, gold pairs, subset pairs): the packet design (Table S7's sampling design)
+    strata: tuple
+    shown: int = 3
+    pool: tuple = (6, 9)
+    initial: tuple = (Responder("A", 0.90, 0.10), Responder("E", 0.88, 0.12))
+    third: Responder = Responder("F", 0.92, 0.08)
+
+
+AUDIT_CONFIGS = {
+    "full": AuditConfig(strata=(
+        ("v1", "wb", 50, 48), ("v1", "pmc", 0, 2),
+        ("v2", "arxiv", 25, 25), ("v2", "eric", 25, 25), ("v2", "fedreg", 25, 25), ("v2", "pmc", 22, 28))),
+    "mini": AuditConfig(strata=(
+        ("v1", "wb", 4, 4), ("v1", "pmc", 0, 2),
+        ("v2", "arxiv", 2, 2), ("v2", "eric", 2, 2), ("v2", "fedreg", 2, 2), ("v2", "pmc", 2, 2))),
+}
+
+_P = 1_000_000
+
+
+class Release:
+    """What the simulation needs of one release: docs, qrels, queries, construction and true facts, text."""
+
+    def __init__(self, name, docs, queries, qrel_rows, construction_rows, truth_rows, source, catalog):
+        self.name = name
+        self.docs = {d["docid"]: d for d in docs}
+        self.queries = {q["qid"]: q for q in queries}
+        self.qrel_rows = qrel_rows
+        self.construction = {(r["docid"], r["cid"]): r["pages"] for r in construction_rows}
+        self.truth = {(r["docid"], r["cid"]): set(r["pages"]) for r in truth_rows}
+        self.source = source
+        self.catalog = {c["cid"]: c for c in catalog}
+        self._doc_text = {}
+
+    def doc_text(self, docid):
+        """The whole document in lower case (cached)."""
+        text = self._doc_text.get(docid)
+        if text is None:
+            text = "\n".join(self.source.pages(docid)).lower()
+            self._doc_text[docid] = text
+        return text
+
+    def mentions_missing(self, qid, docid):
+        """True when a surface form of a condition the pair lacks occurs in the document: the subset
+        stratum's frame (pairs where a missing condition is plausibly present)."""
+        for c in self.queries[qid]["conditions"]:
+            if (docid, c["cid"]) in self.construction:
+                continue
+            text = self.doc_text(docid)
+            if any(f.lower() in text for f in self.forms(c["cid"])):
+                return True
+        return False
+
+    def text(self, docid, page):
+        return self.source.page(docid, page)
+
+    def forms(self, cid):
+        c = self.catalog[cid]
+        return [c["label"]] + list(c["aliases"])
+
+
+def _occurrences(text, forms):
+    low = text.lower()
+    out = []
+    for form in forms:
+        f = form.lower()
+        start = low.find(f)
+        while start >= 0:
+            out.append((start, start + len(f)))
+            start = low.find(f, start + 1)
+    return sorted(out)
+
+
+def quote_at(text, start, end):
+    """The sentence around ``text[start:end]`` (for a heading: the heading line and the next four
+    words), white space collapsed -- always a substring of the normalised page."""
+    left = max(text.rfind(". ", 0, start) + 2 if text.rfind(". ", 0, start) >= 0 else 0,
+               text.rfind("\n", 0, start) + 1)
+    stops = [i for i in (text.find(".", end), text.find("\n", end)) if i >= 0]
+    right = min(stops) if stops else len(text)
+    if right < len(text) and text[right] == ".":
+        right += 1
+    quote = text[left:right]
+    if len(quote.split()) < 4:
+        tail = text[right:].split()[:4]
+        quote = " ".join(quote.split() + tail)
+    return " ".join(quote.split())
+
+
+def _lexical_pages(rel, docid, cid):
+    """Pages of the document where a surface form occurs, most occurrences first."""
+    hits = []
+    for page in range(1, rel.docs[docid]["pages"] + 1):
+        k = len(_occurrences(rel.text(docid, page), rel.forms(cid)))
+        if k:
+            hits.append((-k, page))
+    return [p for _, p in sorted(hits)]
+
+
+def _dedupe(seq):
+    out = []
+    for x in seq:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+def _fill(stream, pages, n_pages, target):
+    out = list(pages[:target])
+    rest = [p for p in range(1, n_pages + 1) if p not in out]
+    while len(out) < min(target, n_pages):
+        out.append(rest.pop(stream.randbelow(len(rest))))
+    return out
+
+
+def read(rel, responder, stream, docid, cid, shown):
+    """One simulated response to one condition on the ``shown`` pages (see module doc)."""
+    true_pages = rel.truth.get((docid, cid), set())
+    found, quote = [], ""
+    mentions = []
+    for page in shown:
+        text = rel.text(docid, page)
+        occ = _occurrences(text, rel.forms(cid))
+        if not occ:
+            continue
+        if page in true_pages:
+            if stream.randbelow(_P) < int(responder.detect * _P):
+                found.append(page)
+                if not quote:
+                    quote = quote_at(text, *occ[0])
+        else:
+            mentions.append((page, quote_at(text, *occ[0])))
+    if not found and mentions and stream.randbelow(_P) < int(responder.mistake * _P):
+        page, quote = mentions[stream.randbelow(len(mentions))]
+        found = [page]
+    answer = Answer(bool(found), sorted(found), quote if found else "", shown)
+    if answer.positive and not gate(answer, set(shown), lambda p: rel.text(docid, p))[0]:
+        answer = Answer(False, (), "", shown)     # the interface refuses an unverifiable quote
+    return answer
+
+
+def _sample(cfg, seed, releases):
+    """The packet's pairs ``(release, source, stratum, qid, docid)`` in blinded (shuffled) order."""
+    picked = []
+    for release, source, n_gold, n_subset in cfg.strata:
+        rel = releases[release]
+        for stratum, want in (("gold", n_gold), ("subset", n_subset)):
+            pool = sorted((r["qid"], r["docid"]) for r in rel.qrel_rows
+                          if rel.docs[r["docid"]]["source"] == source and
+                          (r["grade"] == rel.queries[r["qid"]]["n"]) == (stratum == "gold") and
+                          (stratum == "gold" or rel.mentions_missing(r["qid"], r["docid"])))
+            stream = Stream.derived(seed, "audit", "sample", release, source, stratum)
+            for i in stream.sample_distinct(len(pool), min(want, len(pool))):
+                picked.append((release, source, stratum) + pool[i])
+    Stream.derived(seed, "audit", "blind").shuffle(picked)
+    return picked
+
+
+def simulate(cfg, seed, releases):
+    """All audit records, and the per-release grade changes ``{release: {(qid, docid): (before, after)}}``."""
+    grades = {name: {(r["qid"], r["docid"]): r["grade"] for r in rel.qrel_rows} for name, rel in releases.items()}
+    key, packet, initial, queue, adjudication, decisions = [], [], [], [], [], []
+    shown_pages = set()
+    changes = {name: {} for name in releases}
+    for number, (release, source, stratum, qid, docid) in enumerate(_sample(cfg, seed, releases), 1):
+        pair = "J%03d" % number
+        rel = releases[release]
+        query = rel.queries[qid]
+        n_pages = rel.docs[docid]["pages"]
+        g0 = grades[release][(qid, docid)]
+        key.append({"pair": pair, "release": release, "source": source, "stratum": stratum,
+                    "frame": "missing-condition-mentioned" if stratum == "subset" else "all-gold", "qid": qid,
+                    "docid": docid, "n": query["n"], "grade_before": g0, "synthetic": True})
+        conds, answers = [], {r.name: [] for r in cfg.initial}
+        for c in query["conditions"]:
+            cid = c["cid"]
+            stream = Stream.derived(seed, "audit", "shown", pair, cid)
+            lexical = _lexical_pages(rel, docid, cid)
+            shown = _fill(stream, _dedupe(list(rel.construction.get((docid, cid), ())) + lexical), n_pages, cfg.shown)
+            shown_pages.update((release, docid, p) for p in shown)
+            conds.append({"cid": cid, "label": c["label"], "shown": shown})
+            for r in cfg.initial:
+                answers[r.name].append(read(rel, r, Stream.derived(seed, "audit", r.name, pair, cid), docid, cid, shown))
+        packet.append({"pair": pair, "release": release, "docid": docid, "n": query["n"], "conditions": conds,
+                       "synthetic": True})
+        for r in cfg.initial:
+            initial.append({"pair": pair, "responder": r.name, "synthetic": True,
+                            "answers": [_answer_json(c["cid"], a) for c, a in zip(conds, answers[r.name])]})
+        a, e = answers[cfg.initial[0].name], answers[cfg.initial[1].name]
+        gate_ok = _gate_for(rel, docid)
+        grade, route = repair(g0, query["n"], a, e, None, gate_ok)
+        adj = None
+        if route == "needs-adjudication":
+            adj = []
+            for i, c in enumerate(conds):
+                if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
+                    adj.append(None)           # locked: both initial evaluators supported it
+                    continue
+                stream = Stream.derived(seed, "audit", "pool", pair, c["cid"])
+                target = cfg.pool[0] + stream.randbelow(cfg.pool[1] - cfg.pool[0] + 1)
+                first = _dedupe(list(a[i].pages) + list(e[i].pages) + list(rel.construction.get((docid, c["cid"]), ()))
+                                + c["shown"] + _lexical_pages(rel, docid, c["cid"]))
+                pool = _fill(stream, first, n_pages, target)
+                shown_pages.update((release, docid, p) for p in pool)
+                queue.append({"pair": pair, "cid": c["cid"], "pool": pool, "synthetic": True})
+                trio = []
+                for r in cfg.initial + (cfg.third,):
+                    ans = read(rel, r, Stream.derived(seed, "audit", "adjudicate", r.name, pair, c["cid"]),
+                               docid, c["cid"], pool)
+                    trio.append(ans)
+                    adjudication.append(dict(_answer_json(c["cid"], ans), pair=pair, responder=r.name, synthetic=True))
+                adj.append(trio)
+            grade, route = repair(g0, query["n"], a, e, adj, gate_ok)
+        decisions.append({"pair": pair, "grade_before": g0, "grade_after": grade, "route": route, "synthetic": True})
+        if grade != g0:
+            changes[release][(qid, docid)] = (g0, grade)
+    pages = [{"release": release, "docid": docid, "page": page, "text": releases[release].text(docid, page),
+              "synthetic": True} for release, docid, page in sorted(shown_pages)]
+    records = {"key": key, "packet": packet, "initial": initial, "queue": queue, "adjudication": adjudication,
+               "decisions": decisions, "pages": pages}
+    return records, changes
+
+
+def _answer_json(cid, answer):
+    return {"cid": cid, "positive": answer.positive, "pages": list(answer.pages), "quote": answer.quote}
+
+
+def _gate_for(rel, docid):
+    return lambda ans: gate(ans, set(ans.shown), lambda p: rel.text(docid, p))[0]
+
+
+def revised_qrels(rows, changes, queries):
+    """A qrel copy with the audited pairs' final grades: changed grades replaced, grade 0 rows dropped."""
+    out = []
+    for r in rows:
+        key = (r["qid"], r["docid"])
+        if key in changes:
+            after = changes[key][1]
+            if after == 0:
+                continue
+            r = dict(r, grade=after)
+        out.append(r)
+    return out
+
+
+def describe(cfg, seed):
+    """``data/audit/audit.json``: what the records are and the simulation's stated parameters."""
+    return {
+        "synthetic": True,
+        "note": "Simulated label audit of the stand-in (nclue/build/audit.py). Responses come from a stated "
+                "reading model, not from people; no rate was set from the paper's agreement figures.",
+        "seed": seed,
+        "strata": [{"release": r, "source": s, "gold": g, "subset": b} for r, s, g, b in cfg.strata],
+        "subset_frame": "subset qrels whose document contains a surface form (label or alias) of a condition "
+                        "the pair lacks; gold frame: all gold qrels",
+        "shown_pages": cfg.shown,
+        "pool_pages": list(cfg.pool),
+        "responders": [{"name": r.name, "detect": r.detect, "mistake": r.mistake}
+                       for r in cfg.initial + (cfg.third,)],
+        "policy": "nclue.labels.repair (supplement 10.2.2 and 10.4, without administrative overrides)",
+    }
+
+
+def true_grade(rel, qid, docid):
+    """The generator's truth: conditions the text really establishes in the document."""
+    return sum(1 for c in rel.queries[qid]["conditions"] if (docid, c["cid"]) in rel.truth)
+
+
+def against_truth(records, releases):
+    """How the initial grades and the audit's final grades compare with the generator's truth."""
+    out = {}
+    decisions = {d["pair"]: d for d in records["decisions"]}
+    for name in sorted(releases):
+        rel = releases[name]
+        rows = [k for k in records["key"] if k["release"] == name]
+        before_ok = after_ok = changed = right = 0
+        for k in rows:
+            t = true_grade(rel, k["qid"], k["docid"])
+            d = decisions[k["pair"]]
+            before_ok += d["grade_before"] == t
+            after_ok += d["grade_after"] == t
+            if d["grade_after"] != d["grade_before"]:
+                changed += 1
+                right += d["grade_after"] == t
+        out[name] = {"pairs": len(rows), "initial_grade_true": before_ok, "final_grade_true": after_ok,
+                     "changed": changed, "changed_to_true_grade": right}
+    return out

@@ -1,0 +1,216 @@
+"""The stand-in SourceShift set (``data/v2``; paper supplement section 8, DESIGN 6.4).
+
+A second, document-level instrument built by the same builder with its own
+seed: 500 synthetic documents over four sources (``arxiv``, ``eric``,
+``fedreg``, ``pmc``; 125 each), 225 queries (42 / 44 / 125 / 14 by source;
+198 with n = 2 and 27 with n = 3) and the 13 form systems x 3 forms.
+
+Two inventories, so that the label audit has something real to find:
+
+* the **truth**: the facts the page text is generated from
+  (:mod:`nclue.build.text`); never released;
+* the **miner's** inventory: the truth restricted to pages where the
+  condition's mined surface form occurs (a fact written under an alias or
+  garbled by OCR is missed), plus a spurious fact for a near-miss /
+  cross-reference / contents mention of a condition at ``spurious_rate``
+  (a miner that mistakes "see the companion report on X" for X).  Queries
+  and the initial qrel copy ``qrels_s0.jsonl`` are constructed from it with
+  the paper's gates, exactly as for v1.
+
+The revised copy ``qrels.jsonl`` is S0 with the audited pairs' final grades
+(:mod:`nclue.build.audit`).  Nothing here is tuned to a result of the paper;
+the source mix, page lengths and error rates are stated below and in
+``data/v2/build.json``.
+"""
+
+from dataclasses import dataclass
+
+from ..rng import Stream
+from . import construct, corpus, forms, vocab
+from .text import PageSource
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    label: str           # used in synthetic titles
+    n_docs: int
+    total_pages: int
+    median_pages: int
+    max_pages: int
+    topics: tuple        # WB topic names, or ("pmc",) for PMC topics
+    n_queries_2: int
+    n_queries_3: int
+
+
+@dataclass(frozen=True)
+class ShiftConfig:
+    name: str
+    sources: tuple
+    page_sigma: float = 0.9
+    fact_scale: float = 0.45
+    fact_power: float = 1.0
+    fact_cap: int = 14
+    topic_share: float = 0.7
+    pmc_fact_factor: float = 1.0
+    max_weight: int = 10
+    max_golds: int = 10
+    max_union: int = 140
+    words_per_page: tuple = (60, 110)
+    # the construction miner's false positives (misses come from surface forms; see miner_inventory)
+    spurious_rate: float = 0.08
+
+
+SHIFT_CONFIGS = {
+    "full": ShiftConfig("full", (
+        Source("arxiv", "arXiv preprint", 125, 2625, 18, 60, ("energy", "climate", "finance", "trade"), 37, 5),
+        Source("eric", "ERIC report", 125, 3125, 22, 90, ("education", "social", "health"), 39, 5),
+        Source("fedreg", "Federal Register notice", 125, 3625, 24, 140,
+               ("governance", "water", "agriculture", "transport", "urban"), 110, 15),
+        Source("pmc", "PMC OA article", 125, 1625, 11, 40, ("pmc",), 12, 2),
+    )),
+    "mini": ShiftConfig("mini", (
+        Source("arxiv", "arXiv preprint", 11, 121, 9, 30, ("energy", "climate"), 3, 1),
+        Source("eric", "ERIC report", 11, 121, 9, 30, ("education", "social"), 3, 1),
+        Source("fedreg", "Federal Register notice", 11, 121, 9, 30, ("governance", "water"), 3, 1),
+        Source("pmc", "PMC OA article", 11, 121, 9, 30, ("pmc",), 3, 1),
+    ), fact_scale=1.0, fact_cap=12, max_golds=4, max_union=30, words_per_page=(30, 50)),
+}
+
+SHIFT_SEED = 12
+PAPER_V2 = {
+    "queries": 225, "queries_n2": 198, "queries_n3": 27, "documents": 500,
+    "queries_arxiv": 42, "queries_eric": 44, "queries_fedreg": 125, "queries_pmc": 14,
+    "documents_arxiv": 125, "documents_eric": 125, "documents_fedreg": 125, "documents_pmc": 125,
+    "qrel_rows_s0": 8849, "qrel_rows": 8841, "gold_qrels": 502, "distinct_gold_documents": 218,
+    "condition_records": 477,
+}
+
+
+def documents(cfg, seed):
+    """Corpus rows of the four sources: ``sim_<source>_NNNNN``, synthetic."""
+    rows = []
+    for src in cfg.sources:
+        stream = Stream.derived(seed, "corpus", "pages", src.name)
+        counts = corpus.page_counts(stream, src.n_docs, src.total_pages, src.median_pages, src.max_pages,
+                                    cfg.page_sigma)
+        topic_stream = Stream.derived(seed, "corpus", "topics", src.name)
+        for i in range(src.n_docs):
+            if src.topics == ("pmc",):
+                topic = topic_stream.pick(sorted(vocab.PMC_TOPICS))
+            else:
+                topic = topic_stream.pick(list(src.topics))
+            rows.append({
+                "docid": "sim_%s_%05d" % (src.name, i + 1),
+                "source": src.name,
+                "pages": counts[i],
+                "topic": topic,
+                "title": "Synthetic %s on %s" % (src.label, topic),
+                "year": 2010 + topic_stream.randbelow(16),
+                "synthetic": True,
+            })
+    return rows
+
+
+def miner_inventory(cfg, seed, docs, truth_rows, source, catalog):
+    """The construction miner's inventory (see module doc).  Returns ``(rows, info)``.
+
+    A true fact page is recorded only where the condition's mined surface form
+    occurs on it (case-insensitively): a fact written only under an alias, or
+    garbled by OCR noise, is missed; a fact with no recorded page is absent.
+    Each non-fact mention of a condition the document does not carry becomes
+    a spurious fact with probability ``spurious_rate``."""
+    by_cid = {c["cid"]: c for c in catalog}
+    by_doc = {}
+    for row in truth_rows:
+        by_doc.setdefault(row["docid"], []).append(row)
+    out, missed, spurious = [], 0, 0
+    for doc in docs:
+        docid = doc["docid"]
+        stream = Stream.derived(seed, "miner", docid)
+        kept = {}
+        for row in by_doc.get(docid, []):
+            form = by_cid[row["cid"]]["mined"].lower()
+            visible = [p for p in row["pages"] if form in source.page(docid, p).lower()]
+            if not visible:
+                missed += 1
+                continue
+            kept[row["cid"]] = visible
+        own = {row["cid"] for row in by_doc.get(docid, [])}
+        for cid, page, _kind in source.plan(docid).non_facts:
+            if cid in own:
+                continue            # a cross-reference to a carried condition adds nothing at document level
+            if stream.randbelow(1_000_000) < int(cfg.spurious_rate * 1_000_000):
+                pages = kept.setdefault(cid, [])
+                if page not in pages:
+                    pages.append(page)
+                    spurious += 1
+        for cid in sorted(kept):
+            out.append({"docid": docid, "cid": cid, "pages": sorted(kept[cid])})
+    return out, {"truth_facts": len(truth_rows), "missed_facts": missed, "spurious_facts": spurious,
+                 "miner_rows": len(out)}
+
+
+def _source_of(index, conj, doc_source):
+    bits = index.bits[conj[0]]
+    for ci in conj[1:]:
+        bits &= index.bits[ci]
+    sources = {doc_source[index.docids[j]] for j in index.members(bits)}
+    return sources.pop() if len(sources) == 1 else None
+
+
+def select_queries(cfg, seed, index, docs):
+    """Per-source conjunctions: a conjunction belongs to a source when all its golds do; within a
+    source, draws are weighted by gold count as in :func:`construct.select_queries`."""
+    doc_source = {d["docid"]: d["source"] for d in docs}
+    pairs, triples = construct.candidates(index, cfg.max_golds, cfg.max_union)
+    chosen, info = [], {"admissible_pairs": len(pairs), "admissible_triples": len(triples)}
+    for src in cfg.sources:
+        own_pairs = [c for c in pairs if _source_of(index, c, doc_source) == src.name]
+        own_triples = [c for c in triples if _source_of(index, c, doc_source) == src.name]
+        info["admissible_%s" % src.name] = [len(own_pairs), len(own_triples)]
+        if len(own_pairs) < src.n_queries_2 or len(own_triples) < src.n_queries_3:
+            raise RuntimeError("source %s: not enough admissible conjunctions (%d pairs, %d triples)" % (
+                src.name, len(own_pairs), len(own_triples)))
+        stream = Stream.derived(seed, "construct", "select", src.name)
+        for conj in (construct._draw_by_golds(stream, index, own_pairs, src.n_queries_2)
+                     + construct._draw_by_golds(stream, index, own_triples, src.n_queries_3)):
+            chosen.append((src.name, conj))
+    order_stream = Stream.derived(seed, "construct", "order")
+    out = []
+    for name, conj in chosen:
+        conj = list(conj)
+        order_stream.shuffle(conj)
+        out.append((name, conj))
+    order_stream.shuffle(out)
+    return out, info
+
+
+def generate(cfg, seed):
+    """The in-memory SourceShift: docs, catalog, truth rows, miner rows, queries, S0 qrel rows, info."""
+    docs = documents(cfg, seed)
+    catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.max_weight)
+    truth = corpus.inventory(cfg, seed, docs, catalog)
+    source = PageSource(seed, docs, catalog, truth, cfg.words_per_page)
+    miner, miner_info = miner_inventory(cfg, seed, docs, truth, source, catalog)
+    index = construct.Index(docs, catalog, miner)
+    conjunctions, info = select_queries(cfg, seed, index, docs)
+    info.update(miner_info)
+    queries, qrel_rows = [], []
+    for number, (src, conj) in enumerate(conjunctions):
+        qid = "shift_%04d" % number
+        conds = [catalog[ci] for ci in conj]
+        queries.append({
+            "qid": qid,
+            "n": len(conds),
+            "source": src,
+            "conditions": [{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds],
+            "forms": forms.render(conds),
+            "synthetic": True,
+        })
+        rows = construct.qrels_for(index, conj)
+        rows.sort(key=lambda t: (-t[1], t[0]))
+        for docid, grade in rows:
+            qrel_rows.append({"qid": qid, "docid": docid, "grade": grade})
+    return {"docs": docs, "catalog": catalog, "truth": truth, "miner": miner, "queries": queries,
+            "qrels_s0": qrel_rows, "info": info, "source": source}
