@@ -82,7 +82,8 @@ def cmd_reproduce(argv, prog="reproduce.py"):
 def _clean_outputs(out):
     import shutil
 
-    shutil.rmtree(os.path.join(out, "data", "v1"), ignore_errors=True)
+    for release in ("v1", "v2", "audit"):
+        shutil.rmtree(os.path.join(out, "data", release), ignore_errors=True)
     ref = os.path.join(out, "reference_metrics")
     if os.path.isdir(ref):
         for name in os.listdir(ref):
@@ -92,21 +93,24 @@ def _clean_outputs(out):
 
 def cmd_build(argv):
     from .build.config import CONFIGS, DEFAULT_SEED
-    from .build.release import write_instrument
+    from .build.release import write_all
+    from .build.sourceshift import SHIFT_SEED
     from .freeze import freeze
 
     p = _Parser(prog="python -m nclue build", description="Build the synthetic stand-in instrument from a seed.")
     p.add_argument("--config", choices=sorted(CONFIGS), default="full")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of data/v1 (default 11)")
+    p.add_argument("--shift-seed", type=int, default=SHIFT_SEED,
+                   help="seed of data/v2 and the simulated audit (default %d)" % SHIFT_SEED)
     p.add_argument("--out", default=REPO_ROOT, help="instrument root to write (default: this repository)")
     p.add_argument("--no-freeze", action="store_true", help="write data only (no claims, no manifest)")
     p.add_argument("--export-pages", metavar="DIR", help="also write the page text to DIR/pages.jsonl")
     args = p.parse_args(argv)
-    if args.seed < 0:
-        raise UsageError("--seed must be non-negative")
+    if args.seed < 0 or args.shift_seed < 0:
+        raise UsageError("--seed and --shift-seed must be non-negative")
     os.makedirs(args.out, exist_ok=True)
     _clean_outputs(args.out)
-    write_instrument(args.out, CONFIGS[args.config], args.seed)
+    write_all(args.out, CONFIGS[args.config], args.seed, args.shift_seed)
     if not args.no_freeze:
         freeze(args.out)
     if args.export_pages:

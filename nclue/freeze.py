@@ -21,10 +21,24 @@ ROLES = [
 ]
 
 
+ROLES += [
+    ("data/v1/repairs.jsonl", "repairs"),
+    ("data/v2/corpus.jsonl", "corpus"), ("data/v2/conditions.jsonl", "conditions"),
+    ("data/v2/queries.jsonl", "queries"), ("data/v2/qrels_s0.jsonl", "qrels-initial"),
+    ("data/v2/qrels.jsonl", "qrels"), ("data/v2/systems.json", "systems"),
+    ("data/v2/build.json", "build-info"), ("data/v2/stats.json", "statistics"),
+    ("data/audit/audit.json", "audit-description"),
+]
+
+
 def role_of(rel):
     for path, role in ROLES:
         if rel == path:
             return role
+    if rel.startswith("data/v2/rankings/forms/"):
+        return "form-ranking"
+    if rel.startswith("data/audit/"):
+        return "audit-records"
     if rel.startswith("data/v1/rankings/forms/"):
         return "form-ranking"
     if rel.startswith("data/v1/rankings/"):
@@ -88,7 +102,16 @@ def write_release_manifest(root):
         "synthetic": bool(build.get("synthetic")),
         "generator": {"command": build.get("command"), "seed": build.get("seed"), "config": build.get("config"),
                       "version": build.get("generator_version")},
+        "releases": ["data/v1"],
         "note": "Synthetic stand-in for the n-Clue CrossPage release; built by this repository's code from "
                 "the seed. The original corpus and neural rankings are not included.",
     }
+    v2_build = os.path.join(root, "data", "v2", "build.json")
+    if os.path.isfile(v2_build):
+        v2 = read_json(v2_build, "data/v2/build.json")
+        info["generator"]["shift_seed"] = v2.get("seed")
+        info["releases"].append("data/v2")
+        info["note"] = ("Synthetic stand-in for the n-Clue CrossPage (data/v1) and SourceShift (data/v2) releases "
+                        "and their label audit (data/audit, simulated responses); built by this repository's code "
+                        "from the seeds. The original corpora, neural rankings and human audit are not included.")
     return integrity.write_manifest(root, files, info)

@@ -71,7 +71,11 @@ def gate(answer, shown_pages, page_text):
     quote = normalise(answer.quote)
     if len(quote.split()) < MIN_QUOTE_WORDS:
         return False, "the quote is trivial (fewer than %d words)" % MIN_QUOTE_WORDS
-    if not any(quote in normalise(page_text(p)) for p in answer.pages):
+    texts = [page_text(p) for p in answer.pages]
+    absent = [p for p, t in zip(answer.pages, texts) if t is None]
+    if absent:
+        return False, "the text of selected page %s is not in the audit's page file" % absent[0]
+    if not any(quote in normalise(t) for t in texts):
         return False, "the quote is not on any selected page"
     return True, ""
 
@@ -102,17 +106,23 @@ def repair(g0, n, a, e, adjudication=None, gate_ok=None):
     >>> repair(2, 2, [yes, no], [yes, no])
     (2, 'needs-adjudication')
     """
+    grade, route, _ = repair_detail(g0, n, a, e, adjudication, gate_ok)
+    return grade, route
+
+
+def repair_detail(g0, n, a, e, adjudication=None, gate_ok=None):
+    """:func:`repair` with a third value: True when the distinct-page gate kept a would-be gold partial."""
     gate_ok = gate_ok or (lambda ans: True)
     ga, ge = derived_grade(a), derived_grade(e)
     if ga == ge == g0:
-        return g0, "keep"
+        return g0, "keep", False
     if ga == ge and ga > g0:
         positives = [i for i in range(n) if a[i].positive and e[i].positive]
         valid = len(positives) == ga and all(gate_ok(a[i]) and gate_ok(e[i]) for i in positives)
         if valid and (ga < n or _distinct([_merge(a[i], e[i]) for i in range(n)])):
-            return ga, "accept-increase"
+            return ga, "accept-increase", False
     if adjudication is None:
-        return g0, "needs-adjudication"
+        return g0, "needs-adjudication", False
     final = []
     for i in range(n):
         if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
@@ -127,9 +137,10 @@ def repair(g0, n, a, e, adjudication=None, gate_ok=None):
         else:
             final.append(Answer(False))
     grade = derived_grade(final)
-    if grade == n and not _distinct(final):
+    blocked = grade == n and not _distinct(final)
+    if blocked:
         grade = n - 1          # J061: every condition supported, but not on distinct pages
-    return grade, "adjudicated"
+    return grade, "adjudicated", blocked
 
 
 def _merge(x, y):

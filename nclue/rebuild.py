@@ -10,7 +10,7 @@ from .runner import Check
 
 def rebuild_checks(root, result, log=None):
     from .build.config import CONFIGS
-    from .build.release import write_instrument
+    from .build.release import write_all
     from .freeze import freeze
 
     manifest = result.manifest
@@ -23,7 +23,7 @@ def rebuild_checks(root, result, log=None):
     tmp = tempfile.mkdtemp(prefix="nclue-rebuild-")
     try:
         quiet = (lambda *a: None) if log is None else log
-        write_instrument(tmp, CONFIGS[gen["config"]], gen["seed"], log=quiet)
+        write_all(tmp, CONFIGS[gen["config"]], gen["seed"], gen.get("shift_seed"), log=quiet)
         paper = os.path.join(root, "reference_metrics", "paper")
         if os.path.isdir(paper):   # the hand transcription is not generated: carry it over
             shutil.copytree(paper, os.path.join(tmp, "reference_metrics", "paper"))

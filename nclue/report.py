@@ -71,6 +71,10 @@ def render_text(result, strict=False, quiet=False):
                 lines.append("  SKIP %s: %s" % (c.id, c.reason))
         for group in sorted(not_requested):
             lines.append("  SKIP %d %s claims: level %s not requested" % (not_requested[group], group, group))
+    audit = audit_section(result)
+    if audit:
+        lines.append("")
+        lines.extend(audit)
     if result.paper is not None:
         lines.append("")
         lines.extend(paper_section(result.paper, quiet))
@@ -81,6 +85,41 @@ def render_text(result, strict=False, quiet=False):
         "FAIL" if failed else "OK", counts["pass"], counts["fail"], counts["skip"],
         " (--strict: skips count as fails)" if strict else ""))
     return "\n".join(lines) + "\n"
+
+
+def audit_section(result):
+    """A readable summary of the label audit and its impact, from the recomputed claim values."""
+    got = {c.id: c.observed for c in result.checks if c.observed is not None}
+    a = "audit.agreement.initial."
+    if a + "pairs" not in got:
+        return []
+
+    def g(key, fmt="%s"):
+        value = got.get(key)
+        return "?" if value is None else fmt % value
+    p = "audit.policy."
+    out = ["LABEL AUDIT (the stand-in's simulated audit, data/audit; synthetic responses, not people):",
+           "  %s pairs / %s conditions; exact grade agreement %s/%s (%s%%, Wilson [%s, %s]), linear kappa %s; "
+           "condition agreement %s/%s (%s%%), binary kappa %s" % (
+               g(a + "pairs"), g(a + "conditions"), g(a + "grade_agree"), g(a + "pairs"),
+               g(a + "grade_agreement", "%.1f"), g(a + "grade_agreement_wilson_low", "%.1f"),
+               g(a + "grade_agreement_wilson_high", "%.1f"), g(a + "grade_kappa_linear", "%.3f"),
+               g(a + "condition_agree"), g(a + "conditions"), g(a + "condition_agreement", "%.1f"),
+               g(a + "condition_kappa", "%.3f")),
+           "  policy: %s kept, %s consensus increases accepted, %s adjudicated (%s queued conditions); "
+           "%s grades changed (%s to gold, %s from gold); re-derived decisions differing from decisions.jsonl: %s" % (
+               g(p + "keep"), g(p + "accept_increase"), g(p + "adjudicated_pairs"), g(p + "queued_conditions"),
+               g(p + "changed"), g(p + "to_gold"), g(p + "from_gold"), g(p + "decision_mismatches")),
+           "  adjudication: %s/%s unanimous, Fleiss kappa %s" % (
+               g("audit.agreement.adjudication.unanimous"), g("audit.agreement.adjudication.conditions"),
+               g("audit.agreement.adjudication.fleiss_kappa", "%.3f"))]
+    if "audit.impact.v2.raw.max_abs_change" in got or "audit.impact.v1.matrix.max_abs_change" in got:
+        out.append("  impact on n-Clue Score@10: v1 raw matrix max |change| %s (rho %s), clean scorecard %s; "
+                   "v2 raw max |change| %s (rho %s)" % (
+                       g("audit.impact.v1.matrix.max_abs_change", "%.1f"), g("audit.impact.v1.matrix.spearman_rho", "%.4f"),
+                       g("audit.impact.v1.scorecard.max_abs_change", "%.1f"),
+                       g("audit.impact.v2.raw.max_abs_change", "%.1f"), g("audit.impact.v2.raw.spearman_rho", "%.4f")))
+    return out
 
 
 def paper_section(audit, quiet=False):
@@ -153,7 +192,9 @@ def _seeds(manifest):
     from .stats.randomization import DRAWS as FLIPS
 
     return {"instrument_seed": (manifest.get("generator") or {}).get("seed"), "inference_seed": SEED,
-            "streams": ["derive(seed, 'bootstrap')", "derive(seed, 'randomization')", "derive(seed, 'crossed', label)"],
+            "shift_seed": (manifest.get("generator") or {}).get("shift_seed"),
+            "streams": ["derive(seed, 'bootstrap')", "derive(seed, 'randomization')", "derive(seed, 'crossed', label)",
+                        "derive(seed, 'v2', 'randomization')"],
             "bootstrap_draws": BOOT, "randomization_draws": FLIPS, "crossed_draws": CROSSED_DRAWS,
             "generator": "random.Random(seed).getrandbits with nclue.rng's own randbelow (see nclue/rng.py)"}
 

@@ -81,6 +81,16 @@ def claim_files(root, result):
     return sorted(names)
 
 
+def _frozen_inputs_gate(result, claim):
+    """The gate of a claim's frozen inputs, for a claim no unit produced (e.g. a whole release absent)."""
+    state = None
+    for item in claim["inputs"]:
+        g = _gate(result, item["path"])
+        if g and (state is None or g[0] == "fail"):
+            state = g
+    return state
+
+
 def _run_claim_file(inst, result, rel, levels):
     checks = []
     gate = _gate(result, rel)
@@ -154,6 +164,9 @@ def _run_claim_file(inst, result, rel, levels):
             checks.append(Check(c["id"], c["level"], "fail", fails[0][1], c["rule"], c["value"], None, src))
         elif states:
             checks.append(Check(c["id"], c["level"], "skip", states[0][1], c["rule"], c["value"], None, src))
+        elif _frozen_inputs_gate(result, c):
+            status, reason = _frozen_inputs_gate(result, c)
+            checks.append(Check(c["id"], c["level"], status, reason, c["rule"], c["value"], None, src))
         else:
             checks.append(Check(c["id"], c["level"], "fail", "claim is not recomputed by analysis %s" % analysis.name,
                                 c["rule"], c["value"], None, src))

@@ -8,10 +8,10 @@ value and its recomputation come from one implementation.
 """
 
 from .base import Analysis, Unit  # noqa: F401
-from . import construction, inference, paper, scoring, sensitivity, tables
+from . import construction, inference, label_audit, paper, scoring, sensitivity, sourceshift, tables
 
 REGISTRY = {}
-for _module in (construction, scoring, tables, inference, sensitivity, paper):
+for _module in (construction, scoring, tables, inference, sensitivity, paper, sourceshift, label_audit):
     for _analysis in _module.ANALYSES:
         REGISTRY[_analysis.name] = _analysis
 

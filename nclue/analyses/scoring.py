@@ -29,11 +29,19 @@ def _sets(inst):
     return inst._cache[key][1]
 
 
-def outcomes(inst, rel):
-    """Per-query outcome vectors of one ranking file (cached per instrument)."""
-    key = "__outcomes__" + rel
+def outcomes(inst, rel, qrels_rel=None):
+    """Per-query outcome vectors of one ranking file under a qrel copy (default: the release's
+    ``qrels.jsonl``), cached per instrument."""
+    if qrels_rel is None or qrels_rel == inst.QRELS:
+        key = "__outcomes__" + rel
+        if key not in inst._cache:
+            inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), inst.qrels(), _sets(inst)))
+        return inst._cache[key][1]
+    key = "__outcomes__%s|%s" % (rel, qrels_rel)
     if key not in inst._cache:
-        inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), inst.qrels(), _sets(inst)))
+        qrels = inst.qrels(qrels_rel)
+        sets = inst._get("__sets__" + qrels_rel, lambda: gold_and_subsets(inst.queries(), qrels))
+        inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), qrels, sets))
     return inst._cache[key][1]
 
 

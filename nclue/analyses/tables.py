@@ -31,7 +31,7 @@ SLICES = [
 def systems_document(inst):
     """The parsed systems.json (read once per instrument; contrasts, form systems, page-scored flags)."""
     from ..jsonio import read_json
-    return inst._get("__systems_json__", lambda: read_json(inst.path(I.SYSTEMS), I.SYSTEMS))
+    return inst._get("__systems_json__", lambda: read_json(inst.path(inst.SYSTEMS), inst.SYSTEMS))
 
 
 def contrasts(inst):

@@ -161,3 +161,16 @@ def write_stats(out_root, cfg):
         "table1": rows,
     })
     return rel
+
+
+def write_all(out_root, cfg, seed, shift_seed=None, log=print):
+    """The whole stand-in: data/v1, then data/v2 and the label audit (:mod:`nclue.build.release_v2`)."""
+    from . import release_v2, sourceshift
+
+    shift_seed = sourceshift.SHIFT_SEED if shift_seed is None else shift_seed
+    written = write_instrument(out_root, cfg, seed, log=log)
+    g, more = release_v2.write_sourceshift(out_root, cfg.name, shift_seed, log=log)
+    written += more
+    written += release_v2.write_audit(out_root, cfg.name, g, shift_seed, log=log)
+    written.append(release_v2.write_stats_v2(out_root, cfg.name))
+    return written

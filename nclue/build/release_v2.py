@@ -63,7 +63,7 @@ def write_sourceshift(out_root, config_name, seed=SS.SHIFT_SEED, log=print):
     put_json("data/v2/systems.json", {
         "synthetic": True,
         "note": "Stand-in SourceShift systems: the 13 form systems of data/v1, run over the v2 synthetic text.",
-        "systems": [specs[sid].as_json() for sid in S.FORM_SYSTEMS],
+        "systems": [_v2_entry(specs[sid]) for sid in S.FORM_SYSTEMS],
         "form_systems": list(S.FORM_SYSTEMS),
         "contrasts": [],
         "source_shift_contrasts": S.SHIFT_CONTRASTS,
@@ -71,6 +71,14 @@ def write_sourceshift(out_root, config_name, seed=SS.SHIFT_SEED, log=print):
         "blocked": S.BLOCKED,
     })
     return g, written
+
+
+def _v2_entry(spec):
+    """A system's systems.json entry, with ``base`` cleared when the base is not among the 13."""
+    entry = spec.as_json()
+    if entry.get("base") not in S.FORM_SYSTEMS:
+        entry["base"] = None
+    return entry
 
 
 def write_audit(out_root, config_name, g, seed=SS.SHIFT_SEED, log=print):
@@ -97,7 +105,7 @@ def write_audit(out_root, config_name, g, seed=SS.SHIFT_SEED, log=print):
         "synthetic": True,
         "seed": seed,
         "config": config_name,
-        "command": "python -m nclue build --config %s" % config_name,
+        "command": "python -m nclue build --config %s --shift-seed %d" % (config_name, seed),
         "generator_version": __version__,
         "construction": g["info"],
         "words_per_page": list(SS.SHIFT_CONFIGS[config_name].words_per_page),

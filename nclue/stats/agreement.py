@@ -53,3 +53,23 @@ def fleiss_binary(items, raters, unanimous, positives):
     p_pos = positives / (items * raters)
     p_e = p_pos ** 2 + (1 - p_pos) ** 2
     return (p_bar - p_e) / (1 - p_e)
+
+
+def fleiss_kappa(table):
+    """Fleiss' kappa from an items x categories table of rating counts (each row sums to the raters).
+
+    ``P_i = (sum_j n_ij^2 - r) / (r (r - 1))``, ``P_bar`` their mean,
+    ``p_j = sum_i n_ij / (N r)``, ``P_e = sum_j p_j^2``; kappa = ``(P_bar - P_e) / (1 - P_e)``.
+
+    >>> round(fleiss_kappa([[3, 0], [0, 3], [2, 1], [3, 0]]), 4)
+    0.625
+    """
+    n_items = len(table)
+    r = sum(table[0])
+    if n_items == 0 or r < 2 or any(sum(row) != r for row in table):
+        raise ValueError("every item needs the same number (>= 2) of ratings")
+    p_bar = math.fsum((sum(x * x for x in row) - r) / (r * (r - 1)) for row in table) / n_items
+    k = len(table[0])
+    p = [sum(row[j] for row in table) / (n_items * r) for j in range(k)]
+    p_e = math.fsum(x * x for x in p)
+    return (p_bar - p_e) / (1 - p_e)

@@ -1,0 +1,172 @@
+"""SourceShift analyses (``data/v2``; paper Table 7, supplement section 8, Tables S3-S4).
+
+* ``v2.structure``: the release's scale (queries and documents by source and
+  n; rows, golds, subsets and distinct gold documents of both qrel copies);
+* ``v2.forms``: every system x form's n-Clue Score@10, Gold Hit@10,
+  Gold-NDCG@10 and graded NDCG@10 on the revised qrels (Table S3), and the
+  rank agreement of the 13 raw runs under graded vs gold-only NDCG;
+* ``v2.contrasts``: the query-paired contrasts (Table S4): Delta n-Clue Score
+  in points and a two-sided sign-flip p-value over the 225 queries
+  (10,000 draws shared by all contrasts and forms; a query is its own family);
+* ``v2.directions``: the raw-form operation directions on v1 and v2 (Table 7):
+  variant minus base on each release and whether the sign is the same.
+"""
+
+from .. import instrument as I
+from ..claims import Value
+from ..errors import InputError
+from ..rng import Stream
+from ..stats import randomization as R
+from ..stats.rank import spearman
+from ..structure import sourceshift_table
+from ..metrics import summary
+from .base import Analysis, Unit
+from .scoring import outcomes
+from .tables import form_systems, systems_document
+
+SEED = 11
+FORMS = ("raw", "clean_v2", "natural")
+V2_INPUTS = [I.V2_CORPUS, I.V2_CONDITIONS, I.V2_QUERIES, I.V2_QRELS, I.V2_SYSTEMS]
+V1_INPUTS = [I.CORPUS, I.QUERIES, I.QRELS, I.SYSTEMS]
+
+
+def v2_path(sid, form):
+    return I.ranking_path(sid, form, I.V2)
+
+
+def _pairs(inst, field):
+    """``[{id, variant, base, ...}]`` from a systems.json list, validated against its systems."""
+    systems, _ = inst.systems()
+    listed = systems_document(inst).get(field, [])
+    if not isinstance(listed, list):
+        raise InputError(inst.SYSTEMS, "must be a list", field=field)
+    out = []
+    for i, c in enumerate(listed):
+        where = "%s[%d]" % (field, i)
+        if not isinstance(c, dict) or not all(isinstance(c.get(k), str) for k in ("id", "variant", "base")):
+            raise InputError(inst.SYSTEMS, "must be {id, variant, base}", field=where)
+        for k in ("variant", "base"):
+            if c[k] not in systems:
+                raise InputError(inst.SYSTEMS, "unknown system %r" % c[k], field=where)
+        out.append(c)
+    return out
+
+
+def _structure_units(inst):
+    v2 = inst.v2()
+    inputs = [I.V2_CORPUS, I.V2_CONDITIONS, I.V2_QUERIES, I.V2_QRELS_S0, I.V2_QRELS]
+    return [Unit("structure", inputs, lambda: [
+        Value("v2.structure." + k, v, source="supplement section 8 (SourceShift scale)")
+        for k, v in sorted(sourceshift_table(v2).items())])]
+
+
+_FORM_METRICS = (("nclue_score_at_10", "nclue_score"), ("success_count", "success_count"),
+                 ("gold_hit_at_10", "gold_hit"), ("gold_ndcg_at_10", "gold_ndcg"),
+                 ("graded_ndcg_at_10", "graded_ndcg"))
+
+
+def _ranks_desc(values):
+    """1-based positions when sorted by value descending (ties share the better position)."""
+    return [1 + sum(1 for w in values if w > v) for v in values]
+
+
+def _forms_units(inst):
+    v2 = inst.v2()
+    units = []
+    sids = form_systems(v2)
+    for sid in sids:
+        for form in FORMS:
+            rel = v2_path(sid, form)
+            units.append(Unit("%s/%s" % (sid, form), V2_INPUTS + [rel], (lambda rel=rel, sid=sid, form=form: [
+                Value("v2.forms.%s.%s.%s" % (sid, form, name), summary(outcomes(v2, rel))[key],
+                      source="supplement Table S3")
+                for name, key in _FORM_METRICS])))
+
+    def rank_agreement():
+        graded = [summary(outcomes(v2, v2_path(s, "raw")))["graded_ndcg"] for s in sids]
+        gold = [summary(outcomes(v2, v2_path(s, "raw")))["gold_ndcg"] for s in sids]
+        rg, ro = _ranks_desc(graded), _ranks_desc(gold)
+        shifts = [abs(a - b) for a, b in zip(rg, ro)]
+        worst = max(range(len(sids)), key=lambda i: (shifts[i], -i))
+        src = "supplement section 8 (graded vs gold-only NDCG of the raw runs)"
+        return [Value("v2.forms.rank_agreement.spearman_graded_vs_gold_ndcg", spearman(graded, gold), source=src),
+                Value("v2.forms.rank_agreement.max_rank_shift", shifts[worst], source=src),
+                Value("v2.forms.rank_agreement.max_shift_system", sids[worst], source=src)]
+    if sids:
+        units.append(Unit("rank_agreement", V2_INPUTS + [v2_path(s, "raw") for s in sids], rank_agreement))
+    return units
+
+
+def _contrast_units(inst):
+    v2 = inst.v2()
+    contrasts = _pairs(v2, "source_shift_contrasts")
+    files = sorted({v2_path(s, f) for c in contrasts for s in (c["variant"], c["base"]) for f in FORMS})
+
+    def compute():
+        n = len(v2.queries())
+        masks = R.draw_masks(Stream.derived(SEED, "v2", "randomization"), n, R.DRAWS)
+        keys, diffs = [], []
+        for form in FORMS:
+            for c in contrasts:
+                var = outcomes(v2, v2_path(c["variant"], form)).success
+                base = outcomes(v2, v2_path(c["base"], form)).success
+                keys.append((form, c, sum(var), sum(base)))
+                diffs.append([v - b for v, b in zip(var, base)])
+        tests = R.sign_flip_tests(diffs, masks)
+        out = []
+        src = "supplement Table S4 (query-paired, n = %d, %d sign flips)" % (n, R.DRAWS)
+        for (form, c, sv, sb), t in zip(keys, tests):
+            prefix = "v2.contrasts.%s.%s" % (c["id"], form)
+            out += [Value(prefix + ".delta_score", 100.0 * (sv - sb) / n, source=src),
+                    Value(prefix + ".success_difference", sv - sb, source=src),
+                    Value(prefix + ".p_value", t.p_value(), source=src)]
+        return out
+    return [Unit("contrasts", V2_INPUTS + files, compute)] if contrasts else []
+
+
+def direction(a, b):
+    """``same`` when both deltas have the same nonzero sign, ``flip`` when opposite, else ``zero``.
+
+    >>> direction(1.2, -0.9), direction(6.8, 6.7), direction(0.0, 2.0)
+    ('flip', 'same', 'zero')
+    """
+    if a == 0 or b == 0:
+        return "zero"
+    return "same" if (a > 0) == (b > 0) else "flip"
+
+
+def _direction_units(inst):
+    v1, v2 = inst, inst.v2()
+    ops = _pairs(v2, "directions")
+    files_v1 = sorted({I.ranking_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
+    files_v2 = sorted({v2_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
+
+    def compute():
+        out = []
+        src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points)"
+        for c in ops:
+            d1 = (summary(outcomes(v1, I.ranking_path(c["variant"], "raw")))["nclue_score"]
+                  - summary(outcomes(v1, I.ranking_path(c["base"], "raw")))["nclue_score"])
+            d2 = (summary(outcomes(v2, v2_path(c["variant"], "raw")))["nclue_score"]
+                  - summary(outcomes(v2, v2_path(c["base"], "raw")))["nclue_score"])
+            prefix = "v2.directions.%s" % c["id"]
+            out += [Value(prefix + ".v1_delta", d1, source=src), Value(prefix + ".v2_delta", d2, source=src),
+                    Value(prefix + ".direction", direction(d1, d2), source=src)]
+        return out
+    return [Unit("directions", V1_INPUTS + V2_INPUTS + files_v1 + files_v2, compute)] if ops else []
+
+
+def _has_v2(fn):
+    def units(inst):
+        if not inst.exists(I.V2_SYSTEMS) and not inst.exists(I.V2_QUERIES):
+            return []
+        return fn(inst)
+    return units
+
+
+ANALYSES = [
+    Analysis("v2.structure", "construction", "supplement section 8 (SourceShift scale)", _has_v2(_structure_units)),
+    Analysis("v2.forms", "scoring", "supplement Table S3 (13 systems x 3 forms)", _has_v2(_forms_units)),
+    Analysis("v2.contrasts", "inference", "supplement Table S4 (query-paired permutation)", _has_v2(_contrast_units)),
+    Analysis("v2.directions", "scoring", "paper Table 7 (operation directions v1 vs v2)", _has_v2(_direction_units)),
+]

@@ -1,0 +1,262 @@
+"""Validating loaders for the label-audit records (``data/audit/``; supplement section 10).
+
+Files (JSON Lines unless said; every row ``synthetic`` in the stand-in):
+
+* ``key.jsonl`` -- the administrator key: ``pair``, ``release`` (v1/v2),
+  ``source``, ``stratum`` (gold/subset), ``frame``, ``qid``, ``docid``, ``n``,
+  ``grade_before`` (the pair's grade in the release's initial qrel copy);
+* ``packet.jsonl`` -- what evaluators saw: ``pair``, ``release``, ``docid``,
+  ``n``, ``conditions`` (``cid``, ``label``, ``shown`` page list);
+* ``pages.jsonl`` -- the text of every displayed page: ``release``,
+  ``docid``, ``page``, ``text``;
+* ``initial.jsonl`` -- one row per pair and initial responder: ``pair``,
+  ``responder``, ``answers`` (per condition, in packet order: ``cid``,
+  ``positive``, ``pages``, ``quote``);
+* ``queue.jsonl`` -- the expanded-page adjudication queue: ``pair``, ``cid``,
+  ``pool`` (the 6-9 pages shown);
+* ``adjudication.jsonl`` -- one row per queued condition and responder:
+  ``pair``, ``cid``, ``responder``, ``positive``, ``pages``, ``quote``;
+* ``decisions.jsonl`` -- the final decision per pair: ``pair``,
+  ``grade_before``, ``grade_after``, ``route``.
+
+Cross-file checks name the file, line and field: the key must agree with the
+release's queries, corpus and initial qrels; packet conditions must be the
+query's; every pair has both initial responders and every queued condition
+three adjudication responses.  A page referenced but absent from
+``pages.jsonl`` is not an error here: the quote gate fails that answer.
+"""
+
+import os
+import re
+
+from ..errors import InputError
+from ..jsonio import Row, iter_jsonl
+from ..labels import Answer
+
+AUDIT = "data/audit"
+FILES = ("key", "packet", "pages", "initial", "queue", "adjudication", "decisions")
+ROUTES = ("keep", "accept-increase", "adjudicated")
+_PAIR = re.compile(r"^[A-Za-z0-9_.:-]{1,32}$")
+
+
+def path_of(name):
+    return "%s/%s.jsonl" % (AUDIT, name)
+
+
+class Pair:
+    """One audited query-document pair with everything recorded about it."""
+
+    __slots__ = ("pair", "release", "source", "stratum", "qid", "docid", "n", "grade_before", "cids",
+                 "labels", "shown", "initial", "queue", "adjudication", "decision")
+
+    def __init__(self, pair, release, source, stratum, qid, docid, n, grade_before):
+        self.pair, self.release, self.source, self.stratum = pair, release, source, stratum
+        self.qid, self.docid, self.n, self.grade_before = qid, docid, n, grade_before
+        self.cids, self.labels, self.shown = (), (), ()
+        self.initial = {}          # responder -> [Answer] in condition order
+        self.queue = {}            # cid -> pool pages
+        self.adjudication = {}     # cid -> {responder: Answer}
+        self.decision = None       # (grade_after, route)
+
+
+class AuditRecords:
+    def __init__(self, pairs, pages, initial_responders, adjudication_responders):
+        self.pairs = pairs                         # pair id -> Pair, in file order
+        self.pages = pages                         # (release, docid, page) -> text
+        self.initial_responders = initial_responders
+        self.adjudication_responders = adjudication_responders
+
+    def text(self, release, docid):
+        pages = self.pages
+        return lambda page: pages.get((release, docid, page))
+
+
+def _pages_list(row, field, n_pages, nonempty):
+    pages = row.list(field)
+    if nonempty and not pages:
+        raise row.error(field, "must be a non-empty list")
+    seen = set()
+    for p in pages:
+        if not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= n_pages:
+            raise row.error(field, "page %r outside the document (1..%d)" % (p, n_pages))
+        if p in seen:
+            raise row.error(field, "page %d repeated" % p)
+        seen.add(p)
+    return tuple(pages)
+
+
+def _answer(row, obj, field, n_pages, shown):
+    sub = Row(obj, row.where, row.line) if isinstance(obj, dict) else None
+    if sub is None:
+        raise row.error(field, "must be an object")
+    try:
+        positive = sub.bool("positive")
+        pages = _pages_list(sub, "pages", n_pages, False)
+        quote = sub.get("quote")
+        if not isinstance(quote, str):
+            raise sub.error("quote", "must be a string")
+    except InputError as exc:
+        raise row.error("%s.%s" % (field, exc.field) if field else exc.field, exc.message)
+    return Answer(positive, pages, quote, shown)
+
+
+def load(root, releases):
+    """All audit records, validated.  ``releases``: ``{name: (queries, corpus, initial qrels)}``."""
+    def rows(name):
+        rel = path_of(name)
+        for line, obj in iter_jsonl(os.path.join(root, *rel.split("/")), rel):
+            yield Row(obj, rel, line)
+
+    pairs = {}
+    for row in rows("key"):
+        pid = row.str("pair")
+        if not _PAIR.match(pid):
+            raise row.error("pair", "not a valid pair identifier: %r" % pid)
+        if pid in pairs:
+            raise row.error("pair", "duplicate pair %r" % pid)
+        release = row.str("release", choices=tuple(sorted(releases)))
+        queries, corpus, qrels = releases[release]
+        qid, docid = row.str("qid"), row.str("docid")
+        if qid not in queries:
+            raise row.error("qid", "unknown %s query %r" % (release, qid))
+        if docid not in corpus:
+            raise row.error("docid", "unknown %s document %r" % (release, docid))
+        n = row.int("n", 2, 3)
+        if n != queries[qid].n:
+            raise row.error("n", "is %d but query %s has n = %d" % (n, qid, queries[qid].n))
+        g0 = row.int("grade_before", 0, n)
+        released = qrels.get(qid, {}).get(docid, 0)
+        if g0 != released:
+            raise row.error("grade_before", "is %d but the initial %s qrels give %d" % (g0, release, released))
+        stratum = row.str("stratum", choices=("gold", "subset"))
+        if (stratum == "gold") != (g0 == n):
+            raise row.error("stratum", "is %r but the grade before is %d of %d" % (stratum, g0, n))
+        source = row.str("source")
+        if source != corpus[docid].source:
+            raise row.error("source", "is %r but %s is from %r" % (source, docid, corpus[docid].source))
+        pairs[pid] = Pair(pid, release, source, stratum, qid, docid, n, g0)
+    if not pairs:
+        raise InputError(path_of("key"), "no audited pairs")
+
+    def pair_of(row, field="pair"):
+        pid = row.str(field)
+        if pid not in pairs:
+            raise row.error(field, "unknown pair %r (not in %s)" % (pid, path_of("key")))
+        return pairs[pid]
+
+    def n_pages(p):
+        return releases[p.release][1][p.docid].pages
+
+    seen = set()
+    for row in rows("packet"):
+        p = pair_of(row)
+        if p.pair in seen:
+            raise row.error("pair", "pair %r repeated" % p.pair)
+        seen.add(p.pair)
+        if row.str("release") != p.release or row.str("docid") != p.docid:
+            raise row.error("docid", "does not match the key for pair %s" % p.pair)
+        conds = row.list("conditions")
+        want = [c.cid for c in releases[p.release][0][p.qid].conditions]
+        if len(conds) != len(want):
+            raise row.error("conditions", "has %d conditions but query %s has %d" % (len(conds), p.qid, len(want)))
+        cids, labels, shown = [], [], []
+        for i, c in enumerate(conds):
+            if not isinstance(c, dict):
+                raise row.error("conditions[%d]" % i, "must be an object")
+            sub = Row(c, row.where, row.line)
+            try:
+                cid = sub.str("cid")
+                if cid != want[i]:
+                    raise sub.error("cid", "is %r but condition %d of %s is %r" % (cid, i + 1, p.qid, want[i]))
+                labels.append(sub.str("label"))
+                shown.append(_pages_list(sub, "shown", n_pages(p), True))
+            except InputError as exc:
+                raise row.error("conditions[%d].%s" % (i, exc.field), exc.message)
+            cids.append(cid)
+        p.cids, p.labels, p.shown = tuple(cids), tuple(labels), tuple(shown)
+    missing = [pid for pid in pairs if pid not in seen]
+    if missing:
+        raise InputError(path_of("packet"), "pair %s of the key has no packet row" % missing[0])
+
+    pages = {}
+    for row in rows("pages"):
+        release = row.str("release", choices=tuple(sorted(releases)))
+        docid = row.str("docid")
+        corpus = releases[release][1]
+        if docid not in corpus:
+            raise row.error("docid", "unknown %s document %r" % (release, docid))
+        page = row.int("page", 1, corpus[docid].pages)
+        text = row.get("text")
+        if not isinstance(text, str):
+            raise row.error("text", "must be a string")
+        if (release, docid, page) in pages:
+            raise row.error("page", "page %d of %s repeated" % (page, docid))
+        pages[(release, docid, page)] = text
+
+    initial_names = set()
+    for row in rows("initial"):
+        p = pair_of(row)
+        who = row.str("responder")
+        if who in p.initial:
+            raise row.error("responder", "responder %s repeated for pair %s" % (who, p.pair))
+        answers = row.list("answers")
+        if len(answers) != len(p.cids):
+            raise row.error("answers", "has %d answers but pair %s has %d conditions" % (
+                len(answers), p.pair, len(p.cids)))
+        out = []
+        for i, obj in enumerate(answers):
+            if isinstance(obj, dict) and obj.get("cid") != p.cids[i]:
+                raise row.error("answers[%d].cid" % i, "is %r but condition %d is %r" % (
+                    obj.get("cid"), i + 1, p.cids[i]))
+            out.append(_answer(row, obj, "answers[%d]" % i, n_pages(p), p.shown[i]))
+        p.initial[who] = out
+        initial_names.add(who)
+    names = tuple(sorted(initial_names))
+    if len(names) != 2:
+        raise InputError(path_of("initial"), "needs exactly two initial responders, found %s" % (list(names),))
+    for p in pairs.values():
+        if tuple(sorted(p.initial)) != names:
+            raise InputError(path_of("initial"), "pair %s lacks a response from %s" % (
+                p.pair, ", ".join(n for n in names if n not in p.initial)))
+
+    for row in rows("queue"):
+        p = pair_of(row)
+        cid = row.str("cid")
+        if cid not in p.cids:
+            raise row.error("cid", "pair %s has no condition %r" % (p.pair, cid))
+        if cid in p.queue:
+            raise row.error("cid", "condition %s of pair %s queued twice" % (cid, p.pair))
+        p.queue[cid] = _pages_list(row, "pool", n_pages(p), True)
+
+    adj_names = set()
+    for row in rows("adjudication"):
+        p = pair_of(row)
+        cid = row.str("cid")
+        if cid not in p.queue:
+            raise row.error("cid", "condition %s of pair %s is not in the adjudication queue" % (cid, p.pair))
+        who = row.str("responder")
+        got = p.adjudication.setdefault(cid, {})
+        if who in got:
+            raise row.error("responder", "responder %s repeated for %s / %s" % (who, p.pair, cid))
+        got[who] = _answer(row, row.obj, "", n_pages(p), p.queue[cid])
+        adj_names.add(who)
+    adj = tuple(sorted(adj_names))
+    if adj and len(adj) != 3:
+        raise InputError(path_of("adjudication"), "needs exactly three adjudication responders, found %s" % (list(adj),))
+    for p in pairs.values():
+        for cid in p.queue:
+            if tuple(sorted(p.adjudication.get(cid, {}))) != adj:
+                raise InputError(path_of("adjudication"), "queued condition %s of pair %s lacks responses" % (
+                    cid, p.pair))
+
+    for row in rows("decisions"):
+        p = pair_of(row)
+        if p.decision is not None:
+            raise row.error("pair", "pair %r decided twice" % p.pair)
+        if row.int("grade_before", 0, p.n) != p.grade_before:
+            raise row.error("grade_before", "does not match the key for pair %s" % p.pair)
+        p.decision = (row.int("grade_after", 0, p.n), row.str("route", choices=ROUTES))
+    undecided = [pid for pid, p in pairs.items() if p.decision is None]
+    if undecided:
+        raise InputError(path_of("decisions"), "pair %s has no decision" % undecided[0])
+    return AuditRecords(pairs, pages, names, adj)

@@ -1,0 +1,209 @@
+"""Scoring the label audit from its records (supplement sections 10.2-10.4, Tables S8-S13).
+
+Every function takes :class:`~nclue.labelaudit.records.AuditRecords` (and
+for qrels, the released copies) and returns plain numbers.  The policy is
+:func:`nclue.labels.repair_detail`, the one implementation; the quote gate is
+:func:`nclue.labels.gate` applied to the pages shown to that responder.
+"""
+
+from ..labels import derived_grade, gate, repair_detail
+from ..stats.agreement import cohen_kappa, fleiss_kappa, wilson
+
+
+def gate_checker(records, p):
+    text = records.text(p.release, p.docid)
+    return lambda ans: gate(ans, set(ans.shown), text)[0]
+
+
+def integrity(records):
+    """Quote-gate results per stage and responder (Tables S8 and S11): positives, negatives,
+    selected pages, quotes passing, and answers failing the gate (with the first failure)."""
+    out = {}
+    first_failure = ""
+
+    def tally(stage, who, ans, p, where):
+        nonlocal first_failure
+        t = out.setdefault("%s.%s" % (stage, who), {"positive": 0, "negative": 0, "pages": 0, "quotes_exact": 0,
+                                                    "gate_failures": 0})
+        ok, why = gate(ans, set(ans.shown), records.text(p.release, p.docid))
+        if ans.positive:
+            t["positive"] += 1
+            t["pages"] += len(ans.pages)
+            t["quotes_exact"] += ok
+        else:
+            t["negative"] += 1
+        if not ok:
+            t["gate_failures"] += 1
+            if not first_failure:
+                first_failure = "pair %s, %s, responder %s: %s" % (p.pair, where, who, why)
+
+    for p in records.pairs.values():
+        for who in records.initial_responders:
+            for cid, ans in zip(p.cids, p.initial[who]):
+                tally("initial", who, ans, p, cid)
+        for cid in sorted(p.adjudication):
+            for who in records.adjudication_responders:
+                tally("adjudication", who, p.adjudication[cid][who], p, cid)
+    return out, first_failure
+
+
+def _grade_matrix(pairs, a, e):
+    m = [[0] * 4 for _ in range(4)]
+    for p in pairs:
+        m[derived_grade(p.initial[a])][derived_grade(p.initial[e])] += 1
+    return m
+
+
+def agreement(records, pairs=None):
+    """Initial blind-audit agreement (Table S8, S9) over ``pairs`` (default: all)."""
+    a, e = records.initial_responders
+    pairs = list(records.pairs.values()) if pairs is None else pairs
+    n_pairs = len(pairs)
+    grade_agree = sum(1 for p in pairs if derived_grade(p.initial[a]) == derived_grade(p.initial[e]))
+    cond = [(x.positive, y.positive) for p in pairs for x, y in zip(p.initial[a], p.initial[e])]
+    cond_agree = sum(1 for x, y in cond if x == y)
+    both = [(x, y) for p in pairs for x, y in zip(p.initial[a], p.initial[e]) if x.positive and y.positive]
+    same_pages = sum(1 for x, y in both if set(x.pages) == set(y.pages))
+    binary = [[sum(1 for x, y in cond if x == i and y == j) for j in (False, True)] for i in (False, True)]
+    out = {"pairs": n_pairs, "conditions": len(cond), "grade_agree": grade_agree,
+           "grade_agreement": 100.0 * grade_agree / n_pairs if n_pairs else None,
+           "condition_agree": cond_agree,
+           "condition_agreement": 100.0 * cond_agree / len(cond) if cond else None,
+           "both_positive": len(both), "page_set_agree": same_pages,
+           "page_set_agreement": 100.0 * same_pages / len(both) if both else None,
+           "positive_" + a: sum(1 for x, _ in cond if x), "positive_" + e: sum(1 for _, y in cond if y)}
+    if n_pairs:
+        lo, hi = wilson(grade_agree, n_pairs)
+        out["grade_agreement_wilson"] = [100.0 * lo, 100.0 * hi]
+        m = _grade_matrix(pairs, a, e)
+        out["confusion"] = m
+        out["grade_kappa_linear"] = cohen_kappa(m, "linear")
+        out["grade_kappa"] = cohen_kappa(m)
+    if cond:
+        lo, hi = wilson(cond_agree, len(cond))
+        out["condition_agreement_wilson"] = [100.0 * lo, 100.0 * hi]
+        out["condition_kappa"] = cohen_kappa(binary)
+        out["condition_table"] = binary
+    return out
+
+
+def decide(records, p):
+    """The policy's decision for one pair from its records: ``(grade, route, gate_blocked)``."""
+    a, e = records.initial_responders
+    ok = gate_checker(records, p)
+    adjudication = None
+    if p.queue:
+        adjudication = [None if cid not in p.adjudication else
+                        [p.adjudication[cid][who] for who in records.adjudication_responders] for cid in p.cids]
+    grade, route, blocked = repair_detail(p.grade_before, p.n, p.initial[a], p.initial[e], adjudication, ok)
+    return grade, route, blocked
+
+
+def policy(records):
+    """Routing and queue (10.2.2, 10.3), re-derived decisions against ``decisions.jsonl``,
+    transitions (Table S12) and corrections by stratum (Table S13)."""
+    a, e = records.initial_responders
+    out = {"keep": 0, "accept_increase": 0, "adjudicated_pairs": 0, "unresolved_pairs": 0,
+           "consensus_increase": 0, "consensus_decrease": 0, "split": 0,
+           "queued_pairs": 0, "queued_conditions": 0, "queued_split_conditions": 0,
+           "queued_both_negative_conditions": 0, "queued_both_positive_conditions": 0, "locked_conditions": 0,
+           "gate_blocked": 0, "decision_mismatches": 0, "first_mismatch": ""}
+    routes = {"keep": "keep", "accept-increase": "accept_increase", "adjudicated": "adjudicated_pairs"}
+    transitions, strata = {}, {}
+    decided = {}
+    for p in records.pairs.values():
+        ga, ge = derived_grade(p.initial[a]), derived_grade(p.initial[e])
+        if ga != ge:
+            out["split"] += 1
+        elif ga > p.grade_before:
+            out["consensus_increase"] += 1
+        elif ga < p.grade_before:
+            out["consensus_decrease"] += 1
+        grade, route, blocked = decide(records, p)
+        decided[p.pair] = grade
+        out[routes.get(route, "unresolved_pairs")] += 1
+        out["gate_blocked"] += blocked
+        if p.queue:
+            out["queued_pairs"] += 1
+        for i, cid in enumerate(p.cids):
+            x, y = p.initial[a][i], p.initial[e][i]
+            if cid in p.queue:
+                out["queued_conditions"] += 1
+                if x.positive != y.positive:
+                    out["queued_split_conditions"] += 1
+                elif not x.positive:
+                    out["queued_both_negative_conditions"] += 1
+                else:
+                    out["queued_both_positive_conditions"] += 1      # a quote failed the gate
+            elif p.queue and x.positive and y.positive:
+                out["locked_conditions"] += 1
+        if route not in routes or (grade, route) != p.decision:
+            out["decision_mismatches"] += 1
+            if not out["first_mismatch"]:
+                out["first_mismatch"] = (
+                    "pair %s needs adjudication but has no queued responses" % p.pair if route not in routes else
+                    "pair %s: the records give grade %d (%s), decisions.jsonl says %d (%s)" % (
+                        p.pair, grade, route, p.decision[0], p.decision[1]))
+        key = "%d->%d" % (p.grade_before, grade)
+        transitions[key] = transitions.get(key, 0) + 1
+        s = strata.setdefault("%s.%s" % (p.release, p.source), {"sampled": 0, "corrected": 0})
+        s["sampled"] += 1
+        s["corrected"] += grade != p.grade_before
+    out["transitions"] = {k: transitions[k] for k in sorted(transitions)}
+    out["strata"] = {k: strata[k] for k in sorted(strata)}
+    changed = [p for p in records.pairs.values() if decided[p.pair] != p.grade_before]
+    out["changed"] = len(changed)
+    out["to_gold"] = sum(1 for p in changed if decided[p.pair] == p.n)
+    out["from_gold"] = sum(1 for p in changed if p.grade_before == p.n)
+    out["to_zero"] = sum(1 for p in changed if decided[p.pair] == 0)
+    return out, decided
+
+
+def adjudication(records):
+    """Adjudication agreement (10.3.2): unanimous items, Fleiss' kappa, pairwise agreement."""
+    names = records.adjudication_responders
+    items = [(p, cid) for p in records.pairs.values() for cid in p.cids if cid in p.queue]
+    out = {"pairs": len({p.pair for p, _ in items}), "conditions": len(items)}
+    if not items or len(names) != 3:
+        return out
+    votes = [[p.adjudication[cid][w].positive for w in names] for p, cid in items]
+    out["unanimous"] = sum(1 for v in votes if len(set(v)) == 1)
+    out["unanimous_share"] = 100.0 * out["unanimous"] / len(items)
+    out["positive_votes"] = sum(sum(v) for v in votes)
+    out["fleiss_kappa"] = fleiss_kappa([[sum(v), len(v) - sum(v)] for v in votes])
+    pairwise = {}
+    for i in range(3):
+        for j in range(i + 1, 3):
+            agree = sum(1 for v in votes if v[i] == v[j])
+            pairwise["%s-%s" % (names[i], names[j])] = 100.0 * agree / len(votes)
+    out["pairwise_agreement"] = pairwise
+    out["pool_pages"] = [min(len(p.queue[c]) for p, c in items), max(len(p.queue[c]) for p, c in items)]
+    out["displayed_pages"] = sum(len(p.queue[c]) for p, c in items)
+    return out
+
+
+def revised(initial_qrels, records, decided, release):
+    """A release's qrels after applying the re-derived decisions of its audited pairs:
+    ``{qid: {docid: grade}}`` with grade-0 pairs removed."""
+    out = {qid: dict(g) for qid, g in initial_qrels.items()}
+    for p in records.pairs.values():
+        if p.release != release:
+            continue
+        grade = decided[p.pair]
+        row = out.setdefault(p.qid, {})
+        if grade == 0:
+            row.pop(p.docid, None)
+        else:
+            row[p.docid] = grade
+    return out
+
+
+def qrel_differences(derived, released):
+    """Pairs whose grade differs between two ``{qid: {docid: grade}}`` copies (0 = absent), sorted."""
+    diffs = []
+    for qid in sorted(set(derived) | set(released)):
+        a, b = derived.get(qid, {}), released.get(qid, {})
+        for d in sorted(set(a) | set(b)):
+            if a.get(d, 0) != b.get(d, 0):
+                diffs.append((qid, d, a.get(d, 0), b.get(d, 0)))
+    return diffs

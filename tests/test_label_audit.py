@@ -1,0 +1,307 @@
+"""The stand-in SourceShift and the label audit: records, agreement statistics against reference
+libraries, the policy re-run on the records, re-derived qrels, and negative controls."""
+
+import json
+import os
+import shutil
+
+import pytest
+
+from conftest import REPO, run_reproduce
+
+
+@pytest.fixture(scope="session")
+def mini_all(tmp_path_factory):
+    """A mini stand-in with v1, v2 and the simulated audit, frozen."""
+    from nclue.build.config import CONFIGS
+    from nclue.build.release import write_all
+    from nclue.freeze import freeze
+
+    root = str(tmp_path_factory.mktemp("mini_all"))
+    write_all(root, CONFIGS["mini"], 11, log=lambda *a: None)
+    freeze(root, log=lambda *a: None)
+    return root
+
+
+@pytest.fixture
+def mini_all_copy(mini_all, tmp_path):
+    dst = str(tmp_path / "inst")
+    shutil.copytree(mini_all, dst)
+    return dst
+
+
+def _records(root):
+    from nclue.instrument import Instrument, V2_QRELS_S0
+    from nclue.labelaudit import records as AR
+
+    inst = Instrument(root)
+    v2 = inst.v2()
+    releases = {"v1": (inst.queries(), inst.corpus(), inst.qrels()),
+                "v2": (v2.queries(), v2.corpus(), v2.qrels(V2_QRELS_S0))}
+    return inst, v2, AR.load(root, releases)
+
+
+def _rows(path):
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def _write_rows(path, rows):
+    from nclue.jsonio import write_jsonl
+    write_jsonl(path, rows)
+
+
+def _resign(root):
+    from nclue.freeze import write_release_manifest
+    write_release_manifest(root)
+
+
+# --- the shipped release -------------------------------------------------------------------------
+
+def test_released_v2_scale():
+    stats = json.load(open(os.path.join(REPO, "data", "v2", "stats.json")))
+    table = {r["statistic"]: r["stand_in"] for r in stats["table"]}
+    assert table["documents"] == 500 and table["queries"] == 225
+    assert [table["queries_" + s] for s in ("arxiv", "eric", "fedreg", "pmc")] == [42, 44, 125, 14]
+    assert [table["documents_" + s] for s in ("arxiv", "eric", "fedreg", "pmc")] == [125] * 4
+    assert (table["queries_n2"], table["queries_n3"], table["condition_records"]) == (198, 27, 477)
+    assert table["qrel_rows_s0"] != table["qrel_rows"] or table["gold_qrels_s0"] != table["gold_qrels"]
+
+
+def test_released_audit_records_recompute_the_released_qrels():
+    from nclue.labelaudit import score as SC
+
+    inst, v2, rec = _records(REPO)
+    pol, decided = SC.policy(rec)
+    assert pol["decision_mismatches"] == 0, pol["first_mismatch"]
+    derived = SC.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
+    assert SC.qrel_differences(derived, v2.qrels()) == []
+    v1_changes = {(p.qid, p.docid): decided[p.pair] for p in rec.pairs.values()
+                  if p.release == "v1" and decided[p.pair] != p.grade_before}
+    assert v1_changes == {(r.qid, r.docid): r.grade_after for r in inst.repairs().values()}
+    table, first = SC.integrity(rec)
+    assert sum(t["gate_failures"] for t in table.values()) == 0, first
+
+
+def test_agreement_statistics_equal_reference_libraries():
+    from sklearn.metrics import cohen_kappa_score
+    from statsmodels.stats import inter_rater, proportion
+
+    from nclue.labels import derived_grade
+    from nclue.labelaudit import score as SC
+
+    _, _, rec = _records(REPO)
+    a, e = rec.initial_responders
+    pairs = list(rec.pairs.values())
+    ga = [derived_grade(p.initial[a]) for p in pairs]
+    ge = [derived_grade(p.initial[e]) for p in pairs]
+    ours = SC.agreement(rec)
+    assert ours["grade_kappa_linear"] == pytest.approx(
+        cohen_kappa_score(ga, ge, labels=[0, 1, 2, 3], weights="linear"), abs=1e-12)
+    assert ours["grade_kappa"] == pytest.approx(cohen_kappa_score(ga, ge, labels=[0, 1, 2, 3]), abs=1e-12)
+    ca = [x.positive for p in pairs for x in p.initial[a]]
+    ce = [y.positive for p in pairs for y in p.initial[e]]
+    assert ours["condition_kappa"] == pytest.approx(cohen_kappa_score(ca, ce), abs=1e-12)
+    for k, n, key in ((ours["grade_agree"], ours["pairs"], "grade_agreement_wilson"),
+                      (ours["condition_agree"], ours["conditions"], "condition_agreement_wilson")):
+        lo, hi = proportion.proportion_confint(k, n, alpha=0.05, method="wilson")
+        assert ours[key] == pytest.approx([100 * lo, 100 * hi], abs=1e-9)
+    adj = SC.adjudication(rec)
+    names = rec.adjudication_responders
+    table = [[sum(p.adjudication[c][w].positive for w in names),
+              sum(not p.adjudication[c][w].positive for w in names)]
+             for p in pairs for c in p.cids if c in p.queue]
+    assert len(table) == adj["conditions"] > 20
+    assert adj["fleiss_kappa"] == pytest.approx(inter_rater.fleiss_kappa(table), abs=1e-12)
+    # the agreement is the stand-in's own, and it is not perfect (the simulation errs)
+    assert 0.3 < ours["grade_kappa_linear"] < 0.95 and ours["grade_agree"] < ours["pairs"]
+
+
+def test_general_fleiss_equals_statsmodels_on_uneven_tables():
+    from statsmodels.stats import inter_rater
+
+    from nclue.stats.agreement import fleiss_binary, fleiss_kappa
+
+    table = [[4, 0, 1], [2, 2, 1], [0, 5, 0], [1, 1, 3], [5, 0, 0]]
+    assert fleiss_kappa(table) == pytest.approx(inter_rater.fleiss_kappa(table), abs=1e-12)
+    binary = [[3, 0]] * 80 + [[2, 1]] * 10 + [[1, 2]] * 4
+    positives = sum(r[0] for r in binary)
+    assert fleiss_kappa(binary) == pytest.approx(fleiss_binary(94, 3, 80, positives), abs=1e-12)
+    with pytest.raises(ValueError):
+        fleiss_kappa([[2, 1], [1, 1]])
+
+
+def test_v2_contrast_p_values_agree_with_scipy_permutation_test():
+    import numpy as np
+    from scipy import stats
+
+    from nclue.analyses.sourceshift import v2_path
+    from nclue.analyses.scoring import outcomes
+    from nclue.instrument import Instrument
+
+    v2 = Instrument(REPO).v2()
+    frozen = {c["id"]: c["value"] for c in json.load(open(os.path.join(REPO, "reference_metrics",
+                                                                        "v2.contrasts.json")))["claims"]}
+    var = np.array(outcomes(v2, v2_path("bm25_dec_sdr", "raw")).success)
+    base = np.array(outcomes(v2, v2_path("bm25_and", "raw")).success)
+    ref = stats.permutation_test((var, base), lambda x, y: np.sum(x - y), permutation_type="samples",
+                                 n_resamples=20000, alternative="two-sided", random_state=3).pvalue
+    ours = frozen["v2.contrasts.lexical_decomposition.raw.p_value"]
+    assert abs(ours - ref) < 0.01 + 3 * (max(ref, 1e-4) / 10000) ** 0.5
+    assert frozen["v2.contrasts.lexical_decomposition.raw.delta_score"] == pytest.approx(
+        100.0 * int((var - base).sum()) / 225, abs=1e-12)
+
+
+# --- the policy on records, and negative controls ------------------------------------------------
+
+def _flip_pair_to_increase(root):
+    """Make both initial responders support a missing condition of a kept partial pair with a valid
+    quote from a shown page; returns the pair id."""
+    _, _, rec = _records(root)
+    pages = {(r["release"], r["docid"], r["page"]): r["text"] for r in _rows(os.path.join(root, "data", "audit",
+                                                                                               "pages.jsonl"))}
+    decisions = {d["pair"]: d for d in _rows(os.path.join(root, "data", "audit", "decisions.jsonl"))}
+    for p in rec.pairs.values():
+        if decisions[p.pair]["route"] != "keep" or p.grade_before >= p.n:
+            continue
+        a, e = rec.initial_responders
+        used = {pg for who in (a, e) for ans in p.initial[who] for pg in ans.pages}
+        for i, cid in enumerate(p.cids):
+            if p.initial[a][i].positive or p.initial[e][i].positive:
+                continue
+            free = [pg for pg in p.shown[i] if pg not in used]
+            if not free:
+                continue
+            page = free[0]
+            quote = " ".join(pages[(p.release, p.docid, page)].split()[:6])
+            path = os.path.join(root, "data", "audit", "initial.jsonl")
+            rows = _rows(path)
+            for r in rows:
+                if r["pair"] == p.pair:
+                    r["answers"][i] = {"cid": cid, "positive": True, "pages": [page], "quote": quote}
+            _write_rows(path, rows)
+            return p.pair, p
+    raise AssertionError("no kept partial pair with a negative condition")
+
+
+def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
+    from nclue.labelaudit import score as SC
+
+    root = mini_all_copy
+    _, v2_before, rec_before = _records(root)
+    _, decided_before = SC.policy(rec_before)
+    pair, p = _flip_pair_to_increase(root)
+    _, v2, rec = _records(root)
+    pol, decided = SC.policy(rec)
+    assert decided[pair] == decided_before[pair] + 1
+    assert pol["decision_mismatches"] >= 1 and pair in pol["first_mismatch"]
+    if p.release == "v2":
+        derived = SC.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
+        diffs = SC.qrel_differences(derived, v2.qrels())
+        assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
+    _resign(root)
+    code, out, _ = run_reproduce("--data", root, "--only", "construction")
+    assert code == 1
+    assert "FAIL audit.policy.decision_mismatches" in out
+
+
+def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
+    root = mini_all_copy
+    path = os.path.join(root, "data", "v2", "qrels.jsonl")
+    rows = _rows(path)
+    n = {q["qid"]: q["n"] for q in _rows(os.path.join(root, "data", "v2", "queries.jsonl"))}
+    target = next(r for r in rows if r["grade"] < n[r["qid"]])
+    target["grade"] += 1
+    _write_rows(path, rows)
+    _resign(root)
+    code, out, _ = run_reproduce("--data", root, "--only", "construction")
+    assert code == 1
+    assert "FAIL audit.policy.v2_qrels_differences" in out and target["qid"] in out
+
+
+def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
+    root = mini_all_copy
+    path = os.path.join(root, "data", "audit", "initial.jsonl")
+    rows = _rows(path)
+    r = next(r for r in rows if any(a["positive"] for a in r["answers"]))
+    a = next(a for a in r["answers"] if a["positive"])
+    a["quote"] = "this sentence appears on no page at all"
+    _write_rows(path, rows)
+    _resign(root)
+    code, out, _ = run_reproduce("--data", root, "--only", "construction")
+    assert code == 1
+    assert "FAIL audit.integrity.gate_failures" in out and "not on any selected page" in out
+
+
+def test_a_selected_page_that_was_not_shown_fails_the_gate():
+    from nclue.labels import Answer, gate
+
+    text = {4: "The Results Framework is set out in full here.", 9: "Other text."}.get
+    ok, why = gate(Answer(True, [4], "results framework is set out", shown=(9,)), {9}, text)
+    assert not ok and "not shown" in why
+    ok, why = gate(Answer(True, [9], "results framework is set out"), {4, 9}, text)
+    assert not ok and "not on any selected page" in why
+    ok, why = gate(Answer(True, [5], "results framework is set out"), {5}, text)
+    assert not ok and "not in the audit's page file" in why
+
+
+def test_bad_audit_records_name_file_line_and_field(mini_all_copy):
+    root = mini_all_copy
+    path = os.path.join(root, "data", "audit", "adjudication.jsonl")
+    rows = _rows(path)
+    if not rows:
+        pytest.skip("mini audit has no adjudication rows")
+    rows[0]["pages"] = [10 ** 6]
+    _write_rows(path, rows)
+    _resign(root)
+    code, out, err = run_reproduce("--data", root, "--only", "construction")
+    assert code == 1 and "Traceback" not in out + err
+    assert "data/audit/adjudication.jsonl" in out and "line 1" in out and "pages" in out
+
+
+def test_the_whole_mini_release_reproduces(mini_all):
+    code, out, _ = run_reproduce("--data", mini_all)
+    assert code == 0, out
+    assert "0 fail" in out
+
+
+def test_absent_v2_and_audit_skip_with_reasons(mini_all_copy):
+    root = mini_all_copy
+    shutil.rmtree(os.path.join(root, "data", "v2"))
+    code, out, _ = run_reproduce("--data", root)
+    assert code == 1                      # integrity: listed files are missing
+    assert "SKIP v2.forms." in out and "is absent" in out
+    assert "Traceback" not in out
+
+
+V2_FILES = ["data/v2/qrels.jsonl", "data/v2/qrels_s0.jsonl", "data/v2/queries.jsonl", "data/v2/corpus.jsonl",
+            "data/v2/conditions.jsonl", "data/v2/rankings/forms/bm25_and__raw.jsonl", "data/v2/systems.json",
+            "data/audit/key.jsonl", "data/audit/packet.jsonl", "data/audit/pages.jsonl",
+            "data/audit/initial.jsonl", "data/audit/queue.jsonl", "data/audit/adjudication.jsonl",
+            "data/audit/decisions.jsonl", "data/v1/repairs.jsonl"]
+
+
+@pytest.mark.parametrize("rel", V2_FILES)
+def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
+    from test_bad_input import MUTATIONS, _resign as resign
+
+    from nclue.report import render_text, report_json
+    from nclue.runner import run
+
+    for name, mutate in MUTATIONS.items():
+        root = str(tmp_path / name.replace(" ", "_"))
+        shutil.copytree(mini_all, root)
+        path = os.path.join(root, *rel.split("/"))
+        with open(path, "rb") as fh:
+            data = fh.read()
+        if mutate(data) == data or (not data and name != "non-UTF-8"):
+            continue                    # e.g. an empty repairs file cannot be truncated further
+        with open(path, "wb") as fh:
+            fh.write(mutate(data))
+        resign(root)
+        result = run(root)
+        render_text(result)
+        report_json(result)
+        fails = [c for c in result.checks if c.status == "fail"]
+        assert fails, "%s %s: no fail" % (rel, name)
+        assert any(rel in c.reason for c in fails), (rel, name, [c.reason for c in fails][:3])
