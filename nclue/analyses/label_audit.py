@@ -21,7 +21,7 @@ from .. import instrument as I
 from ..claims import Value
 from ..labelaudit import records as AR
 from ..labelaudit import score as SC
-from ..metrics import evaluate, summary
+from ..metrics import evaluate_changed, summary
 from ..stats.rank import spearman
 from ..structure import gold_and_subsets
 from .base import Analysis, Unit
@@ -165,10 +165,13 @@ def _impact_units(inst):
         out = []
         for label, sids, form in (("matrix", sorted(systems), None), ("scorecard", form_systems(v1), "clean_v2")):
             before, after = [], []
+            changed = {r.qid for r in v1.repairs().values()}
             for sid in sids:
                 rel = I.ranking_path(sid, form)
-                b = summary(outcomes(v1, rel))["nclue_score"]
-                a = summary(evaluate(v1.ranking(rel), v1.queries(), qrels, sets))["nclue_score"]
+                out_before = outcomes(v1, rel)
+                b = summary(out_before)["nclue_score"]
+                a = summary(evaluate_changed(out_before, v1.ranking(rel), v1.queries(), qrels, sets, changed))[
+                    "nclue_score"]
                 before.append(b)
                 after.append(a)
             out += _impact(before, after, src, "audit.impact.v1.%s" % label)
@@ -184,12 +187,17 @@ def _impact_units(inst):
         def v2_compute():
             src = "supplement Table S14 (v2: S0 before, S after)"
             out = []
+            s0 = v2.qrels(I.V2_QRELS_S0)
+            s0_sets = gold_and_subsets(v2.queries(), s0)
+            final = v2.qrels()
+            changed = {q for q in set(s0) | set(final) if s0.get(q, {}) != final.get(q, {})}
             for form in FORMS:
                 before, after = [], []
                 for sid in sids:
                     rel = v2_path(sid, form)
-                    b = summary(outcomes(v2, rel, I.V2_QRELS_S0))
-                    a = summary(outcomes(v2, rel))
+                    out_after = outcomes(v2, rel)
+                    b = summary(evaluate_changed(out_after, v2.ranking(rel), v2.queries(), s0, s0_sets, changed))
+                    a = summary(out_after)
                     before.append(b["nclue_score"])
                     after.append(a["nclue_score"])
                     out += [Value("audit.impact.v2.%s.%s.nclue_score_s0" % (sid, form), b["nclue_score"], source=src),

@@ -233,7 +233,8 @@ def load(root, releases):
         p = pair_of(row)
         cid = row.str("cid")
         if cid not in p.queue:
-            raise row.error("cid", "condition %s of pair %s is not in the adjudication queue" % (cid, p.pair))
+            raise row.error("cid", "condition %s of pair %s is not in the adjudication queue (%s)" % (
+                cid, p.pair, path_of("queue")))
         who = row.str("responder")
         got = p.adjudication.setdefault(cid, {})
         if who in got:
