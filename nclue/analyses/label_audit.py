@@ -203,6 +203,13 @@ def _impact_units(inst):
                     out += [Value("audit.impact.v2.%s.%s.nclue_score_s0" % (sid, form), b["nclue_score"], source=src),
                             Value("audit.impact.v2.%s.%s.gold_ndcg_s0" % (sid, form), b["gold_ndcg"], source=src)]
                 out += _impact(before, after, src, "audit.impact.v2.%s" % form)
+            # Table S14's headline: the fusion - BM25 gold-only NDCG@10 gap on S0 and on S (raw form)
+            if "rrf_bm25and_pagetop3" in sids and "bm25_and" in sids:
+                for label, copy in (("s0", I.V2_QRELS_S0), ("s", None)):
+                    fus = summary(outcomes(v2, v2_path("rrf_bm25and_pagetop3", "raw"), copy))["gold_ndcg"]
+                    bm = summary(outcomes(v2, v2_path("bm25_and", "raw"), copy))["gold_ndcg"]
+                    out.append(Value("audit.impact.v2.raw.fusion_minus_bm25_gold_ndcg_%s" % label, fus - bm,
+                                     source=src))
             return out
         files = [v2_path(s, f) for s in sids for f in FORMS]
         units.append(Unit("v2", [I.V2_CORPUS, I.V2_CONDITIONS, I.V2_QUERIES, I.V2_QRELS_S0, I.V2_QRELS,
