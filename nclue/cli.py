@@ -149,12 +149,39 @@ def export_pages(root, out_dir):
     print("wrote %s" % os.path.join(out_dir, "pages.jsonl"))
 
 
+def export_pages_v2(root, out_dir):
+    """SourceShift page text (``OUT/pages_v2.jsonl``), regenerated from data/v2/build.json's seed and
+    config; refused unless the regenerated corpus is the released one."""
+    from .build.sourceshift import SHIFT_CONFIGS, generate
+    from .jsonio import iter_jsonl, read_json, write_jsonl
+
+    build = read_json(os.path.join(root, "data", "v2", "build.json"), "data/v2/build.json")
+    if not isinstance(build.get("seed"), int) or build.get("config") not in SHIFT_CONFIGS:
+        raise UsageError("data/v2/build.json has no usable seed/config: page text cannot be regenerated")
+    if _inside(out_dir, root):
+        raise UsageError("refusing to export pages inside data/ or reference_metrics/")
+    g = generate(SHIFT_CONFIGS[build["config"]], build["seed"])
+    released = [obj for _, obj in iter_jsonl(os.path.join(root, "data", "v2", "corpus.jsonl"), "data/v2/corpus.jsonl")]
+    if released != g["docs"]:
+        raise UsageError("data/v2/corpus.jsonl is not what the builder regenerates from its seed")
+    os.makedirs(out_dir, exist_ok=True)
+    source = g["source"]
+    write_jsonl(os.path.join(out_dir, "pages_v2.jsonl"),
+                ({"docid": d, "page": p, "text": t, "synthetic": True} for d, p, t in source.iter_all()))
+    print("wrote %s" % os.path.join(out_dir, "pages_v2.jsonl"))
+
+
 def cmd_export(argv):
     p = _Parser(prog="python -m nclue export-pages", description="Write the stand-in page text (JSON Lines).")
     p.add_argument("out")
     p.add_argument("--data", default=REPO_ROOT)
+    p.add_argument("--release", choices=("v1", "v2", "all"), default="v1",
+                   help="v1 -> OUT/pages.jsonl, v2 -> OUT/pages_v2.jsonl (default v1)")
     args = p.parse_args(argv)
-    export_pages(args.data, args.out)
+    if args.release in ("v1", "all"):
+        export_pages(args.data, args.out)
+    if args.release in ("v2", "all"):
+        export_pages_v2(args.data, args.out)
     return 0
 
 

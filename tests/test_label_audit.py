@@ -305,3 +305,18 @@ def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
         fails = [c for c in result.checks if c.status == "fail"]
         assert fails, "%s %s: no fail" % (rel, name)
         assert any(rel in c.reason for c in fails), (rel, name, [c.reason for c in fails][:3])
+
+
+def test_audit_pages_are_the_regenerated_page_text(mini_all, tmp_path):
+    from nclue.cli import export_pages, export_pages_v2
+
+    out = str(tmp_path / "pages")
+    export_pages(mini_all, out)
+    export_pages_v2(mini_all, out)
+    text = {}
+    for release, name in (("v1", "pages.jsonl"), ("v2", "pages_v2.jsonl")):
+        for r in _rows(os.path.join(out, name)):
+            text[(release, r["docid"], r["page"])] = r["text"]
+    shown = _rows(os.path.join(mini_all, "data", "audit", "pages.jsonl"))
+    assert shown and {r["release"] for r in shown} == {"v1", "v2"}
+    assert all(text[(r["release"], r["docid"], r["page"])] == r["text"] for r in shown)
