@@ -216,3 +216,25 @@ def test_portable_erfc_matches_math_erfc():
         ref = math.erfc(x)
         assert erfc(x) == pytest.approx(ref, rel=1e-13, abs=1e-300)
     assert two_sided_normal_p(1.959963984540054) == pytest.approx(0.05, rel=1e-12)
+
+
+def test_crossed_bootstrap_keeps_query_weight_for_a_query_without_memberships():
+    from nclue.rng import Stream
+    from nclue.stats.sensitivity import crossed_bootstrap
+
+    delta = [1, 0, -1, 1, 0]
+    members = [[0], [], [1, 2], [], [2]]
+    got = crossed_bootstrap([delta], members, 3, Stream(5), 50)[0]
+    s = Stream(5)
+    want = []
+    for _ in range(50):
+        wq = [0] * 5
+        for i in s.randbelow_batch(5, 5):
+            wq[i] += 1
+        vd = [0] * 3
+        for i in s.randbelow_batch(3, 3):
+            vd[i] += 1
+        w = [wq[i] * (sum(vd[d] for d in members[i]) / len(members[i]) if members[i] else 1.0) for i in range(5)]
+        total = sum(w)
+        want.append(100.0 * sum(wi * di for wi, di in zip(w, delta)) / total if total else 0.0)
+    assert got == pytest.approx(want, abs=1e-12)

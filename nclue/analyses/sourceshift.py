@@ -9,7 +9,11 @@
   in points and a two-sided sign-flip p-value over the 225 queries
   (10,000 draws shared by all contrasts and forms; a query is its own family);
 * ``v2.directions``: the raw-form operation directions on v1 and v2 (Table 7):
-  variant minus base on each release and whether the sign is the same.
+  variant minus base on each release and whether the sign is the same;
+* ``v2.sensitivity``: Table S1i's SourceShift column for the raw fusion - BM25
+  n-Clue Score contrast (graph components, crossed query x document
+  intervals, leave-one-document ranges, removal of the 20 highest-degree
+  documents; gold and all-judged memberships) and the contrast by source.
 """
 
 from .. import instrument as I
@@ -164,9 +168,75 @@ def _has_v2(fn):
     return units
 
 
+S1I_PAIR = ("rrf_bm25and_pagetop3", "bm25_and")
+CROSSED_DRAWS = 500
+
+
+def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
+    """Table S1i (shared-document dependence) for one release's variant - base n-Clue Score contrast:
+    gold and all-judged graph components, crossed query x document intervals, leave-one-document
+    ranges and removal of the 20 highest-degree documents, for gold and for all judged memberships."""
+    from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range
+    from ..structure import gold_and_subsets, gold_graph_components
+
+    queries, qrels = inst.queries(), inst.qrels()
+    sets = gold_and_subsets(queries, qrels)
+    qids = sorted(queries)
+    v, b = outcomes(inst, variant_rel).success, outcomes(inst, base_rel).success
+    delta = [x - y for x, y in zip(v, b)]
+    src = "supplement Table S1i (shared-document dependence, n-Clue Score points)"
+    out = [Value(prefix + ".delta_score", 100.0 * sum(delta) / len(delta), source=src),
+           Value(prefix + ".queries", len(qids), source=src),
+           Value(prefix + ".distinct_gold_documents", len({d for q in qids for d in sets[q][0]}), source=src)]
+    doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
+    for label in ("gold", "judged"):
+        member_sets = [sorted(sets[q][0]) if label == "gold" else sorted(qrels[q]) for q in qids]
+        graph = {q: (frozenset(m), frozenset()) for q, m in zip(qids, member_sets)}
+        comps = gold_graph_components(graph)
+        stream = Stream.derived(SEED, seed_label, "crossed", label)
+        members = [[doc_index[d] for d in m] for m in member_sets]
+        lo, hi = crossed_intervals([delta], members, len(doc_index), stream, CROSSED_DRAWS)[0]
+        l_lo, l_hi, _, _ = leave_one_document_range(delta, member_sets, sorted({d for m in member_sets for d in m}))
+        dropped, left, _ = drop_top_degree(delta, member_sets, 20)
+        out += [Value("%s.%s.components" % (prefix, label), len(comps), source=src),
+                Value("%s.%s.largest_component" % (prefix, label), len(comps[0]), source=src),
+                Value("%s.%s.crossed_ci_low" % (prefix, label), lo, source=src),
+                Value("%s.%s.crossed_ci_high" % (prefix, label), hi, source=src),
+                Value("%s.%s.leave_one_doc_min" % (prefix, label), l_lo, source=src),
+                Value("%s.%s.leave_one_doc_max" % (prefix, label), l_hi, source=src),
+                Value("%s.%s.drop_top20.delta_score" % (prefix, label), dropped, source=src),
+                Value("%s.%s.drop_top20.queries" % (prefix, label), left, source=src)]
+    return out
+
+
+def _sensitivity_units(inst):
+    v2 = inst.v2()
+    var, base = S1I_PAIR
+    units = []
+    if all(s in form_systems(v2) for s in S1I_PAIR):
+        files = [v2_path(var, "raw"), v2_path(base, "raw")]
+
+        def v2_compute():
+            out = shared_document_values(v2, files[0], files[1], "v2.sensitivity.fusion_minus_bm25", "v2")
+            queries = v2.queries()
+            qids = sorted(queries)
+            d = [x - y for x, y in zip(outcomes(v2, files[0]).success, outcomes(v2, files[1]).success)]
+            for src_name in sorted({q.source for q in queries.values()}):
+                idx = [i for i, q in enumerate(qids) if queries[q].source == src_name]
+                out += [Value("v2.sensitivity.fusion_minus_bm25.by_source.%s.delta_score" % src_name,
+                              100.0 * sum(d[i] for i in idx) / len(idx), source="supplement section 8 (by source)"),
+                        Value("v2.sensitivity.fusion_minus_bm25.by_source.%s.queries" % src_name, len(idx),
+                              source="supplement section 8 (by source)")]
+            return out
+        units.append(Unit("v2", V2_INPUTS + files, v2_compute))
+    return units
+
+
 ANALYSES = [
     Analysis("v2.structure", "construction", "supplement section 8 (SourceShift scale)", _has_v2(_structure_units)),
     Analysis("v2.forms", "scoring", "supplement Table S3 (13 systems x 3 forms)", _has_v2(_forms_units)),
     Analysis("v2.contrasts", "inference", "supplement Table S4 (query-paired permutation)", _has_v2(_contrast_units)),
     Analysis("v2.directions", "scoring", "paper Table 7 (operation directions v1 vs v2)", _has_v2(_direction_units)),
+    Analysis("v2.sensitivity", "sensitivity", "supplement Table S1i (SourceShift column) and section 8 by source",
+             _has_v2(_sensitivity_units)),
 ]

@@ -16,7 +16,9 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
     Each draw gives every query a weight ``w_q`` (its count among ``Q`` draws
     with replacement) and every document a weight ``v_d`` (its count among
     ``n_docs`` draws); a query is weighted ``W_q = w_q * mean(v_d for d in its
-    memberships)``.  For each per-query difference vector in ``deltas`` (values
+    memberships)`` (a query with no memberships -- e.g. one left without a gold after
+    label repair -- keeps its query weight: document factor 1, the expected mean of
+    ``v_d``).  For each per-query difference vector in ``deltas`` (values
     -1, 0, 1) the statistic is ``scale * sum_q W_q delta_q / sum_q W_q``; all
     vectors share the draws.  Returns one distribution per vector.
     """
@@ -35,7 +37,8 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
         for i in stream.randbelow_batch(n_docs, n_docs):
             vd[i] += 1
         get = vd.__getitem__
-        w = [wq[i] * sum(map(get, memberships[i])) / sizes[i] if wq[i] else 0.0 for i in range(q)]
+        w = [(wq[i] * sum(map(get, memberships[i])) / sizes[i] if sizes[i] else float(wq[i])) if wq[i] else 0.0
+             for i in range(q)]
         total = math.fsum(w)
         wget = w.__getitem__
         for j in range(len(deltas)):
