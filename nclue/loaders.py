@@ -197,20 +197,27 @@ def load_ranking(root, rel, queries, corpus, depth=10):
             raise row.error("docids", "has %d entries; at most %d expected" % (len(docids), depth))
         if len(scores) != len(docids):
             raise row.error("scores", "has %d entries for %d docids" % (len(scores), len(docids)))
-        seen = set()
-        for i, d in enumerate(docids):
-            if not isinstance(d, str) or d not in corpus:
-                raise row.error("docids[%d]" % i, "unknown document %r" % (d,))
-            if d in seen:
-                raise row.error("docids[%d]" % i, "document %r ranked twice" % d)
-            seen.add(d)
-        vals = []
-        for i, s in enumerate(scores):
-            if isinstance(s, bool) or not isinstance(s, (int, float)):
-                raise row.error("scores[%d]" % i, "must be a number, got %r" % (s,))
-            if vals and s > vals[-1]:
-                raise row.error("scores[%d]" % i, "scores must be non-increasing in file order")
-            vals.append(float(s))
+        # fast path: all docids distinct known strings, all scores floats/ints in non-increasing order;
+        # the loops below only run to name the first defect
+        if not (len(set(docids)) == len(docids) and all(type(d) is str and d in corpus for d in docids)):
+            seen = set()
+            for i, d in enumerate(docids):
+                if not isinstance(d, str) or d not in corpus:
+                    raise row.error("docids[%d]" % i, "unknown document %r" % (d,))
+                if d in seen:
+                    raise row.error("docids[%d]" % i, "document %r ranked twice" % d)
+                seen.add(d)
+        if all(type(x) is float or type(x) is int for x in scores) and all(
+                a >= b for a, b in zip(scores, scores[1:])):
+            vals = [float(x) for x in scores]
+        else:
+            vals = []
+            for i, x in enumerate(scores):
+                if isinstance(x, bool) or not isinstance(x, (int, float)):
+                    raise row.error("scores[%d]" % i, "must be a number, got %r" % (x,))
+                if vals and x > vals[-1]:
+                    raise row.error("scores[%d]" % i, "scores must be non-increasing in file order")
+                vals.append(float(x))
         out[qid] = RankingRow(qid, tuple(docids), tuple(vals))
     missing = [q for q in queries if q not in out]
     if missing:

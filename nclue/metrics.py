@@ -59,19 +59,26 @@ def gold_ndcg(docids, gold, k=10):
     return dcg / ideal
 
 
-def graded_ndcg(docids, grades, k=10):
+def ideal_graded_dcg(grades, k=10):
+    """The ideal DCG@k of one query's grades (all nonzero qrels sorted by grade); 0.0 if none."""
+    ideal = 0.0
+    for pos, g in enumerate(sorted((g for g in grades.values() if g > 0), reverse=True)[:k], 1):
+        ideal += g * _DISCOUNT[pos]
+    return ideal
+
+
+def graded_ndcg(docids, grades, k=10, ideal=None):
     """Graded NDCG@k as trec_eval's ``ndcg_cut.k``: linear gain = grade, discount
-    ``1/log2(rank+1)``, ideal from all nonzero qrels sorted by grade.
+    ``1/log2(rank+1)``, ideal from all nonzero qrels sorted by grade (``ideal``: that
+    value precomputed by :func:`ideal_graded_dcg`).
 
     >>> round(graded_ndcg(["a", "b"], {"a": 1, "b": 2}), 6)
     0.859719
     """
-    ideal_gains = sorted((g for g in grades.values() if g > 0), reverse=True)[:k]
-    if not ideal_gains:
+    if ideal is None:
+        ideal = ideal_graded_dcg(grades, k)
+    if not ideal:
         return 0.0
-    ideal = 0.0
-    for pos, g in enumerate(ideal_gains, 1):
-        ideal += g * _DISCOUNT[pos]
     dcg = 0.0
     for pos, d in enumerate(docids[:k], 1):
         g = grades.get(d, 0)
@@ -117,9 +124,10 @@ class Outcomes(NamedTuple):
     auc: Tuple[object, ...]          # float or None
 
 
-def evaluate(ranking, queries, qrels, sets, k=10):
+def evaluate(ranking, queries, qrels, sets, k=10, ideals=None):
     """Outcome vectors for a ranking ``{qid: RankingRow}``; every query is scored
-    (a query absent from the ranking counts as an empty list)."""
+    (a query absent from the ranking counts as an empty list).  ``ideals``: optional
+    ``{qid: ideal_graded_dcg}`` shared by every ranking scored against the same qrels."""
     cols = {name: [] for name in Outcomes._fields}
     for qid in sorted(queries):
         gold, subset = sets[qid]
@@ -133,7 +141,8 @@ def evaluate(ranking, queries, qrels, sets, k=10):
         cols["first_gold"].append(rg)
         cols["first_subset"].append(rs)
         cols["gold_ndcg"].append(gold_ndcg(docids, gold, k))
-        cols["graded_ndcg"].append(graded_ndcg(docids, qrels.get(qid, {}), k))
+        cols["graded_ndcg"].append(graded_ndcg(docids, qrels.get(qid, {}), k,
+                                               None if ideals is None else ideals.get(qid)))
         cols["auc"].append(pairwise_auc(docids, gold, subset, k))
     return Outcomes(**{name: tuple(v) for name, v in cols.items()})
 

@@ -8,7 +8,7 @@
 
 from .. import instrument as I
 from ..claims import Value
-from ..metrics import evaluate, summary
+from ..metrics import evaluate, ideal_graded_dcg, summary
 from ..structure import gold_and_subsets
 from .base import Analysis, Unit
 
@@ -35,14 +35,22 @@ def outcomes(inst, rel, qrels_rel=None):
     if qrels_rel is None or qrels_rel == inst.QRELS:
         key = "__outcomes__" + rel
         if key not in inst._cache:
-            inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), inst.qrels(), _sets(inst)))
+            inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), inst.qrels(), _sets(inst),
+                                               ideals=_ideals(inst, inst.QRELS)))
         return inst._cache[key][1]
     key = "__outcomes__%s|%s" % (rel, qrels_rel)
     if key not in inst._cache:
         qrels = inst.qrels(qrels_rel)
         sets = inst._get("__sets__" + qrels_rel, lambda: gold_and_subsets(inst.queries(), qrels))
-        inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), qrels, sets))
+        inst._cache[key] = (True, evaluate(inst.ranking(rel), inst.queries(), qrels, sets,
+                                           ideals=_ideals(inst, qrels_rel)))
     return inst._cache[key][1]
+
+
+def _ideals(inst, qrels_rel):
+    """Ideal graded DCG@10 per query of one qrel copy (computed once per instrument)."""
+    qrels = inst.qrels(qrels_rel)
+    return inst._get("__ideals__" + qrels_rel, lambda: {q: ideal_graded_dcg(g) for q, g in qrels.items()})
 
 
 def _system_ids(inst):
