@@ -200,9 +200,17 @@ def cmd_score(argv):
     p.add_argument("--format", choices=("auto", "trec", "jsonl"), default="auto")
     p.add_argument("--ties", choices=("trec", "file"), default="trec",
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
+    p.add_argument("--qrels", choices=("final", "s0"), default="final",
+                   help="v2 only: the revised qrels.jsonl (default) or the initial qrels_s0.jsonl")
     args = p.parse_args(argv)
+    if args.qrels == "s0" and args.release != "v2":
+        raise UsageError("--qrels s0 exists only for --release v2")
     inst = Instrument(args.data)
-    queries, corpus, qrels = inst.queries(), inst.corpus(), inst.qrels()
+    if args.release == "v2":
+        inst = inst.v2()
+    queries, corpus = inst.queries(), inst.corpus()
+    qrels = inst.qrels("data/v2/qrels_s0.jsonl" if args.qrels == "s0" else None)
     fmt = args.format
     if fmt == "auto":
         fmt = "jsonl" if args.run.endswith(".jsonl") else "trec"
@@ -217,8 +225,10 @@ def cmd_score(argv):
         order = "trec_eval order (score desc, docno desc)" if args.ties == "trec" else "file order"
     missing = sorted(set(queries) - set(ranking))
     s = summary(evaluate(ranking, queries, qrels, gold_and_subsets(queries, qrels)))
-    print("run %s on %s; %s; %d of %d queries ranked (absent queries score as empty lists)" % (
-        args.run, os.path.abspath(args.data), order, len(queries) - len(missing), len(queries)))
+    print("run %s on %s (%s, %s); %s; %d of %d queries ranked (absent queries score as empty lists)" % (
+        args.run, os.path.abspath(args.data), inst.base, os.path.basename(inst.QRELS if args.qrels == "final"
+                                                                          else "qrels_s0.jsonl"),
+        order, len(queries) - len(missing), len(queries)))
     for key in ("nclue_score", "gold_hit", "complete_first", "subset_first", "no_gold", "gold_ndcg", "graded_ndcg",
                 "pairwise_auc"):
         value = s[key]

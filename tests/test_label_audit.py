@@ -320,3 +320,34 @@ def test_audit_pages_are_the_regenerated_page_text(mini_all, tmp_path):
     shown = _rows(os.path.join(mini_all, "data", "audit", "pages.jsonl"))
     assert shown and {r["release"] for r in shown} == {"v1", "v2"}
     assert all(text[(r["release"], r["docid"], r["page"])] == r["text"] for r in shown)
+
+
+def test_score_command_on_v2_matches_the_frozen_table_s3_value():
+    import subprocess
+    import sys
+
+    frozen = {c["id"]: c["value"] for c in json.load(open(os.path.join(REPO, "reference_metrics",
+                                                                        "v2.forms.json")))["claims"]}
+    run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_dec_sdr__natural.jsonl")
+    out = subprocess.run([sys.executable, "-m", "nclue", "score", run, "--release", "v2"], cwd=REPO,
+                         capture_output=True, text=True).stdout
+    score = float(next(line.split()[1] for line in out.splitlines() if line.strip().startswith("nclue_score")))
+    assert score == pytest.approx(frozen["v2.forms.bm25_dec_sdr.natural.nclue_score_at_10"], abs=5e-5)
+
+
+def test_v2_graded_ndcg_equals_pytrec_eval():
+    import pytrec_eval
+
+    from nclue.analyses.scoring import outcomes
+    from nclue.analyses.sourceshift import v2_path
+    from nclue.instrument import Instrument
+
+    v2 = Instrument(REPO).v2()
+    qrels = {q: {d: g for d, g in grades.items()} for q, grades in v2.qrels().items() if grades}
+    rel = v2_path("rrf_bm25and_pagetop3", "raw")
+    ranking = v2.ranking(rel)
+    run = {q: {d: float(10 - i) for i, d in enumerate(row.docids)} for q, row in ranking.items()}
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(run)
+    out = outcomes(v2, rel)
+    ours = dict(zip(out.qids, out.graded_ndcg))
+    assert ref and all(ours[q] == pytest.approx(ref[q]["ndcg_cut_10"], abs=1e-12) for q in ref)
