@@ -174,6 +174,7 @@ def _impact_units(inst):
                     "nclue_score"]
                 before.append(b)
                 after.append(a)
+                out.append(Value("audit.impact.v1.%s.%s.nclue_score_repaired" % (label, sid), a, source=src))
             out += _impact(before, after, src, "audit.impact.v1.%s" % label)
         return out
     v1_files = sorted({I.ranking_path(s) for s in _v1_systems(v1)} |
