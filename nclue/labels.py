@@ -2,8 +2,10 @@
 
 Pure functions, no files: the quote-integrity gate, derived grades, and the
 evidence-asymmetric repair policy of supplement 10.2.2 / 10.4 as one
-deterministic function.  The audit records and their loaders come with the
-stand-in SourceShift; these are the rules they will be scored by.
+deterministic function.  The audit records are loaded by
+:mod:`nclue.labelaudit.records` and scored with these rules by
+:mod:`nclue.labelaudit.score`; the stand-in's simulated audit
+(:mod:`nclue.build.audit`) decides with the same function.
 
 Quote gate (10.2.1): a positive answer has at least one selected page, every
 selected page belongs to the pool shown to the evaluator, and a non-trivial
