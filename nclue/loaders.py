@@ -137,17 +137,23 @@ def load_queries(root, rel, conditions=None):
     return out
 
 
+def _query_doc(row, queries, corpus):
+    """A row's ``qid`` and ``docid``, each required to be a known query / corpus document."""
+    qid = row.str("qid")
+    if qid not in queries:
+        raise row.error("qid", "unknown query %r" % qid)
+    docid = row.str("docid")
+    if docid not in corpus:
+        raise row.error("docid", "unknown document %r (not in corpus)" % docid)
+    return qid, docid
+
+
 def load_qrels(root, rel, queries, corpus):
     """Qrels as ``{qid: {docid: grade}}``; grade in 1..n; no duplicate pairs."""
     out = {qid: {} for qid in queries}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
-        qid = row.str("qid")
-        if qid not in queries:
-            raise row.error("qid", "unknown query %r" % qid)
-        docid = row.str("docid")
-        if docid not in corpus:
-            raise row.error("docid", "unknown document %r (not in corpus)" % docid)
+        qid, docid = _query_doc(row, queries, corpus)
         grade = row.int("grade", 1, queries[qid].n)
         if docid in out[qid]:
             raise row.error("docid", "duplicate qrel for (%s, %s)" % (qid, docid))
@@ -161,12 +167,7 @@ def load_repairs(root, rel, queries, corpus, qrels):
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
-        qid = row.str("qid")
-        if qid not in queries:
-            raise row.error("qid", "unknown query %r" % qid)
-        docid = row.str("docid")
-        if docid not in corpus:
-            raise row.error("docid", "unknown document %r (not in corpus)" % docid)
+        qid, docid = _query_doc(row, queries, corpus)
         n = queries[qid].n
         before, after = row.int("grade_before", 0, n), row.int("grade_after", 0, n)
         if before != qrels.get(qid, {}).get(docid, 0):

@@ -33,20 +33,31 @@ def generate(cfg, seed):
     conjunctions, info = construct.select_queries(cfg, seed, index)
     queries, qrel_rows = [], []
     for number, conj in enumerate(conjunctions):
-        qid = "nclue_%04d" % number
-        conds = [catalog[ci] for ci in conj]
-        queries.append({
-            "qid": qid,
-            "n": len(conds),
-            "conditions": [{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds],
-            "forms": forms.render(conds),
-            "synthetic": True,
-        })
-        rows = construct.qrels_for(index, conj)
-        rows.sort(key=lambda t: (-t[1], t[0]))
-        for docid, grade in rows:
-            qrel_rows.append({"qid": qid, "docid": docid, "grade": grade})
+        query, rows = query_and_qrels("nclue_%04d" % number, catalog, index, conj)
+        queries.append(query)
+        qrel_rows += rows
     return docs, catalog, inventory_rows, queries, qrel_rows, info
+
+
+def query_and_qrels(qid, catalog, index, conj, **extra):
+    """One constructed query row (``extra`` fields added, e.g. ``source``) and its compact qrel rows
+    (grade descending, then docid), shared by the v1 and v2 builders."""
+    conds = [catalog[ci] for ci in conj]
+    query = dict(extra, qid=qid, n=len(conds), forms=forms.render(conds), synthetic=True,
+                 conditions=[{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds])
+    rows = sorted(construct.qrels_for(index, conj), key=lambda t: (-t[1], t[0]))
+    return query, [{"qid": qid, "docid": docid, "grade": grade} for docid, grade in rows]
+
+
+def beside_paper(stats, paper):
+    """``[{statistic, stand_in, paper?}]`` in statistic order: a stand-in table beside the paper's."""
+    rows = []
+    for key in sorted(stats):
+        entry = {"statistic": key, "stand_in": stats[key]}
+        if key in paper:
+            entry["paper"] = paper[key]
+        rows.append(entry)
+    return rows
 
 
 def page_source(cfg, seed, docs, catalog, inventory_rows):
@@ -146,13 +157,7 @@ def write_stats(out_root, cfg):
 
     inst = Instrument(out_root)
     stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
-    paper = config_mod.PAPER_TABLE1 if cfg.name == "full" else {}
-    rows = []
-    for key in sorted(stats):
-        entry = {"statistic": key, "stand_in": stats[key]}
-        if key in paper:
-            entry["paper"] = paper[key]
-        rows.append(entry)
+    rows = beside_paper(stats, config_mod.PAPER_TABLE1 if cfg.name == "full" else {})
     rel = "data/v1/stats.json"
     write_json(os.path.join(out_root, "data", "v1", "stats.json"), {
         "synthetic": True,

@@ -131,13 +131,7 @@ def write_stats_v2(out_root, config_name):
 
     inst = Instrument(out_root).v2()
     stats = sourceshift_table(inst)
-    paper = SS.PAPER_V2 if config_name == "full" else {}
-    rows = []
-    for key in sorted(stats):
-        entry = {"statistic": key, "stand_in": stats[key]}
-        if key in paper:
-            entry["paper"] = paper[key]
-        rows.append(entry)
+    rows = R.beside_paper(stats, SS.PAPER_V2 if config_name == "full" else {})
     write_json(os.path.join(out_root, "data", "v2", "stats.json"), {
         "synthetic": True,
         "note": "Stand-in SourceShift scale; the paper column is supplement section 8. Only the document, "

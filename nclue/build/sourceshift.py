@@ -26,7 +26,7 @@ the source mix, page lengths and error rates are stated below and in
 from dataclasses import dataclass
 
 from ..rng import Stream
-from . import construct, corpus, forms, vocab
+from . import construct, corpus, vocab
 from .text import PageSource
 
 
@@ -196,21 +196,12 @@ def generate(cfg, seed):
     index = construct.Index(docs, catalog, miner)
     conjunctions, info = select_queries(cfg, seed, index, docs)
     info.update(miner_info)
+    from .release import query_and_qrels
+
     queries, qrel_rows = [], []
     for number, (src, conj) in enumerate(conjunctions):
-        qid = "shift_%04d" % number
-        conds = [catalog[ci] for ci in conj]
-        queries.append({
-            "qid": qid,
-            "n": len(conds),
-            "source": src,
-            "conditions": [{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds],
-            "forms": forms.render(conds),
-            "synthetic": True,
-        })
-        rows = construct.qrels_for(index, conj)
-        rows.sort(key=lambda t: (-t[1], t[0]))
-        for docid, grade in rows:
-            qrel_rows.append({"qid": qid, "docid": docid, "grade": grade})
+        query, rows = query_and_qrels("shift_%04d" % number, catalog, index, conj, source=src)
+        queries.append(query)
+        qrel_rows += rows
     return {"docs": docs, "catalog": catalog, "truth": truth, "miner": miner, "queries": queries,
             "qrels_s0": qrel_rows, "info": info, "source": source}
