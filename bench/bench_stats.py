@@ -41,8 +41,8 @@ def main():
     from scipy import stats
 
     from nclue.analyses.inference import context
-    from nclue.instrument import Instrument
-    from nclue.rng import Stream
+    from nclue.core.instrument import Instrument
+    from nclue.core.rng import Stream
     from nclue.stats import bootstrap as B
     from nclue.stats import randomization as R
 

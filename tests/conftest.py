@@ -12,9 +12,9 @@ sys.path.insert(0, REPO)
 @pytest.fixture(scope="session")
 def mini_root(tmp_path_factory):
     """A freshly built mini stand-in (data + frozen claims + manifest)."""
-    from nclue.build.config import CONFIGS
-    from nclue.build.release import write_instrument
-    from nclue.freeze import freeze
+    from nclue.builder.config import CONFIGS
+    from nclue.builder.crosspage import write_instrument
+    from nclue.harness.freeze import freeze
 
     root = str(tmp_path_factory.mktemp("mini"))
     write_instrument(root, CONFIGS["mini"], 11, log=lambda *a: None)

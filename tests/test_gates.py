@@ -2,8 +2,8 @@
 
 import pytest
 
-from nclue.build.construct import distinct_page_matching, passes_gates
-from nclue.verify import distinct_page_valid, is_gold, single_page_solvable
+from nclue.builder.construct import distinct_page_matching, passes_gates
+from nclue.core.verify import distinct_page_valid, is_gold, single_page_solvable
 
 # (page sets, single-page-solvable, distinct-page-valid, gold)
 CASES = [

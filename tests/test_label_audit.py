@@ -13,9 +13,9 @@ from conftest import REPO, run_reproduce
 @pytest.fixture(scope="session")
 def mini_all(tmp_path_factory):
     """A mini stand-in with v1, v2 and the simulated audit, frozen."""
-    from nclue.build.config import CONFIGS
-    from nclue.build.release import write_all
-    from nclue.freeze import freeze
+    from nclue.builder.config import CONFIGS
+    from nclue.builder.build import write_all
+    from nclue.harness.freeze import freeze
 
     root = str(tmp_path_factory.mktemp("mini_all"))
     write_all(root, CONFIGS["mini"], 11, log=lambda *a: None)
@@ -31,7 +31,8 @@ def mini_all_copy(mini_all, tmp_path):
 
 
 def _records(root):
-    from nclue.instrument import Instrument, V2_QRELS_S0
+    from nclue.core.instrument import Instrument
+    from nclue.core.layout import V2_QRELS_S0
     from nclue.labelaudit import records as AR
 
     inst = Instrument(root)
@@ -47,12 +48,12 @@ def _rows(path):
 
 
 def _write_rows(path, rows):
-    from nclue.jsonio import write_jsonl
+    from nclue.core.jsonio import write_jsonl
     write_jsonl(path, rows)
 
 
 def _resign(root):
-    from nclue.freeze import write_release_manifest
+    from nclue.harness.freeze import write_release_manifest
     write_release_manifest(root)
 
 
@@ -87,7 +88,7 @@ def test_agreement_statistics_equal_reference_libraries():
     from sklearn.metrics import cohen_kappa_score
     from statsmodels.stats import inter_rater, proportion
 
-    from nclue.labels import derived_grade
+    from nclue.labelaudit.rules import derived_grade
     from nclue.labelaudit import score as SC
 
     _, _, rec = _records(REPO)
@@ -136,8 +137,8 @@ def test_v2_contrast_p_values_agree_with_scipy_permutation_test():
     from scipy import stats
 
     from nclue.analyses.sourceshift import v2_path
-    from nclue.analyses.scoring import outcomes
-    from nclue.instrument import Instrument
+    from nclue.analyses.common import outcomes
+    from nclue.core.instrument import Instrument
 
     v2 = Instrument(REPO).v2()
     frozen = {c["id"]: c["value"] for c in json.load(open(os.path.join(REPO, "reference_metrics",
@@ -234,7 +235,7 @@ def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
 
 
 def test_a_selected_page_that_was_not_shown_fails_the_gate():
-    from nclue.labels import Answer, gate
+    from nclue.labelaudit.rules import Answer, gate
 
     text = {4: "The Results Framework is set out in full here.", 9: "Other text."}.get
     ok, why = gate(Answer(True, [4], "results framework is set out", shown=(9,)), {9}, text)
@@ -285,8 +286,8 @@ V2_FILES = ["data/v2/qrels.jsonl", "data/v2/qrels_s0.jsonl", "data/v2/queries.js
 def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
     from test_bad_input import MUTATIONS, _resign as resign
 
-    from nclue.report import render_text, report_json
-    from nclue.runner import run
+    from nclue.harness.report import render_text, report_json
+    from nclue.harness.runner import run
 
     for name, mutate in MUTATIONS.items():
         root = str(tmp_path / name.replace(" ", "_"))
@@ -308,7 +309,7 @@ def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
 
 
 def test_audit_pages_are_the_regenerated_page_text(mini_all, tmp_path):
-    from nclue.cli import export_pages, export_pages_v2
+    from nclue.builder.export import export_pages_v1 as export_pages, export_pages_v2
 
     out = str(tmp_path / "pages")
     export_pages(mini_all, out)
@@ -331,16 +332,16 @@ def test_score_command_on_v2_matches_the_frozen_table_s3_value():
     run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_dec_sdr__natural.jsonl")
     out = subprocess.run([sys.executable, "-m", "nclue", "score", run, "--release", "v2"], cwd=REPO,
                          capture_output=True, text=True).stdout
-    score = float(next(line.split()[1] for line in out.splitlines() if line.strip().startswith("nclue_score")))
+    score = float(next(line.split()[1] for line in out.splitlines() if line.strip().startswith("nclue_score_at_10")))
     assert score == pytest.approx(frozen["v2.forms.bm25_dec_sdr.natural.nclue_score_at_10"], abs=5e-5)
 
 
 def test_v2_graded_ndcg_equals_pytrec_eval():
     import pytrec_eval
 
-    from nclue.analyses.scoring import outcomes
+    from nclue.analyses.common import outcomes
     from nclue.analyses.sourceshift import v2_path
-    from nclue.instrument import Instrument
+    from nclue.core.instrument import Instrument
 
     v2 = Instrument(REPO).v2()
     qrels = {q: {d: g for d, g in grades.items()} for q, grades in v2.qrels().items() if grades}

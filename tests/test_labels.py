@@ -1,6 +1,6 @@
 """Label-audit rules: the quote gate and every branch of the repair policy, on hand-built cases."""
 
-from nclue.labels import Answer, gate, normalise, repair
+from nclue.labelaudit.rules import Answer, gate, normalise, repair
 
 PAGES = {3: "The Grievance Redress Mechanism is described in detail on this page.",
          5: "Resettlement policy:  the framework applies to all\nsubprojects.",

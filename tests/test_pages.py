@@ -3,9 +3,9 @@
 import json
 import os
 
-from nclue.build.text import PageSource
-from nclue.cli import export_pages
-from nclue.jsonio import iter_jsonl
+from nclue.builder.text import PageSource
+from nclue.builder.export import export_pages_v1 as export_pages
+from nclue.core.jsonio import iter_jsonl
 
 
 def _rows(root, name):

@@ -9,9 +9,9 @@ import pytest
 
 from conftest import REPO
 from nclue.stats import agreement as S
-from nclue.audit.check import audit, evaluate, load_numbers, relations_of
-from nclue.audit.numbers import numbers_in, parse
-from nclue.audit.solve import Num, linear, linear_counts
+from nclue.paperaudit.check import audit, evaluate, load_numbers, relations_of
+from nclue.paperaudit.numbers import numbers_in, parse
+from nclue.paperaudit.solve import Num, linear, linear_counts
 
 SEED = os.path.join(os.path.dirname(REPO), "shared", "seeds", "000_5edb9f697168b38b.txt")
 
@@ -50,7 +50,7 @@ def test_a_typo_in_the_transcription_is_caught(tmp_path, entries):
     root = tmp_path / "r"
     (root / "reference_metrics" / "paper").mkdir(parents=True)
     (root / "reference_metrics" / "paper" / "numbers.json").write_text(json.dumps(obj), encoding="utf-8")
-    from nclue.errors import InputError
+    from nclue.core.errors import InputError
     with pytest.raises(InputError) as info:
         load_numbers(str(root))
     assert "disagrees with the displayed text" in str(info.value)

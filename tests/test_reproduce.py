@@ -47,7 +47,7 @@ def test_changed_claim_value_fails(release_copy, tmp_path):
 
 def test_changed_claim_value_fails_even_with_a_fixed_manifest(release_copy, tmp_path):
     """Re-hashing the manifest after editing a claim does not make a wrong value pass."""
-    from nclue.freeze import write_release_manifest
+    from nclue.harness.freeze import write_release_manifest
     path = os.path.join(release_copy, "reference_metrics", "v1.scorecard.json")
     obj = json.load(open(path))
     claim = next(c for c in obj["claims"] if c["id"] == "v1.scorecard.bm25_or.hit_count")
@@ -79,7 +79,7 @@ def test_flipped_byte_in_ranking_fails_its_claims(release_copy, tmp_path):
 
 
 def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path):
-    from nclue.freeze import write_release_manifest
+    from nclue.harness.freeze import write_release_manifest
     path = os.path.join(release_copy, "data", "v1", "qrels.jsonl")
     lines = open(path, encoding="utf-8").read().split("\n")
     removed = json.loads(lines[0])

@@ -2,7 +2,7 @@
 
 import os
 
-from nclue.rng import Stream, derive
+from nclue.core.rng import Stream, derive
 
 
 def test_golden_randbelow_stream():

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from nclue.rng import Stream
+from nclue.core.rng import Stream
 from nclue.stats import bootstrap as B
 from nclue.stats import randomization as R
 from nclue.stats.lanes import pack, unpack, width_for
@@ -171,9 +171,10 @@ def test_logistic_on_the_released_regression_rows_equals_statsmodels():
     sm = pytest.importorskip("statsmodels.api")
     np = pytest.importorskip("numpy")
     from conftest import REPO
-    from nclue.analyses.scoring import outcomes
+    from nclue.analyses.common import outcomes
     from nclue.analyses.sensitivity import regression_rows
-    from nclue.instrument import Instrument, ranking_path
+    from nclue.core.instrument import Instrument
+    from nclue.core.layout import ranking_path
     inst = Instrument(REPO)
     rows = regression_rows(inst)
     y = list(outcomes(inst, ranking_path("bm25_and", "clean_v2")).success)
@@ -219,7 +220,7 @@ def test_portable_erfc_matches_math_erfc():
 
 
 def test_crossed_bootstrap_keeps_query_weight_for_a_query_without_memberships():
-    from nclue.rng import Stream
+    from nclue.core.rng import Stream
     from nclue.stats.sensitivity import crossed_bootstrap
 
     delta = [1, 0, -1, 1, 0]

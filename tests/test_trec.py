@@ -3,11 +3,11 @@
 import pytest
 
 from conftest import REPO
-from nclue.errors import InputError
-from nclue.instrument import Instrument
-from nclue.metrics import evaluate
-from nclue.structure import gold_and_subsets
-from nclue.trec import read_trec_run
+from nclue.core.errors import InputError
+from nclue.core.instrument import Instrument
+from nclue.core.metrics import evaluate
+from nclue.core.structure import gold_and_subsets
+from nclue.core.trec import read_trec_run
 
 
 def _write(tmp_path, lines):

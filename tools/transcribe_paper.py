@@ -22,7 +22,7 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from nclue.audit.numbers import numbers_in, parse  # noqa: E402
+from nclue.paperaudit.numbers import numbers_in, parse  # noqa: E402
 
 SEED = os.path.join(os.path.dirname(REPO), "shared", "seeds", "000_5edb9f697168b38b.txt")
 OUT = os.path.join(REPO, "reference_metrics", "paper", "numbers.json")

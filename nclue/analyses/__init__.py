@@ -2,19 +2,14 @@
 
 An analysis has a name (the frozen file is ``reference_metrics/<name>.json``),
 a level, a source, and ``units(instrument)``: independent pieces, each with
-the input files it reads and a ``compute()`` giving :class:`nclue.claims.Value`
-objects.  ``freeze`` and ``reproduce`` both call the same units, so a frozen
+the input files it reads and a ``compute()`` giving :class:`~nclue.analyses.base.Value`
+objects (:mod:`nclue.analyses.base`).  ``freeze`` and ``reproduce`` both call the same units, so a frozen
 value and its recomputation come from one implementation.
 """
 
-from .base import Analysis, Unit  # noqa: F401
 from . import construction, inference, label_audit, paper, scoring, sensitivity, sourceshift, tables
 
 REGISTRY = {}
 for _module in (construction, scoring, tables, inference, sensitivity, paper, sourceshift, label_audit):
     for _analysis in _module.ANALYSES:
         REGISTRY[_analysis.name] = _analysis
-
-
-def claim_file(name):
-    return "reference_metrics/%s.json" % name

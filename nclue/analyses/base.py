@@ -1,4 +1,33 @@
-"""Declared analyses and their units (see package doc)."""
+"""Declared analyses, their units and the claim values they produce (docs/claims.md).
+
+A :class:`Value` is one recomputed claim value with its comparison rule; an
+:class:`Analysis` has a name (its frozen file is
+``reference_metrics/<name>.json``), a level (one of :data:`LEVELS`), a source
+(the paper's table or section) and ``units(instrument)``: independent
+pieces, each a :class:`Unit` naming the input files it reads and a
+``compute()`` that returns Values.  ``freeze`` and ``reproduce`` call the
+same units, so a frozen value and its recomputation come from one
+implementation.
+"""
+
+LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "paper", "rebuild")
+
+
+class Value:
+    """One recomputed claim value with its rule and source (table/section).
+
+    The default rule is ``abs:1e-9`` for a float and ``exact`` for anything else.
+
+    >>> Value("x", 0.5).rule, Value("x", 3).rule
+    ('abs:1e-9', 'exact')
+    """
+
+    __slots__ = ("id", "value", "rule", "source", "detail")
+
+    def __init__(self, id, value, rule=None, source="", detail=""):
+        if rule is None:
+            rule = "abs:1e-9" if isinstance(value, float) else "exact"
+        self.id, self.value, self.rule, self.source, self.detail = id, value, rule, source, detail
 
 
 class Unit:
@@ -12,6 +41,8 @@ class Unit:
 
 class Analysis:
     def __init__(self, name, level, source, units):
+        if level not in LEVELS:
+            raise ValueError("unknown level %r" % level)
         self.name, self.level, self.source = name, level, source
         self._units = units
 

@@ -1,19 +1,18 @@
 """Construction level: the independent verifier and Table 1 re-derived (paper 3.2)."""
 
-from ..claims import Value
-from ..errors import InputError
-from .. import instrument as I
-from ..jsonio import read_json
-from ..structure import table1
-from ..verify import verify
-from .base import Analysis, Unit
+from ..core import layout
+from ..core.errors import InputError
+from ..core.jsonio import read_json
+from ..core.structure import table1
+from ..core.verify import verify
+from .base import Analysis, Unit, Value
 
 SOURCE = "paper section 3.2 and Table 1; supplement 1.1"
-CORE = [I.CORPUS, I.CONDITIONS, I.INVENTORY, I.QUERIES, I.QRELS]
+CORE = [layout.CORPUS, layout.CONDITIONS, layout.INVENTORY, layout.QUERIES, layout.QRELS]
 
 
 def _core(inst):
-    return [p for p in CORE if p != I.CONDITIONS or inst.exists(I.CONDITIONS)]
+    return [p for p in CORE if p != layout.CONDITIONS or inst.exists(layout.CONDITIONS)]
 
 
 def _verifier(inst):
@@ -37,16 +36,16 @@ def _table1(inst):
 
 def _stats_file(inst):
     """The released stats.json must equal Table 1 recomputed from the released records."""
-    obj = read_json(inst.path(I.STATS), I.STATS)
+    obj = read_json(inst.path(layout.STATS), layout.STATS)
     rows = obj.get("table1")
     if not isinstance(rows, list):
-        raise InputError(I.STATS, "must be a list", field="table1")
+        raise InputError(layout.STATS, "must be a list", field="table1")
     stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
     wrong = []
     released = {}
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("statistic"), str) or "stand_in" not in row:
-            raise InputError(I.STATS, "must be {statistic, stand_in, ...}", field="table1[%d]" % i)
+            raise InputError(layout.STATS, "must be {statistic, stand_in, ...}", field="table1[%d]" % i)
         released[row["statistic"]] = row["stand_in"]
     for key in sorted(set(stats) | set(released)):
         if released.get(key, "absent") != stats.get(key, "absent"):
@@ -60,7 +59,7 @@ def _units(inst):
     return [
         Unit("verifier", core, lambda: _verifier(inst)),
         Unit("table1", core, lambda: _table1(inst)),
-        Unit("stats-file", core + [I.STATS], lambda: _stats_file(inst)),
+        Unit("stats-file", core + [layout.STATS], lambda: _stats_file(inst)),
     ]
 
 

@@ -9,18 +9,15 @@
   highest raw-form Score, chosen as the paper chose it; the choice is a claim).
 
 Seeds: the paper's selection seed 11, split by label with
-:func:`nclue.rng.derive` ("bootstrap", "randomization").
+:func:`nclue.core.rng.derive` ("bootstrap", "randomization").
 """
 
-from .. import instrument as I
-from ..claims import Value
-from ..rng import Stream
-from ..stats import bootstrap as B
-from ..stats import randomization as R
-from ..structure import families
-from .base import Analysis, Unit
-from .scoring import SCORE_INPUTS, _sets, outcomes
-from .tables import contrasts
+from ..core import layout
+from ..core.rng import Stream
+from ..core.structure import families
+from ..stats import bootstrap, randomization
+from .base import Analysis, Unit, Value
+from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, outcomes
 
 SEED = 11
 SOURCE = "Table 5 / S1 intervals (section 3.4)"
@@ -34,35 +31,35 @@ class Context:
         self.inst = inst
         queries = inst.queries()
         self.qids = sorted(queries)
-        self.fams = families(_sets(inst))
-        self.design = B.FamilyDesign(self.qids, self.fams)
+        self.fams = families(gold_sets(inst))
+        self.design = bootstrap.FamilyDesign(self.qids, self.fams)
         self._draws = None
         self._masks = None
 
     @property
     def draws(self):
         if self._draws is None:
-            self._draws = B.draw_indices(Stream.derived(SEED, "bootstrap"), self.design.n_families, B.DRAWS)
+            self._draws = bootstrap.draw_indices(Stream.derived(SEED, "bootstrap"), self.design.n_families, bootstrap.DRAWS)
         return self._draws
 
     @property
     def masks(self):
         if self._masks is None:
-            self._masks = R.draw_masks(Stream.derived(SEED, "randomization"), self.design.n_families, R.DRAWS)
+            self._masks = randomization.draw_masks(Stream.derived(SEED, "randomization"), self.design.n_families, randomization.DRAWS)
         return self._masks
 
     def vector(self, sid, metric):
-        out = outcomes(self.inst, I.ranking_path(sid))
-        return R.to_integer_units(getattr(out, metric))
+        out = outcomes(self.inst, layout.ranking_path(sid))
+        return randomization.to_integer_units(getattr(out, metric))
 
     def _all_sums(self):
         """Per-draw integer sums of every (system, metric) vector, computed together."""
         if getattr(self, "_sums", None) is None:
             systems, _ = self.inst.systems()
             keys = [(sid, metric) for sid in sorted(systems) for _, metric in METRICS]
-            sums = B.draw_sums(self.design, [self.vector(sid, m) for sid, m in keys], self.draws)
+            sums = bootstrap.draw_sums(self.design, [self.vector(sid, m) for sid, m in keys], self.draws)
             self._sums = dict(zip(keys, sums))
-            self._den = B.draw_denominators(self.design, self.draws)
+            self._den = bootstrap.draw_denominators(self.design, self.draws)
         return self._sums
 
     def distribution(self, metric, sid, base=None):
@@ -77,14 +74,12 @@ class Context:
 
 
 def context(inst):
-    key = "__inference__"
-    if key not in inst._cache:
-        inst._cache[key] = (True, Context(inst))
-    return inst._cache[key][1]
+    """The instrument's one inference context (shared draws and masks)."""
+    return inst.memo("inference:context", lambda: Context(inst))
 
 
 def _unit_scale(vector_is_fixed_point):
-    return 100.0 / R.FIXED_POINT if vector_is_fixed_point else 100.0
+    return 100.0 / randomization.FIXED_POINT if vector_is_fixed_point else 100.0
 
 
 def _bootstrap_units(inst):
@@ -95,15 +90,15 @@ def _bootstrap_units(inst):
             ctx = context(inst)
             out = []
             for name, metric in METRICS:
-                lo, hi = B.percentile_interval(ctx.distribution(metric, sid))
+                lo, hi = bootstrap.percentile_interval(ctx.distribution(metric, sid))
                 prefix = "v1.inference.bootstrap.%s.%s" % (sid, name)
                 out += [Value(prefix + ".ci_low", lo, source=SOURCE), Value(prefix + ".ci_high", hi, source=SOURCE)]
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, I.ranking_path(sid)], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(sid)], compute))
     units.append(Unit("design", SCORE_INPUTS, lambda: [
         Value("v1.inference.design.families", context(inst).design.n_families, source=SOURCE),
-        Value("v1.inference.design.bootstrap_draws", B.DRAWS, source=SOURCE),
-        Value("v1.inference.design.randomization_draws", R.DRAWS, source=SOURCE),
+        Value("v1.inference.design.bootstrap_draws", bootstrap.DRAWS, source=SOURCE),
+        Value("v1.inference.design.randomization_draws", randomization.DRAWS, source=SOURCE),
         Value("v1.inference.design.seed", SEED, source=SOURCE)]))
     return units
 
@@ -111,29 +106,24 @@ def _bootstrap_units(inst):
 def block_tests(ctx, block):
     """Randomization tests of every endpoint of a block (Delta success count), shared flips."""
     base = ctx.vector(block["base"], "success")
-    diffs = [R.family_differences(ctx.design, base, ctx.vector(var, "success")) for var in block["variants"]]
-    return R.sign_flip_tests(diffs, ctx.masks)
+    diffs = [randomization.family_differences(ctx.design, base, ctx.vector(var, "success")) for var in block["variants"]]
+    return randomization.sign_flip_tests(diffs, ctx.masks)
 
 
 def displayed(ctx, block):
-    """The displayed endpoint: highest raw-form success count (ties: first listed)."""
-    best = None
-    for var in block["variants"]:
-        count = sum(ctx.vector(var, "success"))
-        if best is None or count > best[1]:
-            best = (var, count)
-    return best[0]
+    """The displayed endpoint (:func:`nclue.analyses.common.displayed_variant`)."""
+    return displayed_variant(ctx.inst, block)
 
 
 def _block_values(ctx, block):
     out = []
     base = block["base"]
     tests = block_tests(ctx, block)
-    p_max = R.max_t_p_values(tests)
+    p_max = randomization.max_t_p_values(tests)
     for var, test, pm in zip(block["variants"], tests, p_max):
         prefix = "v1.inference.contrast.%s.%s" % (block["block"], var)
         for name, metric in METRICS:
-            lo, hi = B.percentile_interval(ctx.distribution(metric, var, base))
+            lo, hi = bootstrap.percentile_interval(ctx.distribution(metric, var, base))
             out += [Value("%s.delta_%s_ci_low" % (prefix, name), lo, source=SOURCE),
                     Value("%s.delta_%s_ci_high" % (prefix, name), hi, source=SOURCE)]
         out += [Value(prefix + ".t_observed", test.observed, source=SOURCE),
@@ -150,7 +140,7 @@ def _holm_unit(inst):
         vals, p_sel = _block_values(ctx, block)
         values += vals
         selected.append(p_sel)
-    adjusted = R.holm(selected)
+    adjusted = randomization.holm(selected)
     for block, p_sel, p_adj in zip(blocks, selected, adjusted):
         prefix = "v1.inference.block.%s" % block["block"]
         values += [Value(prefix + ".displayed_variant", displayed(ctx, block), source=SOURCE,
@@ -162,8 +152,8 @@ def _holm_unit(inst):
 
 def _contrast_units(inst):
     blocks = contrasts(inst)
-    rels = sorted({I.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
-    return [Unit("blocks", SCORE_INPUTS + [I.SYSTEMS] + rels, lambda: _holm_unit(inst))]
+    rels = sorted({layout.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
+    return [Unit("blocks", SCORE_INPUTS + [layout.SYSTEMS] + rels, lambda: _holm_unit(inst))]
 
 
 ANALYSES = [

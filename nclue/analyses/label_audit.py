@@ -17,20 +17,18 @@
   and clean scorecard) and v2 (13 systems x 3 forms; Table S14).
 """
 
-from .. import instrument as I
-from ..claims import Value
-from ..labelaudit import records as AR
-from ..labelaudit import score as SC
-from ..metrics import evaluate_changed, summary
+from ..core import layout
+from ..core.metrics import evaluate_changed, summary
+from ..core.structure import gold_and_subsets
+from ..labelaudit import score as audit_scoring
+from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES, load as load_audit_records, path_of as audit_path
 from ..stats.rank import spearman
-from ..structure import gold_and_subsets
-from .base import Analysis, Unit
-from .scoring import outcomes
+from .base import Analysis, Unit, Value
+from .common import form_systems, outcomes
 from .sourceshift import FORMS, v2_path
-from .tables import form_systems
 
-AUDIT_FILES = [AR.path_of(name) for name in AR.FILES]
-RELEASE_INPUTS = [I.CORPUS, I.QUERIES, I.QRELS, I.V2_CORPUS, I.V2_CONDITIONS, I.V2_QUERIES, I.V2_QRELS_S0]
+AUDIT_FILES = [audit_path(name) for name in AUDIT_RECORD_NAMES]
+RELEASE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_S0]
 INPUTS = AUDIT_FILES + RELEASE_INPUTS
 SRC = "supplement section 10 (label audit; synthetic responses)"
 
@@ -40,13 +38,13 @@ def audit_records(inst):
 
     def load():
         releases = {"v1": (v1.queries(), v1.corpus(), v1.qrels()),
-                    "v2": (v2.queries(), v2.corpus(), v2.qrels(I.V2_QRELS_S0))}
-        return AR.load(inst.root, releases)
-    return inst._get("__audit_records__", load)
+                    "v2": (v2.queries(), v2.corpus(), v2.qrels(layout.V2_QRELS_S0))}
+        return load_audit_records(inst.root, releases)
+    return inst.memo("audit:records", load)
 
 
 def _present(inst):
-    return inst.exists(AR.path_of("key"))
+    return inst.exists(audit_path("key"))
 
 
 def _flat(prefix, obj, src):
@@ -69,7 +67,7 @@ def _flat(prefix, obj, src):
 def _integrity_units(inst):
     def compute():
         rec = audit_records(inst)
-        table, first = SC.integrity(rec)
+        table, first = audit_scoring.integrity(rec)
         failures = sum(t["gate_failures"] for t in table.values())
         return _flat("audit.integrity", table, SRC) + [
             Value("audit.integrity.pairs", len(rec.pairs), source=SRC),
@@ -83,14 +81,14 @@ def _agreement_units(inst):
     def compute():
         rec = audit_records(inst)
         pairs = list(rec.pairs.values())
-        out = _flat("audit.agreement.initial", SC.agreement(rec), SRC + ", Tables S8-S9")
+        out = _flat("audit.agreement.initial", audit_scoring.agreement(rec), SRC + ", Tables S8-S9")
         for name, subset in (("n2", [p for p in pairs if p.n == 2]), ("n3", [p for p in pairs if p.n == 3]),
                              ("v1", [p for p in pairs if p.release == "v1"]),
                              ("v2", [p for p in pairs if p.release == "v2"])):
-            a = SC.agreement(rec, subset)
+            a = audit_scoring.agreement(rec, subset)
             out += [Value("audit.agreement.strata.%s.pairs" % name, a["pairs"], source=SRC),
                     Value("audit.agreement.strata.%s.grade_agreement" % name, a["grade_agreement"], source=SRC)]
-        out += _flat("audit.agreement.adjudication", SC.adjudication(rec), SRC + ", 10.3.2")
+        out += _flat("audit.agreement.adjudication", audit_scoring.adjudication(rec), SRC + ", 10.3.2")
         return out
     return [Unit("agreement", INPUTS, compute)] if _present(inst) else []
 
@@ -98,7 +96,7 @@ def _agreement_units(inst):
 def _policy_units(inst):
     def compute():
         rec = audit_records(inst)
-        pol, decided = SC.policy(rec)
+        pol, decided = audit_scoring.policy(rec)
         v1, v2 = inst.v1(), inst.v2()
         src = SRC + ", 10.2.2 and 10.4, Tables S12-S13"
         out = [Value("audit.policy.decision_mismatches", pol.pop("decision_mismatches"), source=src,
@@ -109,21 +107,21 @@ def _policy_units(inst):
         out += [Value("audit.policy.transition.%s" % k.replace("->", "_to_"), v, source=src)
                 for k, v in sorted(transitions.items())]
         out += _flat("audit.policy.strata", strata, src)
-        derived = SC.revised(v2.qrels(I.V2_QRELS_S0), rec, decided, "v2")
-        diffs = SC.qrel_differences(derived, v2.qrels())
+        derived = audit_scoring.revised(v2.qrels(layout.V2_QRELS_S0), rec, decided, "v2")
+        diffs = audit_scoring.qrel_differences(derived, v2.qrels())
         out += [Value("audit.policy.v2_qrel_rows_derived", sum(len(g) for g in derived.values()), source=src),
                 Value("audit.policy.v2_qrels_differences", len(diffs), source=src, detail=_diff_detail(
-                    diffs, I.V2_QRELS))]
+                    diffs, layout.V2_QRELS))]
         released = {(r.qid, r.docid): (r.grade_before, r.grade_after) for r in v1.repairs().values()}
         mine = {(p.qid, p.docid): (p.grade_before, decided[p.pair]) for p in rec.pairs.values()
                 if p.release == "v1" and decided[p.pair] != p.grade_before}
         bad = sorted(k for k in set(released) | set(mine) if released.get(k) != mine.get(k))
         detail = "" if not bad else "%s / %s: records give %s, %s gives %s" % (
-            bad[0][0], bad[0][1], mine.get(bad[0]), I.REPAIRS, released.get(bad[0]))
+            bad[0][0], bad[0][1], mine.get(bad[0]), layout.REPAIRS, released.get(bad[0]))
         out += [Value("audit.policy.v1_repairs", len(mine), source=src),
                 Value("audit.policy.v1_repairs_differences", len(bad), source=src, detail=detail)]
         return out
-    inputs = INPUTS + [I.V2_QRELS, I.REPAIRS]
+    inputs = INPUTS + [layout.V2_QRELS, layout.REPAIRS]
     return [Unit("policy", inputs, compute)] if _present(inst) else []
 
 
@@ -144,7 +142,7 @@ def _repaired_v1(inst):
             else:
                 row[r.docid] = r.grade_after
         return qrels, gold_and_subsets(inst.queries(), qrels)
-    return inst._get("__repaired_v1__", build)
+    return inst.memo("audit:repaired-v1", build)
 
 
 def _impact(before, after, src, prefix):
@@ -167,7 +165,7 @@ def _impact_units(inst):
             before, after = [], []
             changed = {r.qid for r in v1.repairs().values()}
             for sid in sids:
-                rel = I.ranking_path(sid, form)
+                rel = layout.ranking_path(sid, form)
                 out_before = outcomes(v1, rel)
                 b = summary(out_before)["nclue_score"]
                 a = summary(evaluate_changed(out_before, v1.ranking(rel), v1.queries(), qrels, sets, changed))[
@@ -177,18 +175,18 @@ def _impact_units(inst):
                 out.append(Value("audit.impact.v1.%s.%s.nclue_score_repaired" % (label, sid), a, source=src))
             out += _impact(before, after, src, "audit.impact.v1.%s" % label)
         return out
-    v1_files = sorted({I.ranking_path(s) for s in _v1_systems(v1)} |
-                      {I.ranking_path(s, "clean_v2") for s in form_systems(v1)})
-    units.append(Unit("v1", [I.CORPUS, I.QUERIES, I.QRELS, I.SYSTEMS, I.REPAIRS] + v1_files, v1_compute))
+    v1_files = sorted({layout.ranking_path(s) for s in _v1_systems(v1)} |
+                      {layout.ranking_path(s, "clean_v2") for s in form_systems(v1)})
+    units.append(Unit("v1", [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.SYSTEMS, layout.REPAIRS] + v1_files, v1_compute))
 
-    if inst.exists(I.V2_SYSTEMS):
+    if inst.exists(layout.V2_SYSTEMS):
         v2 = inst.v2()
         sids = form_systems(v2)
 
         def v2_compute():
             src = "supplement Table S14 (v2: S0 before, S after)"
             out = []
-            s0 = v2.qrels(I.V2_QRELS_S0)
+            s0 = v2.qrels(layout.V2_QRELS_S0)
             s0_sets = gold_and_subsets(v2.queries(), s0)
             final = v2.qrels()
             changed = {q for q in set(s0) | set(final) if s0.get(q, {}) != final.get(q, {})}
@@ -206,20 +204,20 @@ def _impact_units(inst):
                 out += _impact(before, after, src, "audit.impact.v2.%s" % form)
             # Table S14's headline: the fusion - BM25 gold-only NDCG@10 gap on S0 and on S (raw form)
             if "rrf_bm25and_pagetop3" in sids and "bm25_and" in sids:
-                for label, copy in (("s0", I.V2_QRELS_S0), ("s", None)):
+                for label, copy in (("s0", layout.V2_QRELS_S0), ("s", None)):
                     fus = summary(outcomes(v2, v2_path("rrf_bm25and_pagetop3", "raw"), copy))["gold_ndcg"]
                     bm = summary(outcomes(v2, v2_path("bm25_and", "raw"), copy))["gold_ndcg"]
                     out.append(Value("audit.impact.v2.raw.fusion_minus_bm25_gold_ndcg_%s" % label, fus - bm,
                                      source=src))
             return out
         files = [v2_path(s, f) for s in sids for f in FORMS]
-        units.append(Unit("v2", [I.V2_CORPUS, I.V2_CONDITIONS, I.V2_QUERIES, I.V2_QRELS_S0, I.V2_QRELS,
-                                 I.V2_SYSTEMS] + files, v2_compute))
+        units.append(Unit("v2", [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_S0, layout.V2_QRELS,
+                                 layout.V2_SYSTEMS] + files, v2_compute))
     return units
 
 
 def _v1_systems(v1):
-    if not v1.exists(I.SYSTEMS):
+    if not v1.exists(layout.SYSTEMS):
         return []
     systems, _ = v1.systems()
     return sorted(systems)
@@ -227,7 +225,7 @@ def _v1_systems(v1):
 
 def _when_repairs(fn):
     def units(inst):
-        return fn(inst) if inst.exists(I.REPAIRS) or _present(inst) else []
+        return fn(inst) if inst.exists(layout.REPAIRS) or _present(inst) else []
     return units
 
 

@@ -8,9 +8,8 @@ finding the audit reports (status ``fail`` of that relation), not a failure
 of the harness.
 """
 
-from ..audit.check import NUMBERS, audit, load_numbers
-from ..claims import Value
-from .base import Analysis, Unit
+from ..paperaudit.check import NUMBERS, audit, load_numbers
+from .base import Analysis, Unit, Value
 
 SOURCE = "paper audit (reference_metrics/paper/numbers.json)"
 
@@ -20,10 +19,7 @@ def verdict_text(row):
 
 
 def result(inst):
-    key = "__paper_audit__"
-    if key not in inst._cache:
-        inst._cache[key] = (True, audit(load_numbers(inst.root)))
-    return inst._cache[key][1]
+    return inst.memo("paper:audit", lambda: audit(load_numbers(inst.root)))
 
 
 def _values(inst):

@@ -18,17 +18,16 @@ its strongest displayed hybrid.
 
 import math
 
-from .. import instrument as I
-from ..claims import Value
-from ..errors import InputError
-from ..metrics import common_support
-from ..rng import Stream
+from ..core import layout
+from ..core.errors import InputError
+from ..core.metrics import common_support
+from ..core.rng import Stream
 from ..stats.logistic import FitError, logistic_fit
 from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range, promotion_bounds
-from .base import Analysis, Unit
-from .inference import SEED, context, displayed
-from .scoring import SCORE_INPUTS, _sets, outcomes
-from .tables import contrasts, query_factors
+from .base import Analysis, Unit, Value
+from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, outcomes
+from .inference import SEED, context
+from .tables import query_factors
 
 CROSSED_DRAWS = 500
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
@@ -36,19 +35,18 @@ REGRESSION_SYSTEMS = ("bm25_and", "rrf_bm25and_pagetop3")
 
 
 def _delta(inst, base, var):
-    b = outcomes(inst, I.ranking_path(base)).success
-    v = outcomes(inst, I.ranking_path(var)).success
+    b = outcomes(inst, layout.ranking_path(base)).success
+    v = outcomes(inst, layout.ranking_path(var)).success
     return [y - x for x, y in zip(b, v)]
 
 
 def crossed(inst):
     """Crossed intervals of every block's displayed contrast, on shared draws (cached)."""
-    key = "__crossed__"
-    if key not in inst._cache:
+    def compute():
         ctx = context(inst)
         blocks = contrasts(inst)
-        deltas = [_delta(inst, b["base"], displayed(ctx, b)) for b in blocks]
-        sets, qrels = _sets(inst), inst.qrels()
+        deltas = [_delta(inst, b["base"], displayed_variant(inst, b)) for b in blocks]
+        sets, qrels = gold_sets(inst), inst.qrels()
         doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
         result = {}
         for label in ("gold", "judged"):
@@ -56,15 +54,15 @@ def crossed(inst):
             stream = Stream.derived(SEED, "crossed", label)
             intervals = crossed_intervals(deltas, members, len(doc_index), stream, CROSSED_DRAWS)
             result[label] = {b["block"]: iv for b, iv in zip(blocks, intervals)}
-        inst._cache[key] = (True, result)
-    return inst._cache[key][1]
+        return result
+    return inst.memo("sensitivity:crossed", compute)
 
 
 def _contrast_values(inst, block):
     ctx = context(inst)
-    base, var = block["base"], displayed(ctx, block)
+    base, var = block["base"], displayed_variant(inst, block)
     qids = ctx.qids
-    sets = _sets(inst)
+    sets = gold_sets(inst)
     delta = _delta(inst, base, var)
     gold = [sorted(sets[q][0]) for q in qids]
     prefix = "v1.sensitivity.%s" % block["block"]
@@ -79,11 +77,11 @@ def _contrast_values(inst, block):
             Value(prefix + ".leave_one_gold_doc.argmin", at_lo), Value(prefix + ".leave_one_gold_doc.argmax", at_hi)]
     value, left, _ = drop_top_degree(delta, gold, 20)
     out += [Value(prefix + ".drop_top20_degree.delta_score", value), Value(prefix + ".drop_top20_degree.queries", left)]
-    rb, rv = inst.ranking(I.ranking_path(base)), inst.ranking(I.ranking_path(var))
+    rb, rv = inst.ranking(layout.ranking_path(base)), inst.ranking(layout.ranking_path(var))
     bounds = promotion_bounds([list(rb[q].docids) for q in qids], [list(rv[q].docids) for q in qids],
                               [sets[q][0] for q in qids], [sets[q][1] for q in qids], 3)
     out += [Value("%s.promotion_bound.k%d" % (prefix, k), b) for k, b in enumerate(bounds)]
-    cs = common_support(outcomes(inst, I.ranking_path(base)), outcomes(inst, I.ranking_path(var)))
+    cs = common_support(outcomes(inst, layout.ranking_path(base)), outcomes(inst, layout.ranking_path(var)))
     out += [Value(prefix + ".common_support.queries", cs["common_queries"]),
             Value(prefix + ".common_support.D_base", cs["D_base"]),
             Value(prefix + ".common_support.D_variant", cs["D_variant"]),
@@ -97,8 +95,8 @@ def _contrast_values(inst, block):
 def _contrast_units(inst):
     units = []
     for block in contrasts(inst):
-        rels = [I.ranking_path(s) for s in [block["base"]] + block["variants"]]
-        units.append(Unit(block["block"], SCORE_INPUTS + [I.SYSTEMS] + rels,
+        rels = [layout.ranking_path(s) for s in [block["base"]] + block["variants"]]
+        units.append(Unit(block["block"], SCORE_INPUTS + [layout.SYSTEMS] + rels,
                           lambda block=block: _contrast_values(inst, block)))
     return units
 
@@ -115,7 +113,7 @@ def regression_rows(inst):
     for qid in sorted(queries):
         q, f = queries[qid], factors[qid]
         if f["lmin"] is None or any(c.cid not in df for c in q.conditions):
-            raise InputError(I.QRELS, "query %s has no gold or a condition no document carries: "
+            raise InputError(layout.QRELS, "query %s has no gold or a condition no document carries: "
                                       "the difficulty regression needs both" % qid)
         rarity = math.fsum(math.log(df[c.cid]) for c in q.conditions) / q.n
         rows.append([rarity, 1.0 if q.n == 3 else 0.0, math.log(f["lmin"]), math.log(f["pool"])])
@@ -128,7 +126,7 @@ TERMS = ("intercept", "mean_ln_condition_df", "n_is_3", "ln_lmin", "ln_positive_
 def _regression_units(inst):
     units = []
     for sid in REGRESSION_SYSTEMS:
-        rel = I.ranking_path(sid, "clean_v2")
+        rel = layout.ranking_path(sid, "clean_v2")
 
         def compute(sid=sid, rel=rel):
             y = list(outcomes(inst, rel).success)
@@ -142,7 +140,7 @@ def _regression_units(inst):
                 for key in ("coef", "se", "p"):
                     out.append(Value("%s.%s.%s" % (prefix, term, key), fit[key][i], rule="abs:1e-7", source=SOURCE))
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [I.INVENTORY, rel], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.INVENTORY, rel], compute))
     return units
 
 

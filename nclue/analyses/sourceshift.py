@@ -16,26 +16,27 @@
   documents; gold and all-judged memberships) and the contrast by source.
 """
 
-from .. import instrument as I
-from ..claims import Value
-from ..errors import InputError
-from ..rng import Stream
-from ..stats import randomization as R
+from ..core import layout
+from ..core.errors import InputError
+from ..core.measures import V2_FORM_MEASURES
+from ..core.metrics import summary
+from ..core.rng import Stream
+from ..core.structure import gold_and_subsets, gold_graph_components, sourceshift_table
+from ..stats import randomization
 from ..stats.rank import spearman
-from ..structure import sourceshift_table
-from ..metrics import summary
-from .base import Analysis, Unit
-from .scoring import outcomes
-from .tables import form_systems, systems_document
+from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range
+from .base import Analysis, Unit, Value
+from .common import form_systems, outcomes, systems_document
+from .scoring import measure_values
 
 SEED = 11
-FORMS = ("raw", "clean_v2", "natural")
-V2_INPUTS = [I.V2_CORPUS, I.V2_CONDITIONS, I.V2_QUERIES, I.V2_QRELS, I.V2_SYSTEMS]
-V1_INPUTS = [I.CORPUS, I.QUERIES, I.QRELS, I.SYSTEMS]
+FORMS = layout.QUERY_FORMS
+V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS, layout.V2_SYSTEMS]
+V1_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.SYSTEMS]
 
 
 def v2_path(sid, form):
-    return I.ranking_path(sid, form, I.V2)
+    return layout.ranking_path(sid, form, layout.V2)
 
 
 def _pairs(inst, field):
@@ -58,15 +59,10 @@ def _pairs(inst, field):
 
 def _structure_units(inst):
     v2 = inst.v2()
-    inputs = [I.V2_CORPUS, I.V2_CONDITIONS, I.V2_QUERIES, I.V2_QRELS_S0, I.V2_QRELS]
+    inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_S0, layout.V2_QRELS]
     return [Unit("structure", inputs, lambda: [
         Value("v2.structure." + k, v, source="supplement section 8 (SourceShift scale)")
         for k, v in sorted(sourceshift_table(v2).items())])]
-
-
-_FORM_METRICS = (("nclue_score_at_10", "nclue_score"), ("success_count", "success_count"),
-                 ("gold_hit_at_10", "gold_hit"), ("gold_ndcg_at_10", "gold_ndcg"),
-                 ("graded_ndcg_at_10", "graded_ndcg"))
 
 
 def _ranks_desc(values):
@@ -81,10 +77,9 @@ def _forms_units(inst):
     for sid in sids:
         for form in FORMS:
             rel = v2_path(sid, form)
-            units.append(Unit("%s/%s" % (sid, form), V2_INPUTS + [rel], (lambda rel=rel, sid=sid, form=form: [
-                Value("v2.forms.%s.%s.%s" % (sid, form, name), summary(outcomes(v2, rel))[key],
-                      source="supplement Table S3")
-                for name, key in _FORM_METRICS])))
+            units.append(Unit("%s/%s" % (sid, form), V2_INPUTS + [rel], (lambda rel=rel, sid=sid, form=form: (
+                measure_values("v2.forms.%s.%s" % (sid, form), summary(outcomes(v2, rel)), V2_FORM_MEASURES,
+                               "supplement Table S3")))))
 
     def rank_agreement():
         graded = [summary(outcomes(v2, v2_path(s, "raw")))["graded_ndcg"] for s in sids]
@@ -108,7 +103,7 @@ def _contrast_units(inst):
 
     def compute():
         n = len(v2.queries())
-        masks = R.draw_masks(Stream.derived(SEED, "v2", "randomization"), n, R.DRAWS)
+        masks = randomization.draw_masks(Stream.derived(SEED, "v2", "randomization"), n, randomization.DRAWS)
         keys, diffs = [], []
         for form in FORMS:
             for c in contrasts:
@@ -116,9 +111,9 @@ def _contrast_units(inst):
                 base = outcomes(v2, v2_path(c["base"], form)).success
                 keys.append((form, c, sum(var), sum(base)))
                 diffs.append([v - b for v, b in zip(var, base)])
-        tests = R.sign_flip_tests(diffs, masks)
+        tests = randomization.sign_flip_tests(diffs, masks)
         out = []
-        src = "supplement Table S4 (query-paired, n = %d, %d sign flips)" % (n, R.DRAWS)
+        src = "supplement Table S4 (query-paired, n = %d, %d sign flips)" % (n, randomization.DRAWS)
         for (form, c, sv, sb), t in zip(keys, tests):
             prefix = "v2.contrasts.%s.%s" % (c["id"], form)
             out += [Value(prefix + ".delta_score", 100.0 * (sv - sb) / n, source=src),
@@ -142,15 +137,15 @@ def direction(a, b):
 def _direction_units(inst):
     v1, v2 = inst, inst.v2()
     ops = _pairs(v2, "directions")
-    files_v1 = sorted({I.ranking_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
+    files_v1 = sorted({layout.ranking_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
     files_v2 = sorted({v2_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
 
     def compute():
         out = []
         src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points)"
         for c in ops:
-            d1 = (summary(outcomes(v1, I.ranking_path(c["variant"], "raw")))["nclue_score"]
-                  - summary(outcomes(v1, I.ranking_path(c["base"], "raw")))["nclue_score"])
+            d1 = (summary(outcomes(v1, layout.ranking_path(c["variant"], "raw")))["nclue_score"]
+                  - summary(outcomes(v1, layout.ranking_path(c["base"], "raw")))["nclue_score"])
             d2 = (summary(outcomes(v2, v2_path(c["variant"], "raw")))["nclue_score"]
                   - summary(outcomes(v2, v2_path(c["base"], "raw")))["nclue_score"])
             prefix = "v2.directions.%s" % c["id"]
@@ -162,7 +157,7 @@ def _direction_units(inst):
 
 def _has_v2(fn):
     def units(inst):
-        if not inst.exists(I.V2_SYSTEMS) and not inst.exists(I.V2_QUERIES):
+        if not inst.exists(layout.V2_SYSTEMS) and not inst.exists(layout.V2_QUERIES):
             return []
         return fn(inst)
     return units
@@ -176,9 +171,6 @@ def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
     """Table S1i (shared-document dependence) for one release's variant - base n-Clue Score contrast:
     gold and all-judged graph components, crossed query x document intervals, leave-one-document
     ranges and removal of the 20 highest-degree documents, for gold and for all judged memberships."""
-    from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range
-    from ..structure import gold_and_subsets, gold_graph_components
-
     queries, qrels = inst.queries(), inst.qrels()
     sets = gold_and_subsets(queries, qrels)
     qids = sorted(queries)

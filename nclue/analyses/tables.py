@@ -13,12 +13,10 @@
 * ``v1.controls`` -- validity controls (section 5).
 """
 
-from .. import instrument as I
-from ..claims import Value
-from ..errors import InputError
-from ..metrics import gold_support, summary
-from .base import Analysis, Unit
-from .scoring import SCORE_INPUTS, _sets, outcomes
+from ..core import layout
+from ..core.metrics import gold_support, summary
+from .base import Analysis, Unit, Value
+from .common import SCORE_INPUTS, contrasts, delta, displayed_variant, form_systems, gold_sets, outcomes, page_scored_systems
 
 SLICES = [
     ("n2", "n = 2", lambda q: q["n"] == 2), ("n3", "n = 3", lambda q: q["n"] == 3),
@@ -28,74 +26,34 @@ SLICES = [
 ]
 
 
-def systems_document(inst):
-    """The parsed systems.json (read once per instrument; contrasts, form systems, page-scored flags)."""
-    from ..jsonio import read_json
-    return inst._get("__systems_json__", lambda: read_json(inst.path(inst.SYSTEMS), inst.SYSTEMS))
-
-
-def contrasts(inst):
-    """The controlled blocks from systems.json (``contrasts``), validated against its systems."""
-    systems, _ = inst.systems()
-    obj = systems_document(inst)
-    blocks = obj.get("contrasts", [])
-    if not isinstance(blocks, list):
-        raise InputError(I.SYSTEMS, "must be a list", field="contrasts")
-    out = []
-    for i, b in enumerate(blocks):
-        field = "contrasts[%d]" % i
-        if not isinstance(b, dict) or not isinstance(b.get("block"), str) or not isinstance(b.get("variants"), list):
-            raise InputError(I.SYSTEMS, "must be {block, base, variants}", field=field)
-        for sid in [b.get("base")] + b["variants"]:
-            if sid not in systems:
-                raise InputError(I.SYSTEMS, "unknown system %r" % (sid,), field=field)
-        out.append(b)
-    return out
-
-
-def form_systems(inst):
-    obj = systems_document(inst)
-    listed = obj.get("form_systems")
-    if isinstance(listed, list) and all(isinstance(x, str) for x in listed):
-        return list(listed)
-    return []
-
-
-def _delta(a, b, key):
-    return None if a[key] is None or b[key] is None else b[key] - a[key]
-
-
 def _contrast_units(inst):
     units = []
     for block in contrasts(inst):
         base = block["base"]
-        rels = [I.ranking_path(s) for s in [base] + block["variants"]]
+        rels = [layout.ranking_path(s) for s in [base] + block["variants"]]
 
         def compute(block=block, base=base):
-            sb = summary(outcomes(inst, I.ranking_path(base)))
+            sb = summary(outcomes(inst, layout.ranking_path(base)))
             out = []
-            best = None
             for var in block["variants"]:
-                sv = summary(outcomes(inst, I.ranking_path(var)))
+                sv = summary(outcomes(inst, layout.ranking_path(var)))
                 prefix = "v1.contrasts.%s.%s" % (block["block"], var)
                 out += [Value(prefix + ".base_score", sb["nclue_score"]),
                         Value(prefix + ".variant_score", sv["nclue_score"]),
-                        Value(prefix + ".delta_score", _delta(sb, sv, "nclue_score")),
-                        Value(prefix + ".delta_hit", _delta(sb, sv, "gold_hit")),
-                        Value(prefix + ".delta_gold_ndcg", _delta(sb, sv, "gold_ndcg"))]
-                if best is None or sv["success_count"] > best[1]:
-                    best = (var, sv["success_count"])
-            out.append(Value("v1.contrasts.%s.displayed_variant" % block["block"], best[0],
+                        Value(prefix + ".delta_score", delta(sb, sv, "nclue_score")),
+                        Value(prefix + ".delta_hit", delta(sb, sv, "gold_hit")),
+                        Value(prefix + ".delta_gold_ndcg", delta(sb, sv, "gold_ndcg"))]
+            out.append(Value("v1.contrasts.%s.displayed_variant" % block["block"], displayed_variant(inst, block),
                              detail="highest raw-form n-Clue Score among %s" % block["variants"]))
             return [Value(v.id, v.value, source="Table 5 point contrasts (raw form)", detail=v.detail) for v in out]
-        units.append(Unit(block["block"], SCORE_INPUTS + [I.SYSTEMS] + rels, compute))
+        units.append(Unit(block["block"], SCORE_INPUTS + [layout.SYSTEMS] + rels, compute))
     return units
 
 
 def query_factors(inst):
     """Per query: n, shortest gold length L_min (pages) and positive pool size |D+|."""
     corpus, queries, qrels = inst.corpus(), inst.queries(), inst.qrels()
-    sets = _sets(inst)
+    sets = gold_sets(inst)
     out = {}
     for qid, q in queries.items():
         gold = sets[qid][0]
@@ -107,7 +65,7 @@ def query_factors(inst):
 def _slice_units(inst):
     units = []
     for sid in form_systems(inst):
-        rel = I.ranking_path(sid, "clean_v2")
+        rel = layout.ranking_path(sid, "clean_v2")
 
         def compute(sid=sid, rel=rel):
             out_all = outcomes(inst, rel)
@@ -121,7 +79,7 @@ def _slice_units(inst):
                            Value(prefix + ".nclue_score_at_10", s["nclue_score"], source="Table 6 slice " + label),
                            Value(prefix + ".gold_hit_at_10", s["gold_hit"], source="Table 6 slice " + label)]
             return values
-        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, rel], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, rel], compute))
     return units
 
 
@@ -135,33 +93,27 @@ def _masking_units(inst):
         drop = int(sid[-1])
 
         def compute(sid=sid, base=base, drop=drop):
-            full = outcomes(inst, I.ranking_path(base))
-            masked = outcomes(inst, I.ranking_path(sid))
+            full = outcomes(inst, layout.ranking_path(base))
+            masked = outcomes(inst, layout.ranking_path(sid))
             mask = None if drop < 3 else [n == 3 for n in full.n]
             a, b = summary(full, mask), summary(masked, mask)
             prefix = "v1.masking.%s.drop_c%d" % (base, drop)
             src = "Table S5a condition masking (%s)" % ("all queries" if drop < 3 else "n = 3 queries")
             return [Value(prefix + ".queries", a["queries"], source=src),
-                    Value(prefix + ".delta_gold_ndcg", _delta(a, b, "gold_ndcg"), source=src),
-                    Value(prefix + ".delta_score", _delta(a, b, "nclue_score"), source=src)]
-        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, I.ranking_path(base), I.ranking_path(sid)], compute))
+                    Value(prefix + ".delta_gold_ndcg", delta(a, b, "gold_ndcg"), source=src),
+                    Value(prefix + ".delta_score", delta(a, b, "nclue_score"), source=src)]
+        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(base), layout.ranking_path(sid)], compute))
     return units
 
 
-def page_scores_path(sid):
-    return "%s/page_scores/%s.jsonl" % (I.V1, sid)
-
-
 def _evidence_units(inst):
-    obj = systems_document(inst)
-    page_scored = sorted(s["id"] for s in obj.get("systems", []) if isinstance(s, dict) and s.get("page_scored"))
     units = []
-    for sid in page_scored:
-        rel, prel = I.ranking_path(sid), page_scores_path(sid)
+    for sid in page_scored_systems(inst):
+        rel, prel = layout.ranking_path(sid), layout.page_scores_path(sid)
 
         def compute(sid=sid, rel=rel, prel=prel):
             queries = inst.queries()
-            sets = _sets(inst)
+            sets = gold_sets(inst)
             support = {key: row.pages for key, row in inst.inventory().items()}
             ranking, pages = inst.ranking(rel), inst.page_scores(prel)
             values = []
@@ -174,7 +126,7 @@ def _evidence_units(inst):
                            Value(prefix + ".full_coverage", r["full_coverage"]),
                            Value(prefix + ".hit_queries", r["hit_queries"])]
             return [Value(v.id, v.value, source="Table 8 stored-page evidence") for v in values]
-        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, I.INVENTORY, rel, prel], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.INVENTORY, rel, prel], compute))
     return units
 
 
@@ -185,7 +137,7 @@ def _controls_units(inst):
     for sid in ("oracle_facts", "floor_single_page", "prior_condition_frequency", "random_seeded"):
         if sid not in systems:
             continue
-        rel = I.ranking_path(sid)
+        rel = layout.ranking_path(sid)
 
         def compute(sid=sid, rel=rel):
             s = summary(outcomes(inst, rel))
@@ -195,7 +147,7 @@ def _controls_units(inst):
                 out.append(Value("v1.controls.%s.by_construction" % sid, ok, source="section 5 controls",
                                  detail="must score %s by construction, scores %s" % (expected[sid], s["nclue_score"])))
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [I.SYSTEMS, rel], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, rel], compute))
     return units
 
 

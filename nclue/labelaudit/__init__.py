@@ -1,2 +1,2 @@
 """The label audit (supplement section 10): validated records (:mod:`.records`) and their scoring
-(:mod:`.score`).  The rules themselves (quote gate, repair policy) are :mod:`nclue.labels`."""
+(:mod:`.score`).  The rules themselves (quote gate, repair policy) are :mod:`nclue.labelaudit.rules`."""

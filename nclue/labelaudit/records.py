@@ -29,9 +29,9 @@ three adjudication responses.  A page referenced but absent from
 import os
 import re
 
-from ..errors import InputError
-from ..jsonio import Row, iter_jsonl
-from ..labels import Answer
+from ..core.errors import InputError
+from ..core.jsonio import Row, iter_jsonl
+from .rules import Answer
 
 AUDIT = "data/audit"
 FILES = ("key", "packet", "pages", "initial", "queue", "adjudication", "decisions")

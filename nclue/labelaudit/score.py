@@ -2,11 +2,11 @@
 
 Every function takes :class:`~nclue.labelaudit.records.AuditRecords` (and
 for qrels, the released copies) and returns plain numbers.  The policy is
-:func:`nclue.labels.repair_detail`, the one implementation; the quote gate is
-:func:`nclue.labels.gate` applied to the pages shown to that responder.
+:func:`nclue.labelaudit.rules.repair_detail`, the one implementation; the quote gate is
+:func:`nclue.labelaudit.rules.gate` applied to the pages shown to that responder.
 """
 
-from ..labels import derived_grade, gate, repair_detail
+from .rules import derived_grade, gate, repair_detail
 from ..stats.agreement import cohen_kappa, fleiss_kappa, wilson
 
 

@@ -17,7 +17,7 @@ fixed top-100 pool, the page reranker a fixed top-20 pool; released
 rankings keep the top 10, page-score rows the best 5 pages of each.
 """
 
-from ..rng import Stream
+from ..core.rng import Stream
 from .compose import decompose, sdr_bottleneck
 from .engine import POOL
 from .index import ranked

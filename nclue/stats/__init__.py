@@ -2,5 +2,5 @@
 
 Functions here consume per-query outcome vectors and family / membership
 structure only -- never files.  Randomness comes only from
-:class:`nclue.rng.Stream`.
+:class:`nclue.core.rng.Stream`.
 """

@@ -42,7 +42,7 @@ class FamilyDesign:
 
 def draw_indices(stream, n_families, draws=DRAWS):
     """``draws`` lists of ``n_families`` family indices drawn with replacement
-    (:meth:`nclue.rng.Stream.randbelow_batch`, one batch per draw)."""
+    (:meth:`nclue.core.rng.Stream.randbelow_batch`, one batch per draw)."""
     return [stream.randbelow_batch(n_families, n_families) for _ in range(draws)]
 
 

@@ -24,7 +24,7 @@ endpoints are tested on the same draws; max-|T| compares each endpoint's
 
 from itertools import product as _cartesian
 
-from ..rng import Stream  # noqa: F401  (doctest)
+from ..core.rng import Stream  # noqa: F401  (doctest)
 
 DRAWS = 10000
 FIXED_POINT = 10 ** 12

@@ -5,7 +5,7 @@ evidence-asymmetric repair policy of supplement 10.2.2 / 10.4 as one
 deterministic function.  The audit records are loaded by
 :mod:`nclue.labelaudit.records` and scored with these rules by
 :mod:`nclue.labelaudit.score`; the stand-in's simulated audit
-(:mod:`nclue.build.audit`) decides with the same function.
+(:mod:`nclue.builder.simulated_audit`) decides with the same function.
 
 Quote gate (10.2.1): a positive answer has at least one selected page, every
 selected page belongs to the pool shown to the evaluator, and a non-trivial
@@ -32,7 +32,7 @@ conditions:
 
 import re
 
-from .verify import distinct_page_valid
+from ..core.verify import distinct_page_valid
 
 MIN_QUOTE_WORDS = 3
 _FOLD = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " "}

@@ -16,9 +16,14 @@ import platform
 import subprocess
 import sys
 
-from . import __version__
-from .claims import LEVELS
-from .jsonio import dumps_pretty
+from .. import __version__
+from ..analyses.base import LEVELS
+from ..analyses.inference import SEED as INFERENCE_SEED
+from ..analyses.sensitivity import CROSSED_DRAWS
+from ..core.jsonio import dumps_pretty
+from ..stats.bootstrap import DRAWS as BOOTSTRAP_DRAWS
+from ..stats.randomization import DRAWS as RANDOMIZATION_DRAWS
+from .locate import CHECKOUT
 
 REPORT_SCHEMA = "nclue.report/1"
 
@@ -186,22 +191,18 @@ def _git(args, cwd):
 
 
 def _seeds(manifest):
-    from .analyses.inference import SEED
-    from .analyses.sensitivity import CROSSED_DRAWS
-    from .stats.bootstrap import DRAWS as BOOT
-    from .stats.randomization import DRAWS as FLIPS
-
-    return {"instrument_seed": (manifest.get("generator") or {}).get("seed"), "inference_seed": SEED,
+    return {"instrument_seed": (manifest.get("generator") or {}).get("seed"), "inference_seed": INFERENCE_SEED,
             "shift_seed": (manifest.get("generator") or {}).get("shift_seed"),
             "streams": ["derive(seed, 'bootstrap')", "derive(seed, 'randomization')", "derive(seed, 'crossed', label)",
                         "derive(seed, 'v2', 'randomization')"],
-            "bootstrap_draws": BOOT, "randomization_draws": FLIPS, "crossed_draws": CROSSED_DRAWS,
-            "generator": "random.Random(seed).getrandbits with nclue.rng's own randbelow (see nclue/rng.py)"}
+            "bootstrap_draws": BOOTSTRAP_DRAWS, "randomization_draws": RANDOMIZATION_DRAWS, "crossed_draws": CROSSED_DRAWS,
+            "generator": "random.Random(seed).getrandbits with nclue.core.rng's own randbelow (see nclue/core/rng.py)"}
 
 
 def provenance(result, argv):
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    rev = _git(["rev-parse", "HEAD"], here)
+    here = CHECKOUT
+    # only a checkout has a revision of its own (an installed package lies in site-packages)
+    rev = _git(["rev-parse", "HEAD"], here) if os.path.exists(os.path.join(here, ".git")) else None
     dirty = None
     if rev is not None:
         status = _git(["status", "--porcelain"], here)

@@ -5,13 +5,14 @@ import os
 import shutil
 import tempfile
 
-from .runner import Check
+from ..builder.build import write_all
+from ..builder.config import CONFIGS
+from ..core.integrity import sha256_file
+from .checks import Check
+from .freeze import freeze
 
 
 def rebuild_checks(root, result, log=None):
-    from .build.config import CONFIGS
-    from .build.release import write_all
-    from .freeze import freeze
 
     manifest = result.manifest
     if manifest is None:
@@ -28,8 +29,6 @@ def rebuild_checks(root, result, log=None):
         if os.path.isdir(paper):   # the hand transcription is not generated: carry it over
             shutil.copytree(paper, os.path.join(tmp, "reference_metrics", "paper"))
         freeze(tmp, log=quiet)
-        from .integrity import sha256_file
-
         checks = []
         for entry in manifest["files"]:
             rel = entry["path"]

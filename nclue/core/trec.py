@@ -5,7 +5,7 @@ query's documents by score descending, breaking ties by docno *descending*;
 that is the default here (``ties="trec"``), so numbers agree with trec_eval.
 ``ties="file"`` keeps the file's order instead (the released JSONL rule).
 Either way the first ``depth`` documents are kept.  Malformed lines raise
-:class:`~nclue.errors.InputError` with the line number and the column.
+:class:`~nclue.core.errors.InputError` with the line number and the column.
 """
 
 import math

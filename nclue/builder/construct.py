@@ -14,10 +14,11 @@ sets ``P(d, c_i)`` (from the inventory):
   gold coincide in the released qrels.
 
 This module works on bit sets (one ``int`` of documents per condition) and is
-the constructor only; the independent check lives in :mod:`nclue.verify`.
+the constructor only; the independent check lives in :mod:`nclue.core.verify`.
 """
 
-from ..rng import Stream
+from ..core.rng import Stream
+from . import forms
 
 
 def distinct_page_matching(page_sets):
@@ -172,3 +173,13 @@ def qrels_for(index, conds):
         grade = sum(1 for ci in conds if (index.bits[ci] >> j) & 1)
         out.append((index.docids[j], grade))
     return out
+
+
+def query_and_qrels(qid, catalog, index, conj, **extra):
+    """One constructed query row (``extra`` fields added, e.g. ``source``) and its compact qrel rows
+    (grade descending, then docid), shared by the v1 and v2 builders."""
+    conds = [catalog[ci] for ci in conj]
+    query = dict(extra, qid=qid, n=len(conds), forms=forms.render(conds), synthetic=True,
+                 conditions=[{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds])
+    rows = sorted(qrels_for(index, conj), key=lambda t: (-t[1], t[0]))
+    return query, [{"qid": qid, "docid": docid, "grade": grade} for docid, grade in rows]

@@ -21,19 +21,19 @@ paper:
   evidence with probability ``mistake``.  A positive selects the pages it
   found and quotes the sentence (a heading: the heading and the words after
   it) verbatim from the first one.  The simulated interface enforces the
-  quote gate (:func:`nclue.labels.gate`), as the paper's did.
+  quote gate (:func:`nclue.labelaudit.rules.gate`), as the paper's did.
 * **Adjudication** (10.3): the conditions the policy leaves unresolved get a
   6-9 page pool (pages already selected, construction pages, the shown
   pages, surface-form hits, random pages, in that order) and three responses
   (A, E and a third responder F) under the same model.
-* **Decisions** (10.4): :func:`nclue.labels.repair`, the one implementation of
+* **Decisions** (10.4): :func:`nclue.labelaudit.rules.repair`, the one implementation of
   the evidence-asymmetric policy; there is no administrative override.
 """
 
 from dataclasses import dataclass
 
-from ..labels import Answer, gate, repair
-from ..rng import Stream
+from ..labelaudit.rules import Answer, gate, repair
+from ..core.rng import Stream
 
 
 @dataclass(frozen=True)

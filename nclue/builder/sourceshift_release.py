@@ -3,21 +3,20 @@
 Order: v2 construction (truth and miner inventories, queries, S0) -> v2 page
 text and index -> 13 systems x 3 forms -> the audit over v1 and v2 -> the
 revised copy ``data/v2/qrels.jsonl`` and ``data/v1/repairs.jsonl``.  Runs
-after :func:`nclue.build.release.write_instrument` (it reads data/v1).
+after :func:`nclue.builder.crosspage.write_instrument` (it reads data/v1).
 """
 
 import os
 
 from .. import __version__
-from ..jsonio import write_json, write_jsonl
-from ..retrieval import systems as S
+from ..core import layout
+from ..core.jsonio import read_json, write_json, write_jsonl
+from ..retrieval import systems
 from ..retrieval.engine import Engine
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
-from . import audit as A
-from . import config as config_mod
-from . import release as R
-from . import sourceshift as SS
+from . import config, crosspage, simulated_audit, sourceshift
+from .rankings import ranking_rows
 
 
 def _writer(out_root, written):
@@ -35,13 +34,13 @@ def _writer(out_root, written):
     return put_jsonl, put_json
 
 
-def write_sourceshift(out_root, config_name, seed=SS.SHIFT_SEED, log=print):
+def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=print):
     """``data/v2``: corpus, conditions, queries, qrels_s0, the 39 form rankings, systems.json.
     Returns ``(generated, written)``; the revised qrels are written by :func:`write_audit`."""
-    cfg = SS.SHIFT_CONFIGS[config_name]
+    cfg = sourceshift.SHIFT_CONFIGS[config_name]
     written = []
     put_jsonl, put_json = _writer(out_root, written)
-    g = SS.generate(cfg, seed)
+    g = sourceshift.generate(cfg, seed)
     put_jsonl("data/v2/corpus.jsonl", g["docs"])
     put_jsonl("data/v2/conditions.jsonl", [
         {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in g["catalog"]])
@@ -52,23 +51,23 @@ def write_sourceshift(out_root, config_name, seed=SS.SHIFT_SEED, log=print):
     source = g["source"]
     docids = [d["docid"] for d in g["docs"]]
     corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
-    env = S.Env(Engine(corpus_text), docids, g["miner"], seed)
+    env = systems.Env(Engine(corpus_text), docids, g["miner"], seed)
     by_cid = {c["cid"]: c for c in g["catalog"]}
-    specs = {s.id: s for s in S.SYSTEMS}
-    for sid in S.FORM_SYSTEMS:
-        for form in R.FORM_NAMES:
-            rows = R.ranking_rows(specs[sid], env, g["queries"], by_cid, form)[0]
+    specs = {s.id: s for s in systems.SYSTEMS}
+    for sid in systems.FORM_SYSTEMS:
+        for form in layout.QUERY_FORMS:
+            rows = ranking_rows(specs[sid], env, g["queries"], by_cid, form)[0]
             put_jsonl("data/v2/rankings/forms/%s__%s.jsonl" % (sid, form), rows)
         log("ranked v2 %s" % sid)
     put_json("data/v2/systems.json", {
         "synthetic": True,
         "note": "Stand-in SourceShift systems: the 13 form systems of data/v1, run over the v2 synthetic text.",
-        "systems": [_v2_entry(specs[sid]) for sid in S.FORM_SYSTEMS],
-        "form_systems": list(S.FORM_SYSTEMS),
+        "systems": [_v2_entry(specs[sid]) for sid in systems.FORM_SYSTEMS],
+        "form_systems": list(systems.FORM_SYSTEMS),
         "contrasts": [],
-        "source_shift_contrasts": S.SHIFT_CONTRASTS,
-        "directions": S.DIRECTIONS,
-        "blocked": S.BLOCKED,
+        "source_shift_contrasts": systems.SHIFT_CONTRASTS,
+        "directions": systems.DIRECTIONS,
+        "blocked": systems.BLOCKED,
     })
     return g, written
 
@@ -76,30 +75,30 @@ def write_sourceshift(out_root, config_name, seed=SS.SHIFT_SEED, log=print):
 def _v2_entry(spec):
     """A system's systems.json entry, with ``base`` cleared when the base is not among the 13."""
     entry = spec.as_json()
-    if entry.get("base") not in S.FORM_SYSTEMS:
+    if entry.get("base") not in systems.FORM_SYSTEMS:
         entry["base"] = None
     return entry
 
 
-def write_audit(out_root, config_name, g, seed=SS.SHIFT_SEED, log=print):
+def write_audit(out_root, config_name, g, seed=sourceshift.SHIFT_SEED, log=print):
     """The audit records, ``data/v2/qrels.jsonl`` (S) and ``data/v1/repairs.jsonl``."""
     written = []
     put_jsonl, put_json = _writer(out_root, written)
-    v1cfg = config_mod.CONFIGS[config_name]
+    v1cfg = config.CONFIGS[config_name]
     v1seed = _v1_seed(out_root)
-    docs, catalog, inv, queries, qrels, _ = R.generate(v1cfg, v1seed)
-    v1 = A.Release("v1", docs, queries, qrels, inv, inv, R.page_source(v1cfg, v1seed, docs, catalog, inv), catalog)
-    v2 = A.Release("v2", g["docs"], g["queries"], g["qrels_s0"], g["miner"], g["truth"], g["source"], g["catalog"])
-    cfg = A.AUDIT_CONFIGS[config_name]
-    records, changes = A.simulate(cfg, seed, {"v1": v1, "v2": v2})
+    docs, catalog, inv, queries, qrels, _ = crosspage.generate(v1cfg, v1seed)
+    v1 = simulated_audit.Release("v1", docs, queries, qrels, inv, inv, crosspage.page_source(v1cfg, v1seed, docs, catalog, inv), catalog)
+    v2 = simulated_audit.Release("v2", g["docs"], g["queries"], g["qrels_s0"], g["miner"], g["truth"], g["source"], g["catalog"])
+    cfg = simulated_audit.AUDIT_CONFIGS[config_name]
+    records, changes = simulated_audit.simulate(cfg, seed, {"v1": v1, "v2": v2})
     for name in ("key", "packet", "initial", "queue", "adjudication", "decisions", "pages"):
         put_jsonl("data/audit/%s.jsonl" % name, records[name])
-    put_json("data/audit/audit.json", A.describe(cfg, seed))
-    put_jsonl("data/v2/qrels.jsonl", A.revised_qrels(g["qrels_s0"], changes["v2"], g["queries"]))
+    put_json("data/audit/audit.json", simulated_audit.describe(cfg, seed))
+    put_jsonl("data/v2/qrels.jsonl", simulated_audit.revised_qrels(g["qrels_s0"], changes["v2"], g["queries"]))
     put_jsonl("data/v1/repairs.jsonl", [
         {"qid": q, "docid": d, "grade_before": b, "grade_after": a, "synthetic": True}
         for (q, d), (b, a) in sorted(changes["v1"].items())])
-    truth = A.against_truth(records, {"v1": v1, "v2": v2})
+    truth = simulated_audit.against_truth(records, {"v1": v1, "v2": v2})
     put_json("data/v2/build.json", {
         "instrument": "n-Clue SourceShift stand-in (synthetic)",
         "synthetic": True,
@@ -108,8 +107,8 @@ def write_audit(out_root, config_name, g, seed=SS.SHIFT_SEED, log=print):
         "command": "python -m nclue build --config %s --shift-seed %d" % (config_name, seed),
         "generator_version": __version__,
         "construction": g["info"],
-        "words_per_page": list(SS.SHIFT_CONFIGS[config_name].words_per_page),
-        "spurious_rate": SS.SHIFT_CONFIGS[config_name].spurious_rate,
+        "words_per_page": list(sourceshift.SHIFT_CONFIGS[config_name].words_per_page),
+        "spurious_rate": sourceshift.SHIFT_CONFIGS[config_name].spurious_rate,
         "audit_against_truth": truth,
         "note": "The generator knows which facts the page text really carries; 'audit_against_truth' "
                 "compares the audit's final grades with that truth (a check the paper could not make).",
@@ -120,22 +119,4 @@ def write_audit(out_root, config_name, g, seed=SS.SHIFT_SEED, log=print):
 
 
 def _v1_seed(out_root):
-    from ..jsonio import read_json
     return read_json(os.path.join(out_root, "data", "v1", "build.json"), "data/v1/build.json")["seed"]
-
-
-def write_stats_v2(out_root, config_name):
-    """``data/v2/stats.json``: the stand-in SourceShift's scale beside the paper's (full config)."""
-    from ..instrument import Instrument
-    from ..structure import sourceshift_table
-
-    inst = Instrument(out_root).v2()
-    stats = sourceshift_table(inst)
-    rows = R.beside_paper(stats, SS.PAPER_V2 if config_name == "full" else {})
-    write_json(os.path.join(out_root, "data", "v2", "stats.json"), {
-        "synthetic": True,
-        "note": "Stand-in SourceShift scale; the paper column is supplement section 8. Only the document, "
-                "query, source and n counts are targets; qrel counts come from construction.",
-        "table": rows,
-    })
-    return "data/v2/stats.json"

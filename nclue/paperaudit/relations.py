@@ -4,7 +4,7 @@ A relation names the numbers it involves, whether it *determines* them
 (``identity``: sums, differences, equal values, recombination, recomputed
 statistics -- a wrong digit breaks it) or only *bounds* them (``bound``: an
 interval contains a point, an ordering, "at least"), and a check that returns
-a :class:`~nclue.audit.solve.Verdict`.  Shares over N queries are checked on
+a :class:`~nclue.paperaudit.solve.Verdict`.  Shares over N queries are checked on
 the integer counts their displayed values allow (GRIM-style).
 """
 

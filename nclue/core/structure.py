@@ -11,6 +11,9 @@
 
 import math
 
+from . import layout
+from .verify import distinct_page_valid, single_page_solvable
+
 
 def gold_and_subsets(queries, qrels):
     """``{qid: (gold frozenset, subset frozenset)}``."""
@@ -77,10 +80,8 @@ def table1(queries, corpus, qrels, inventory):
     """The instrument's Table 1 (paper section 3.2) from its records.
 
     Single-page-solvable and distinct-page-valid gold counts use the gate
-    functions of :mod:`nclue.verify` (the independent verifier).
+    functions of :mod:`nclue.core.verify` (the independent verifier).
     """
-    from .verify import single_page_solvable, distinct_page_valid
-
     sets = gold_and_subsets(queries, qrels)
     pages = [d.pages for d in corpus.values()]
     n_gold = n_subset = g1 = g2 = 0
@@ -145,8 +146,6 @@ def sourceshift_table(inst):
     """Scale of a SourceShift release (supplement section 8): queries and documents by source and n,
     and for each qrel copy (``s0`` initial, final) rows, golds, subsets, distinct gold documents and
     queries left without a gold."""
-    from .instrument import V2_QRELS, V2_QRELS_S0
-
     queries, corpus = inst.queries(), inst.corpus()
     out = {"queries": len(queries), "documents": len(corpus),
            "queries_n2": sum(1 for q in queries.values() if q.n == 2),
@@ -156,7 +155,7 @@ def sourceshift_table(inst):
     for src in sorted({d.source for d in corpus.values()}):
         out["documents_" + src] = sum(1 for d in corpus.values() if d.source == src)
         out["queries_" + src] = sum(1 for q in queries.values() if q.source == src)
-    for suffix, rel in (("_s0", V2_QRELS_S0), ("", V2_QRELS)):
+    for suffix, rel in (("_s0", layout.V2_QRELS_S0), ("", layout.V2_QRELS)):
         qrels = inst.qrels(rel)
         sets = gold_and_subsets(queries, qrels)
         out["qrel_rows" + suffix] = sum(len(v) for v in qrels.values())

@@ -2,7 +2,7 @@
 
 Each loader reads one file (named by its path relative to the instrument
 root, which is also how errors name it), checks every field, and returns
-records from :mod:`nclue.records`.  Cross-file checks (a qrel's docid must be a
+records from :mod:`nclue.core.records`.  Cross-file checks (a qrel's docid must be a
 corpus document, an inventory page must lie inside its document) take the
 already-loaded records they depend on.  Loaders never compute metrics.
 """

@@ -2,7 +2,7 @@
 
 Writing is canonical (sorted keys, no spaces, UTF-8, ``\\n`` line ends, no NaN),
 so that the same records always give the same bytes on every interpreter.
-Reading is strict: every defect raises :class:`~nclue.errors.InputError`
+Reading is strict: every defect raises :class:`~nclue.core.errors.InputError`
 naming the file, the 1-based line and, where it applies, the field.
 """
 

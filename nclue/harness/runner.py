@@ -1,32 +1,22 @@
 """The reproduction run: integrity -> analyses -> diff against frozen claims.
 
 Produces one :class:`Check` per released file check and per frozen claim,
-each ``pass`` / ``fail`` / ``skip`` with a one-line reason (DESIGN 3).  Never
+each ``pass`` / ``fail`` / ``skip`` with a one-line reason (docs/claims.md).  Never
 writes anything under the instrument root.
 """
 
 import os
 
-from . import integrity
-from .analyses import REGISTRY
-from .claims import LEVELS, compare, load_claim_file
-from .errors import NclueError, UsageError
-from .instrument import Instrument
-from .jsonio import read_json
-
-
-class Check:
-    __slots__ = ("id", "group", "status", "reason", "rule", "expected", "observed", "source")
-
-    def __init__(self, id, group, status, reason="", rule=None, expected=None, observed=None, source=""):
-        self.id, self.group, self.status, self.reason = id, group, status, reason
-        self.rule, self.expected, self.observed, self.source = rule, expected, observed, source
-
-    def as_json(self):
-        out = {"id": self.id, "group": self.group, "status": self.status, "reason": self.reason}
-        if self.rule is not None:
-            out.update({"rule": self.rule, "expected": self.expected, "observed": self.observed, "source": self.source})
-        return out
+from ..analyses import REGISTRY
+from ..analyses.base import LEVELS
+from ..analyses.paper import result as paper_result
+from ..core import integrity
+from ..core.errors import NclueError, UsageError
+from ..core.instrument import Instrument
+from ..core.jsonio import read_json
+from .checks import Check
+from .claims import compare, load_claim_file
+from .rebuild import rebuild_checks
 
 
 class RunResult:
@@ -205,13 +195,11 @@ def run(root, levels=LEVELS, deep=False, log=None):
                                 "no frozen claims at this level in reference_metrics/ of this release"))
     paper = None
     if "paper" in levels and result.status("reference_metrics/paper/numbers.json") == "ok":
-        from .analyses.paper import result as paper_result
         try:
             paper = paper_result(inst)
         except (NclueError, ArithmeticError, ValueError, TypeError, KeyError):
             paper = None      # the paper.audit claims already report the failure
     if deep:
-        from .rebuild import rebuild_checks
         checks.extend(rebuild_checks(root, result, log=log))
     else:
         checks.append(Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)"))

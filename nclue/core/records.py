@@ -1,6 +1,6 @@
 """Validated in-memory records of an instrument (DESIGN section 4).
 
-Loaders (:mod:`nclue.loaders`) turn files into these; everything downstream
+Loaders (:mod:`nclue.core.loaders`) turn files into these; everything downstream
 (construction check, metrics, statistics) reads only these records.
 """
 

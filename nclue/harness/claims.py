@@ -1,4 +1,4 @@
-"""Claims (DESIGN section 8): the frozen values the harness diffs against.
+"""Claims: the frozen values the harness diffs against (docs/claims.md).
 
 A claim is ``{id, value, rule, level, inputs: [{path, sha256}], source}``.
 Rules:
@@ -20,8 +20,8 @@ False
 import os
 from decimal import Decimal, ROUND_HALF_UP
 
-from .errors import InputError
-from .jsonio import read_json, write_json
+from ..core.errors import InputError
+from ..core.jsonio import read_json, write_json
 
 CLAIMS_SCHEMA = "nclue.claims/1"
 LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "paper", "rebuild")

@@ -1,6 +1,6 @@
 """Independent construction verifier (paper section 3.2, supplement 1.1; DESIGN 6.1).
 
-Written apart from the constructor (:mod:`nclue.build.construct`), on another
+Written apart from the constructor (:mod:`nclue.builder.construct`), on another
 code path: it works on per-document dictionaries of page sets rather than
 bit sets, and checks the distinct-page gate with **Hall's condition** (every
 subset ``S`` of conditions must touch at least ``|S|`` distinct pages)

@@ -8,7 +8,7 @@ seed: 500 synthetic documents over four sources (``arxiv``, ``eric``,
 Two inventories, so that the label audit has something real to find:
 
 * the **truth**: the facts the page text is generated from
-  (:mod:`nclue.build.text`); never released;
+  (:mod:`nclue.builder.text`); never released;
 * the **miner's** inventory: the truth restricted to pages where the
   condition's mined surface form occurs (a fact written under an alias or
   garbled by OCR is missed), plus a spurious fact for a near-miss /
@@ -18,14 +18,14 @@ Two inventories, so that the label audit has something real to find:
   the paper's gates, exactly as for v1.
 
 The revised copy ``qrels.jsonl`` is S0 with the audited pairs' final grades
-(:mod:`nclue.build.audit`).  Nothing here is tuned to a result of the paper;
+(:mod:`nclue.builder.simulated_audit`).  Nothing here is tuned to a result of the paper;
 the source mix, page lengths and error rates are stated below and in
 ``data/v2/build.json``.
 """
 
 from dataclasses import dataclass
 
-from ..rng import Stream
+from ..core.rng import Stream
 from . import construct, corpus, vocab
 from .text import PageSource
 
@@ -196,11 +196,9 @@ def generate(cfg, seed):
     index = construct.Index(docs, catalog, miner)
     conjunctions, info = select_queries(cfg, seed, index, docs)
     info.update(miner_info)
-    from .release import query_and_qrels
-
     queries, qrel_rows = [], []
     for number, (src, conj) in enumerate(conjunctions):
-        query, rows = query_and_qrels("shift_%04d" % number, catalog, index, conj, source=src)
+        query, rows = construct.query_and_qrels("shift_%04d" % number, catalog, index, conj, source=src)
         queries.append(query)
         qrel_rows += rows
     return {"docs": docs, "catalog": catalog, "truth": truth, "miner": miner, "queries": queries,

@@ -11,8 +11,8 @@
 
 import os
 
-from ..errors import InputError
-from ..jsonio import read_json
+from ..core.errors import InputError
+from ..core.jsonio import read_json
 from .relations import RELATIONS
 from .solve import Num
 

@@ -1,6 +1,6 @@
 """Synthetic documents, the condition catalog and the document-wide inventory.
 
-Everything here is drawn from :class:`nclue.rng.Stream` streams derived from
+Everything here is drawn from :class:`nclue.core.rng.Stream` streams derived from
 the build seed, so a seed fixes the instrument.  Nothing is real: documents
 are ``sim_wb_NNNNN`` / ``sim_pmc_NNNNN`` and every row says ``synthetic``.
 """
@@ -8,7 +8,7 @@ are ``sim_wb_NNNNN`` / ``sim_pmc_NNNNN`` and every row says ``synthetic``.
 import math
 import re
 
-from ..rng import Stream
+from ..core.rng import Stream
 from . import vocab
 
 

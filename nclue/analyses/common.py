@@ -1,0 +1,89 @@
+"""What several analyses share, memoised on the instrument: gold/subset sets, per-query outcome
+vectors of a ranking, and the parsed ``systems.json`` (its contrasts and form systems).
+
+Outcome vectors are computed once per (ranking, qrel copy) and instrument by
+:func:`nclue.core.metrics.evaluate` (docs/metrics.md); every analysis reads
+them from here.
+"""
+
+from ..core import layout
+from ..core.errors import InputError
+from ..core.jsonio import read_json
+from ..core.metrics import evaluate, ideal_graded_dcg
+from ..core.structure import gold_and_subsets
+
+SCORE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS]
+
+
+def gold_sets(inst, qrels_rel=None):
+    """``{qid: (gold, subsets)}`` of a release under one qrel copy (default: its ``qrels.jsonl``)."""
+    rel = qrels_rel or inst.QRELS
+    return inst.memo("sets:" + rel, lambda: gold_and_subsets(inst.queries(), inst.qrels(rel)))
+
+
+def ideals(inst, qrels_rel):
+    """Ideal graded DCG@10 per query of one qrel copy (computed once per instrument)."""
+    qrels = inst.qrels(qrels_rel)
+    return inst.memo("ideals:" + qrels_rel, lambda: {q: ideal_graded_dcg(g) for q, g in qrels.items()})
+
+
+def outcomes(inst, rel, qrels_rel=None):
+    """Per-query outcome vectors of one ranking file under a qrel copy (default: the release's
+    ``qrels.jsonl``), memoised per instrument."""
+    copy = qrels_rel or inst.QRELS
+    return inst.memo("outcomes:%s|%s" % (rel, copy), lambda: evaluate(
+        inst.ranking(rel), inst.queries(), inst.qrels(copy), gold_sets(inst, copy), ideals=ideals(inst, copy)))
+
+
+def systems_document(inst):
+    """The parsed systems.json (read once per instrument; contrasts, form systems, page-scored flags)."""
+    return inst.memo("systems.json:" + inst.SYSTEMS, lambda: read_json(inst.path(inst.SYSTEMS), inst.SYSTEMS))
+
+
+def contrasts(inst):
+    """The controlled blocks from systems.json (``contrasts``), validated against its systems."""
+    systems, _ = inst.systems()
+    blocks = systems_document(inst).get("contrasts", [])
+    if not isinstance(blocks, list):
+        raise InputError(inst.SYSTEMS, "must be a list", field="contrasts")
+    out = []
+    for i, b in enumerate(blocks):
+        field = "contrasts[%d]" % i
+        if not isinstance(b, dict) or not isinstance(b.get("block"), str) or not isinstance(b.get("variants"), list):
+            raise InputError(inst.SYSTEMS, "must be {block, base, variants}", field=field)
+        for sid in [b.get("base")] + b["variants"]:
+            if sid not in systems:
+                raise InputError(inst.SYSTEMS, "unknown system %r" % (sid,), field=field)
+        out.append(b)
+    return out
+
+
+def form_systems(inst):
+    """Systems of the query-form matrix: systems.json ``form_systems`` (13 in the paper)."""
+    listed = systems_document(inst).get("form_systems")
+    if isinstance(listed, list) and all(isinstance(x, str) for x in listed):
+        return list(listed)
+    return []
+
+
+def page_scored_systems(inst):
+    """Systems whose systems.json entry says ``page_scored`` (they release page scores)."""
+    return sorted(s["id"] for s in systems_document(inst).get("systems", [])
+                  if isinstance(s, dict) and s.get("page_scored"))
+
+
+def delta(base_summary, variant_summary, key):
+    """Variant minus base of one summary field (None when either is None)."""
+    a, b = base_summary[key], variant_summary[key]
+    return None if a is None or b is None else b - a
+
+
+def displayed_variant(inst, block):
+    """A block's displayed endpoint: the variant with the highest raw-form n-Clue Score (ties: the
+    first listed), as the paper chose it post hoc (section 3.3; docs/statistics.md#the-displayed-endpoint)."""
+    best = None
+    for var in block["variants"]:
+        count = sum(outcomes(inst, layout.ranking_path(var)).success)
+        if best is None or count > best[1]:
+            best = (var, count)
+    return best[0]

@@ -1,0 +1,109 @@
+"""Write the stand-in CrossPage instrument (``data/v1``) from a seed.
+
+Order of work: documents -> condition catalog -> inventory -> construction
+(queries, qrels) -> page text (in memory only) -> BM25 index -> rankings ->
+Table 1 statistics (computed by :func:`nclue.core.structure.table1` on the files
+as re-loaded, so the builder's output is validated by the same loaders the
+harness uses).  Every file is written canonically; the same seed gives the
+same bytes.
+"""
+
+import os
+
+from .. import __version__
+from ..core import layout
+from ..core.jsonio import write_json, write_jsonl
+from ..core.rng import Stream
+from ..retrieval import systems
+from ..retrieval.engine import Engine
+from ..retrieval.index import build_corpus
+from ..retrieval.text import tokens
+from . import construct, corpus
+from .rankings import ranking_rows
+from .stats_files import write_stats
+from .text import PageSource
+
+
+def generate(cfg, seed):
+    """The in-memory instrument: docs, catalog, inventory rows, queries, qrel rows, construction info."""
+    docs = corpus.documents(cfg, seed)
+    catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.max_weight)
+    inventory_rows = corpus.inventory(cfg, seed, docs, catalog)
+    index = construct.Index(docs, catalog, inventory_rows)
+    conjunctions, info = construct.select_queries(cfg, seed, index)
+    queries, qrel_rows = [], []
+    for number, conj in enumerate(conjunctions):
+        query, rows = construct.query_and_qrels("nclue_%04d" % number, catalog, index, conj)
+        queries.append(query)
+        qrel_rows += rows
+    return docs, catalog, inventory_rows, queries, qrel_rows, info
+
+
+def page_source(cfg, seed, docs, catalog, inventory_rows):
+    return PageSource(seed, docs, catalog, inventory_rows, cfg.words_per_page)
+
+
+def write_instrument(out_root, cfg, seed, log=print):
+    """Build everything under ``out_root/data/v1``; return the list of relative paths written."""
+    base = os.path.join(out_root, "data", "v1")
+    os.makedirs(os.path.join(base, "rankings", "forms"), exist_ok=True)
+    os.makedirs(os.path.join(base, "page_scores"), exist_ok=True)
+    docs, catalog, inventory_rows, queries, qrel_rows, info = generate(cfg, seed)
+    written = []
+
+    def put_jsonl(rel, rows):
+        write_jsonl(os.path.join(out_root, *rel.split("/")), rows)
+        written.append(rel)
+
+    def put_json(rel, obj):
+        write_json(os.path.join(out_root, *rel.split("/")), obj)
+        written.append(rel)
+
+    put_jsonl("data/v1/corpus.jsonl", docs)
+    put_jsonl("data/v1/conditions.jsonl", [
+        {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in catalog])
+    put_jsonl("data/v1/inventory.jsonl", inventory_rows)
+    put_jsonl("data/v1/queries.jsonl", queries)
+    put_jsonl("data/v1/qrels.jsonl", qrel_rows)
+    log("construction: %d documents, %d inventory rows, %d queries, %d qrel rows (%s)" % (
+        len(docs), len(inventory_rows), len(queries), len(qrel_rows), info))
+
+    source = page_source(cfg, seed, docs, catalog, inventory_rows)
+    docids = [d["docid"] for d in docs]
+    corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
+    log("index: %d documents, %d pages, %d terms" % (
+        corpus_text.docs.n, corpus_text.page_index.n, len(corpus_text.docs.postings)))
+    env = systems.Env(Engine(corpus_text), docids, inventory_rows, seed)
+    by_cid = {c["cid"]: c for c in catalog}
+    for spec in systems.SYSTEMS:
+        rows, page_rows = ranking_rows(spec, env, queries, by_cid, "raw")
+        put_jsonl("data/v1/rankings/%s.jsonl" % spec.id, rows)
+        if spec.page_scored:
+            put_jsonl("data/v1/page_scores/%s.jsonl" % spec.id, page_rows)
+        if spec.id in systems.FORM_SYSTEMS:
+            for form in layout.QUERY_FORMS:
+                put_jsonl("data/v1/rankings/forms/%s__%s.jsonl" % (spec.id, form),
+                          ranking_rows(spec, env, queries, by_cid, form)[0])
+        log("ranked %s" % spec.id)
+    put_json("data/v1/systems.json", {
+        "synthetic": True,
+        "note": "Stand-in systems: standard-library retrieval over synthetic page text (nclue/retrieval/).",
+        "systems": [s.as_json() for s in systems.SYSTEMS],
+        "form_systems": list(systems.FORM_SYSTEMS),
+        "contrasts": systems.CONTRASTS,
+        "blocked": systems.BLOCKED,
+    })
+    put_json("data/v1/build.json", {
+        "instrument": "n-Clue CrossPage stand-in (synthetic)",
+        "synthetic": True,
+        "seed": seed,
+        "config": cfg.name,
+        "command": "python -m nclue build --config %s --seed %d" % (cfg.name, seed),
+        "generator_version": __version__,
+        "construction": info,
+        "words_per_page": list(cfg.words_per_page),
+    })
+    written.append(write_stats(out_root, cfg))
+    return written
+
+

@@ -1,0 +1,48 @@
+"""Page text for external retrievers (docs/usage.md#page-text-for-your-retriever).
+
+The stand-in's page text is not stored: it is regenerated from the seeds the
+release records (``data/v1/build.json``, ``data/v2/build.json``).  Export is
+refused unless the regenerated corpus is the released one, and never writes
+inside the release.
+"""
+
+import os
+
+from ..core import layout
+from ..core.errors import UsageError
+from ..core.jsonio import iter_jsonl, read_json, write_jsonl
+from .sourceshift import SHIFT_CONFIGS, generate
+from .text import PageSource
+
+
+def _rows(root, rel):
+    return [obj for _, obj in iter_jsonl(os.path.join(root, *rel.split("/")), rel)]
+
+
+def export_pages_v1(root, out_dir):
+    """CrossPage page text as ``OUT/pages.jsonl`` (``docid``, ``page``, ``text``, ``synthetic``)."""
+    build = read_json(os.path.join(root, *layout.BUILD.split("/")), layout.BUILD)
+    if not isinstance(build.get("seed"), int) or isinstance(build.get("seed"), bool):
+        raise UsageError("%s has no integer seed: page text cannot be regenerated" % layout.BUILD)
+    source = PageSource(build["seed"], _rows(root, layout.CORPUS), _rows(root, layout.CONDITIONS),
+                        _rows(root, layout.INVENTORY), build.get("words_per_page", (70, 130)))
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "pages.jsonl")
+    write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True} for d, p, t in source.iter_all()))
+    return path
+
+
+def export_pages_v2(root, out_dir):
+    """SourceShift page text (``OUT/pages_v2.jsonl``), regenerated from data/v2/build.json's seed and
+    config; refused unless the regenerated corpus is the released one."""
+    build = read_json(os.path.join(root, *layout.V2_BUILD.split("/")), layout.V2_BUILD)
+    if not isinstance(build.get("seed"), int) or build.get("config") not in SHIFT_CONFIGS:
+        raise UsageError("%s has no usable seed/config: page text cannot be regenerated" % layout.V2_BUILD)
+    generated = generate(SHIFT_CONFIGS[build["config"]], build["seed"])
+    if _rows(root, layout.V2_CORPUS) != generated["docs"]:
+        raise UsageError("%s is not what the builder regenerates from its seed" % layout.V2_CORPUS)
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "pages_v2.jsonl")
+    write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True}
+                       for d, p, t in generated["source"].iter_all()))
+    return path

@@ -1,0 +1,26 @@
+"""Running a stand-in system over the queries of one form and writing its released rows
+(docs/schema.md#rankings): top-10 rankings and, for page-scored systems, page scores."""
+
+from ..retrieval import systems
+
+
+def query_view(query, by_cid, form):
+    """The :class:`~nclue.retrieval.systems.QueryView` of one query under one form: raw uses the
+    mined surface forms for the per-condition texts, clean_v2 and natural the clean labels."""
+    conds = [by_cid[c["cid"]] for c in query["conditions"]]
+    texts = [c["mined"] if form == "raw" else c["label"] for c in conds]
+    return systems.QueryView(query["qid"], query["n"], [c["cid"] for c in conds], query["forms"][form], texts)
+
+
+def ranking_rows(spec, env, queries, by_cid, form):
+    """Ranking rows (top 10) and, for page-scored systems, page-score rows of one system and form."""
+    rows, page_rows = [], []
+    for query in queries:
+        lst, pages = systems.run_system(spec, env, query_view(query, by_cid, form))
+        rows.append({"qid": query["qid"], "docids": [env.docids[d] for d, _ in lst],
+                     "scores": [round(s, systems.SCORE_DECIMALS) for _, s in lst]})
+        if pages is not None:
+            for d, _ in lst:
+                page_rows.append({"qid": query["qid"], "docid": env.docids[d],
+                                  "pages": [[p, round(s, systems.SCORE_DECIMALS)] for p, s in pages.get(d, [])]})
+    return rows, page_rows

@@ -1,0 +1,97 @@
+"""An instrument on disk: the released files of one root, loaded lazily and once.
+
+The root holds ``MANIFEST.json``, ``SHA256SUMS``, ``data/v1/...`` and
+``reference_metrics/`` (the shape is declared in :mod:`nclue.core.layout`;
+docs/schema.md).  Each accessor returns validated records (see
+:mod:`nclue.core.loaders`) and raises :class:`~nclue.core.errors.InputError`
+or :class:`~nclue.core.errors.MissingInput`; results and errors are memoised
+so a broken file is reported once with the same message everywhere.
+:meth:`Instrument.memo` offers the same memo to analyses for values derived
+from records (outcome vectors, shared bootstrap draws).
+"""
+
+import os
+
+from . import layout, loaders
+from .errors import NclueError
+
+
+class Instrument:
+    """The released files of one root; ``base`` is the release directory (``data/v1`` or ``data/v2``)."""
+
+    def __init__(self, root, base=layout.V1):
+        self.root = root
+        self.base = base
+        self._memo = {}
+        self.CORPUS = base + "/corpus.jsonl"
+        self.CONDITIONS = base + "/conditions.jsonl"
+        self.INVENTORY = base + "/inventory.jsonl"
+        self.QUERIES = base + "/queries.jsonl"
+        self.QRELS = base + "/qrels.jsonl"
+        self.SYSTEMS = base + "/systems.json"
+
+    def v2(self):
+        """The SourceShift release of the same root (one shared object per instrument)."""
+        if self.base == layout.V2:
+            return self
+        return self.memo("release:v2", lambda: Instrument(self.root, layout.V2))
+
+    def v1(self):
+        """The CrossPage release of the same root."""
+        if self.base == layout.V1:
+            return self
+        return self.memo("release:v1", lambda: Instrument(self.root, layout.V1))
+
+    def path(self, rel):
+        return os.path.join(self.root, *rel.split("/"))
+
+    def exists(self, rel):
+        return os.path.isfile(self.path(rel))
+
+    def memo(self, key, compute):
+        """``compute()`` once per instrument and key; an :class:`~nclue.core.errors.NclueError` it
+        raises is remembered and raised again for every later caller."""
+        if key not in self._memo:
+            try:
+                self._memo[key] = (True, compute())
+            except NclueError as exc:
+                self._memo[key] = (False, exc)
+        ok, value = self._memo[key]
+        if ok:
+            return value
+        raise value
+
+    def conditions(self):
+        """The condition catalog, or None when the instrument ships none."""
+        if not self.exists(self.CONDITIONS):
+            return None
+        return self.memo(self.CONDITIONS, lambda: loaders.load_conditions(self.root, self.CONDITIONS))
+
+    def corpus(self):
+        return self.memo(self.CORPUS, lambda: loaders.load_corpus(self.root, self.CORPUS))
+
+    def queries(self):
+        return self.memo(self.QUERIES, lambda: loaders.load_queries(self.root, self.QUERIES, self.conditions()))
+
+    def inventory(self):
+        return self.memo(self.INVENTORY, lambda: loaders.load_inventory(self.root, self.INVENTORY, self.corpus(),
+                                                                          self.conditions()))
+
+    def qrels(self, rel=None):
+        """A qrel copy (default: the release's ``qrels.jsonl``; v2 also has ``qrels_s0.jsonl``)."""
+        rel = rel or self.QRELS
+        return self.memo(rel, lambda: loaders.load_qrels(self.root, rel, self.queries(), self.corpus()))
+
+    def repairs(self):
+        """``data/v1/repairs.jsonl``: the audit's changes to released v1 qrels."""
+        return self.memo(layout.REPAIRS, lambda: loaders.load_repairs(
+            self.root, layout.REPAIRS, self.queries(), self.corpus(), self.qrels()))
+
+    def ranking(self, rel):
+        return self.memo(rel, lambda: loaders.load_ranking(self.root, rel, self.queries(), self.corpus()))
+
+    def page_scores(self, rel):
+        return self.memo(rel, lambda: loaders.load_page_scores(self.root, rel, self.queries(), self.corpus()))
+
+    def systems(self):
+        return self.memo(self.SYSTEMS, lambda: loaders.load_systems(self.root, self.SYSTEMS))

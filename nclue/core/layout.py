@@ -1,0 +1,122 @@
+"""The declared shape of a release: every released file kind, once (docs/schema.md).
+
+Each :class:`FileKind` names a path (or a path pattern with ``*``), the role
+MANIFEST.json records for it, the release part it belongs to (``v1``
+CrossPage, ``v2`` SourceShift, ``audit`` the label audit, ``claims`` and
+``paper`` the frozen outputs), whether a present part must contain it, and
+the page of ``docs/`` that defines its fields.  Loaders, the instrument,
+``freeze`` (roles) and the documentation all read this one table.
+
+>>> role_of("data/v1/rankings/bm25_and.jsonl"), role_of("data/v1/rankings/forms/bm25_and__raw.jsonl")
+('ranking', 'form-ranking')
+>>> role_of("reference_metrics/v1.matrix.json"), role_of("data/v1/qrels.jsonl")
+('frozen-claims', 'qrels')
+"""
+
+from fnmatch import fnmatchcase
+from typing import NamedTuple
+
+V1 = "data/v1"
+V2 = "data/v2"
+AUDIT = "data/audit"
+CLAIMS_DIR = "reference_metrics"
+PAPER_NUMBERS = "reference_metrics/paper/numbers.json"
+
+CORPUS = V1 + "/corpus.jsonl"
+CONDITIONS = V1 + "/conditions.jsonl"
+INVENTORY = V1 + "/inventory.jsonl"
+QUERIES = V1 + "/queries.jsonl"
+QRELS = V1 + "/qrels.jsonl"
+SYSTEMS = V1 + "/systems.json"
+BUILD = V1 + "/build.json"
+STATS = V1 + "/stats.json"
+REPAIRS = V1 + "/repairs.jsonl"
+RANKINGS = V1 + "/rankings"
+FORMS = V1 + "/rankings/forms"
+
+V2_CORPUS = V2 + "/corpus.jsonl"
+V2_CONDITIONS = V2 + "/conditions.jsonl"
+V2_QUERIES = V2 + "/queries.jsonl"
+V2_QRELS_S0 = V2 + "/qrels_s0.jsonl"
+V2_QRELS = V2 + "/qrels.jsonl"
+V2_SYSTEMS = V2 + "/systems.json"
+V2_BUILD = V2 + "/build.json"
+V2_STATS = V2 + "/stats.json"
+
+QUERY_FORMS = ("raw", "clean_v2", "natural")
+
+
+class FileKind(NamedTuple):
+    pattern: str        # a path, or a pattern where "*" stands for one path segment's variable part
+    role: str           # the role recorded in MANIFEST.json
+    part: str           # v1 | v2 | audit | claims | paper
+    required: bool      # a present part must contain at least one such file
+    docs: str           # where docs/ defines it
+
+
+FILE_KINDS = (
+    FileKind(CORPUS, "corpus", "v1", True, "docs/schema.md#corpusjsonl"),
+    FileKind(CONDITIONS, "conditions", "v1", False, "docs/schema.md#conditionsjsonl"),
+    FileKind(INVENTORY, "inventory", "v1", True, "docs/schema.md#inventoryjsonl"),
+    FileKind(QUERIES, "queries", "v1", True, "docs/schema.md#queriesjsonl"),
+    FileKind(QRELS, "qrels", "v1", True, "docs/schema.md#qrelsjsonl"),
+    FileKind(SYSTEMS, "systems", "v1", True, "docs/schema.md#systemsjson"),
+    FileKind(BUILD, "build-info", "v1", False, "docs/schema.md#buildjson-and-statsjson"),
+    FileKind(STATS, "statistics", "v1", False, "docs/schema.md#buildjson-and-statsjson"),
+    FileKind(REPAIRS, "repairs", "v1", False, "docs/schema.md#repairsjsonl"),
+    FileKind(FORMS + "/*__*.jsonl", "form-ranking", "v1", False, "docs/schema.md#rankings"),
+    FileKind(RANKINGS + "/*.jsonl", "ranking", "v1", True, "docs/schema.md#rankings"),
+    FileKind(V1 + "/page_scores/*.jsonl", "page-scores", "v1", False, "docs/schema.md#page_scores"),
+    FileKind(V2_CORPUS, "corpus", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_CONDITIONS, "conditions", "v2", False, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_QUERIES, "queries", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_QRELS_S0, "qrels-initial", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_QRELS, "qrels", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_SYSTEMS, "systems", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_BUILD, "build-info", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
+    FileKind(V2_STATS, "statistics", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
+    FileKind(V2 + "/rankings/forms/*__*.jsonl", "form-ranking", "v2", True, "docs/schema.md#rankings"),
+    FileKind(AUDIT + "/audit.json", "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),
+    FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, "docs/schema.md#the-label-audit-dataaudit"),
+    FileKind(PAPER_NUMBERS, "paper-numbers", "paper", False, "docs/paper-audit.md"),
+    FileKind(CLAIMS_DIR + "/*.json", "frozen-claims", "claims", True, "docs/claims.md"),
+)
+
+
+def _matches(pattern, rel):
+    if "*" not in pattern:
+        return rel == pattern
+    # "*" never crosses a "/" here: the pattern and the path have the same number of segments
+    return pattern.count("/") == rel.count("/") and fnmatchcase(rel, pattern)
+
+
+def kind_of(rel):
+    """The :class:`FileKind` a released path belongs to (first match in table order), or None."""
+    for kind in FILE_KINDS:
+        if _matches(kind.pattern, rel):
+            return kind
+    return None
+
+
+def role_of(rel):
+    """The MANIFEST.json role of a released path (``data`` for a path no kind declares)."""
+    kind = kind_of(rel)
+    return "data" if kind is None else kind.role
+
+
+def ranking_path(system, form=None, base=V1):
+    """Where a system's ranking lives: ``<base>/rankings/<system>.jsonl`` (raw-form matrix) or
+    ``<base>/rankings/forms/<system>__<form>.jsonl`` (query-form matrix)."""
+    if form is None:
+        return "%s/rankings/%s.jsonl" % (base, system)
+    return "%s/rankings/forms/%s__%s.jsonl" % (base, system, form)
+
+
+def page_scores_path(system, base=V1):
+    """``<base>/page_scores/<system>.jsonl`` of a page-scored system."""
+    return "%s/page_scores/%s.jsonl" % (base, system)
+
+
+def claim_file(analysis):
+    """``reference_metrics/<analysis>.json``: the frozen claims of one analysis."""
+    return "%s/%s.json" % (CLAIMS_DIR, analysis)

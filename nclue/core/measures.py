@@ -1,0 +1,90 @@
+"""Every reported measure, declared once: name, definition, unit, display precision (docs/metrics.md).
+
+A :class:`Measure` is the small declared object the scoring analyses, the
+SourceShift analyses, the ``score`` command and the report all read: ``name``
+is the leaf of claim ids (``v1.matrix.bm25_and.nclue_score_at_10``),
+``key`` the field of :func:`nclue.core.metrics.summary` that computes it,
+``unit`` what its numbers are (stated in every output), ``decimals`` the
+precision the paper displays it with.  The computation itself lives in
+:mod:`nclue.core.metrics` (one implementation each).
+
+Units: ``points`` are percentages of the queries (0-100; n-Clue Score 26.8 =
+268 of 1,000 queries); ``NDCG x100`` is a mean NDCG on a 0-100 scale (the
+paper's Gold-NDCG 32.2); ``NDCG (0-1)`` and ``AUC (0-1)`` are on the unit
+scale (the paper's graded NDCG .265); ``queries`` are integer counts.
+
+>>> MEASURES["nclue_score_at_10"].unit, MEASURES["graded_ndcg_at_10"].unit
+('points', 'NDCG (0-1)')
+>>> MEASURES["gold_ndcg_at_10"].show(32.2456)
+'32.2'
+>>> [m.name for m in V1_FORM_MEASURES]
+['nclue_score_at_10', 'gold_hit_at_10']
+"""
+
+from typing import NamedTuple
+
+DEPTH = 10          # every @k measure is defined at k = 10 (paper section 3.1)
+
+
+class Measure(NamedTuple):
+    name: str           # claim-id leaf
+    key: str            # field of metrics.summary()
+    label: str          # how tables name it
+    unit: str           # points | NDCG x100 | NDCG (0-1) | AUC (0-1) | queries
+    decimals: int       # the paper's display precision
+    definition: str     # one line; docs/metrics.md has the full definition
+    anchor: str         # docs/metrics.md section
+
+    def show(self, value):
+        """The value as the paper would display it (``n/a`` for None)."""
+        if value is None:
+            return "n/a"
+        if self.unit == "queries":
+            return "%d" % value
+        return "%.*f" % (self.decimals, value)
+
+
+_TABLE = (
+    Measure("nclue_score_at_10", "nclue_score", "n-Clue Score@10", "points", 1,
+            "share of queries whose first top-10 gold precedes every judged subset (r_G <= 10 and r_G < r_S)",
+            "n-clue-score10"),
+    Measure("success_count", "success_count", "n-Clue successes", "queries", 0,
+            "number of queries counted by n-Clue Score@10", "n-clue-score10"),
+    Measure("gold_hit_at_10", "gold_hit", "Gold Hit@10", "points", 1,
+            "share of queries with a gold in the top 10 (r_G <= 10)", "gold-hit10"),
+    Measure("hit_count", "hit_count", "Gold hits", "queries", 0,
+            "number of queries counted by Gold Hit@10", "gold-hit10"),
+    Measure("complete_first", "complete_first", "Complete first", "points", 1,
+            "outcome: a top-10 gold precedes every subset (= n-Clue Score@10)", "outcomes"),
+    Measure("subset_first", "subset_first", "Subset first", "points", 1,
+            "outcome: a gold is in the top 10 but a subset precedes it (= Gold Hit - n-Clue Score)", "outcomes"),
+    Measure("no_gold", "no_gold", "No top-10 gold", "points", 1,
+            "outcome: no gold in the top 10 (= 100 - Gold Hit)", "outcomes"),
+    Measure("gold_ndcg_at_10", "gold_ndcg", "Gold-NDCG@10", "NDCG x100", 1,
+            "binary-gain NDCG@10 with gain 1 for gold only; ideal from min(10, |G_q|) golds; mean x 100",
+            "gold-ndcg10"),
+    Measure("graded_ndcg_at_10", "graded_ndcg", "graded NDCG@10", "NDCG (0-1)", 3,
+            "trec_eval ndcg_cut.10: linear gain = grade, ideal from all nonzero qrels; mean on 0-1",
+            "graded-ndcg10"),
+    Measure("pairwise_auc", "pairwise_auc", "pairwise AUC", "AUC (0-1)", 3,
+            "per query mean over gold x subset pairs of 1[rank(g) < rank(s)], 0.5 when both unranked; macro mean",
+            "pairwise-auc"),
+    Measure("auc_queries", "auc_queries", "AUC queries", "queries", 0,
+            "queries with a gold and a subset (the pairwise AUC denominator)", "pairwise-auc"),
+)
+
+MEASURES = {m.name: m for m in _TABLE}
+BY_KEY = {m.key: m for m in _TABLE}
+
+
+def group(*names):
+    return tuple(MEASURES[n] for n in names)
+
+
+# which measures each output reports, in order
+SCORECARD_MEASURES = _TABLE
+V1_FORM_MEASURES = group("nclue_score_at_10", "gold_hit_at_10")
+V2_FORM_MEASURES = group("nclue_score_at_10", "success_count", "gold_hit_at_10", "gold_ndcg_at_10",
+                         "graded_ndcg_at_10")
+SCORE_COMMAND_MEASURES = group("nclue_score_at_10", "gold_hit_at_10", "complete_first", "subset_first", "no_gold",
+                               "gold_ndcg_at_10", "graded_ndcg_at_10", "pairwise_auc")

@@ -1,0 +1,84 @@
+"""``freeze``: write the frozen claims and the manifest from the current data (builder only).
+
+``reproduce`` never calls this.  Validity controls are asserted here, so a
+broken builder cannot freeze a wrong control value: the fact oracle must
+score 100 and the single-page floor 0 (paper section 5; docs/claims.md).
+Refusals raise :class:`FreezeError`, which the command line reports as a
+message (exit 2).
+"""
+
+import os
+
+from ..analyses import REGISTRY
+from ..analyses.common import outcomes
+from ..core import integrity, layout
+from ..core.errors import NclueError
+from ..core.instrument import Instrument
+from ..core.jsonio import read_json
+from ..core.metrics import summary
+from .claims import write_claim_file
+
+CONTROLS_BY_CONSTRUCTION = {"oracle_facts": 100.0, "floor_single_page": 0.0}
+
+
+class FreezeError(NclueError):
+    """``freeze`` refused to write claims (a control off its constructed value, an analysis failing)."""
+
+
+def _assert_controls(inst):
+    systems, _ = inst.systems()
+    for sid, want in CONTROLS_BY_CONSTRUCTION.items():
+        if sid in systems:
+            got = summary(outcomes(inst, layout.ranking_path(sid)))["nclue_score"]
+            if got != want:
+                raise FreezeError("freeze refused: control %s scores %r, must be %r by construction" % (sid, got, want))
+
+
+def freeze(root, log=print):
+    inst = Instrument(root)
+    # hashes of the data as it stands now
+    data_files = [p for p in integrity.released_files_on_disk(root)
+                  if p.startswith("data/") or p.startswith("reference_metrics/paper/")]
+    hashes = {p: integrity.sha256_file(os.path.join(root, *p.split("/")))[0] for p in data_files}
+    _assert_controls(inst)
+    os.makedirs(os.path.join(root, layout.CLAIMS_DIR), exist_ok=True)
+    for name in sorted(REGISTRY):
+        analysis = REGISTRY[name]
+        values = []
+        try:
+            for unit in analysis.units(inst):
+                if not all(inst.exists(p) for p in unit.inputs):
+                    continue          # e.g. an instrument without a paper transcription
+                for value in unit.compute():
+                    values.append((value, unit.inputs))
+        except NclueError as exc:
+            raise FreezeError("freeze refused: %s: %s" % (name, exc))
+        if not values:
+            log("skipped %s: its inputs are absent" % layout.claim_file(name))
+            continue
+        write_claim_file(root, layout.claim_file(name), name, analysis.level, analysis.source, values, hashes)
+        log("froze %s: %d claims" % (layout.claim_file(name), len(values)))
+    return write_release_manifest(root)
+
+
+def write_release_manifest(root):
+    build = read_json(os.path.join(root, *layout.BUILD.split("/")), layout.BUILD)
+    files = [(p, layout.role_of(p)) for p in integrity.released_files_on_disk(root)]
+    info = {
+        "instrument": build.get("instrument", "unnamed instrument"),
+        "synthetic": bool(build.get("synthetic")),
+        "generator": {"command": build.get("command"), "seed": build.get("seed"), "config": build.get("config"),
+                      "version": build.get("generator_version")},
+        "releases": [layout.V1],
+        "note": "Synthetic stand-in for the n-Clue CrossPage release; built by this repository's code from "
+                "the seed. The original corpus and neural rankings are not included.",
+    }
+    v2_build = os.path.join(root, *layout.V2_BUILD.split("/"))
+    if os.path.isfile(v2_build):
+        v2 = read_json(v2_build, layout.V2_BUILD)
+        info["generator"]["shift_seed"] = v2.get("seed")
+        info["releases"].append(layout.V2)
+        info["note"] = ("Synthetic stand-in for the n-Clue CrossPage (data/v1) and SourceShift (data/v2) releases "
+                        "and their label audit (data/audit, simulated responses); built by this repository's code "
+                        "from the seeds. The original corpora, neural rankings and human audit are not included.")
+    return integrity.write_manifest(root, files, info)

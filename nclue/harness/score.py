@@ -1,0 +1,56 @@
+"""Scoring one run against an instrument without freezing anything (docs/usage.md#scoring-a-new-retriever).
+
+A run is a released-style JSONL ranking or a TREC run (``qid Q0 docno rank
+score tag``); TREC runs are ordered as trec_eval orders them (score
+descending, ties by docno descending) unless ``ties="file"``.  Every measure
+of :data:`nclue.core.measures.SCORE_COMMAND_MEASURES` is reported with its
+unit.
+"""
+
+import os
+
+from ..core import layout
+from ..core.errors import InputError
+from ..core.instrument import Instrument
+from ..core.loaders import load_ranking
+from ..core.measures import DEPTH, SCORE_COMMAND_MEASURES
+from ..core.metrics import evaluate, summary
+from ..core.structure import gold_and_subsets
+from ..core.trec import read_trec_run
+
+ORDER_TEXT = {"trec": "trec_eval order (score desc, docno desc)", "file": "file order"}
+
+
+def read_run(path, queries, corpus, fmt="auto", ties="trec"):
+    """``(ranking, order description)`` of a run file in either format."""
+    if fmt == "auto":
+        fmt = "jsonl" if path.endswith(".jsonl") else "trec"
+    if fmt == "jsonl":
+        directory, name = os.path.split(os.path.abspath(path))
+        return load_ranking(directory, name, queries, corpus), "file order (JSONL rule)"
+    if not os.path.isfile(path):
+        raise InputError(path, "file is absent")
+    return read_trec_run(path, path, queries, corpus, ties=ties), ORDER_TEXT[ties]
+
+
+def score_run(root, path, release="v1", qrels_copy="final", fmt="auto", ties="trec"):
+    """The :func:`~nclue.core.metrics.summary` of one run and a description of what was scored."""
+    inst = Instrument(root)
+    if release == "v2":
+        inst = inst.v2()
+    rel = layout.V2_QRELS_S0 if qrels_copy == "s0" else inst.QRELS
+    queries, corpus, qrels = inst.queries(), inst.corpus(), inst.qrels(rel)
+    ranking, order = read_run(path, queries, corpus, fmt, ties)
+    ranked = sum(1 for q in queries if q in ranking)
+    result = summary(evaluate(ranking, queries, qrels, gold_and_subsets(queries, qrels)))
+    about = "run %s on %s (%s, %s); %s; %d of %d queries ranked (absent queries score as empty lists); depth %d" % (
+        path, os.path.abspath(root), inst.base, os.path.basename(rel), order, ranked, len(queries), DEPTH)
+    return result, about
+
+
+def render(result, about):
+    lines = [about]
+    for m in SCORE_COMMAND_MEASURES:
+        lines.append("  %-18s %s %s" % (m.name, "n/a" if result[m.key] is None else "%.4f" % result[m.key], m.unit))
+    lines.append("  %-18s %d of %d queries" % ("successes", result["success_count"], result["queries"]))
+    return "\n".join(lines) + "\n"
