@@ -228,3 +228,9 @@ def main(argv=None, prog=None):
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:           # noqa: BLE001 -- never a traceback for the user
+        from .harness.guard import DEFECT_ENV, defect_reason
+        if os.environ.get(DEFECT_ENV):
+            raise
+        sys.stderr.write("error: %s\n" % defect_reason("running %s" % prog, exc))
+        return 2

@@ -1,7 +1,12 @@
-"""Error classes shared by loaders, integrity checks and the command line.
+"""The one error family of the package (docs/claims.md#errors).
 
-Every error that reaches a user names the file, the line (1-based, where the
-input is line-oriented) and the field, in the style ``path:line: field 'x': msg``.
+Every error the harness reports is an :class:`NclueError`: bad input names
+the file, the line (1-based, where the input is line-oriented) and the field,
+in the style ``path:line: field 'x': msg``; a statistic asked to do the
+impossible raises :class:`StatisticsError`; bad command lines raise
+:class:`UsageError`.  The runner turns any of them into a ``fail`` with the
+message; any other exception is a harness defect (reported as such, never
+as a traceback).
 """
 
 
@@ -36,3 +41,8 @@ class MissingInput(NclueError):
 
 class UsageError(NclueError):
     """Bad command-line arguments or no data root (exit code 2)."""
+
+
+class StatisticsError(NclueError, ValueError):
+    """A statistic or the random generator was given inputs it is not defined for (an empty
+    distribution, a probability outside [0, 1], a singular design)."""

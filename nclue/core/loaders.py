@@ -158,6 +158,8 @@ def load_qrels(root, rel, queries, corpus):
         if docid in out[qid]:
             raise row.error("docid", "duplicate qrel for (%s, %s)" % (qid, docid))
         out[qid][docid] = grade
+    if not any(out.values()):
+        raise InputError(rel, "no qrel rows (a qrel copy lists at least one judged pair)")
     return out
 
 

@@ -22,6 +22,7 @@ import array
 import hashlib
 import random
 import sys
+from .errors import StatisticsError
 
 _TWO53 = float(1 << 53)
 
@@ -43,7 +44,7 @@ class Stream:
 
     def __init__(self, seed):
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError("seed must be a non-negative int")
+            raise StatisticsError("seed must be a non-negative int")
         self._bits = random.Random(seed).getrandbits
 
     @classmethod
@@ -56,7 +57,7 @@ class Stream:
     def randbelow(self, n):
         """Uniform integer in ``0..n-1`` by rejection on ``n.bit_length()`` bits."""
         if n <= 0:
-            raise ValueError("randbelow needs n > 0")
+            raise StatisticsError("randbelow needs n > 0")
         k = n.bit_length()
         bits = self._bits
         r = bits(k)
@@ -75,7 +76,7 @@ class Stream:
         specified) stream from ``count`` calls of :meth:`randbelow`.
         """
         if not 0 < n <= 1 << 16:
-            raise ValueError("randbelow_batch needs 0 < n <= 65536")
+            raise StatisticsError("randbelow_batch needs 0 < n <= 65536")
         k = n.bit_length()
         low = (1 << k) - 1
         out = []

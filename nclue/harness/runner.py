@@ -11,11 +11,12 @@ from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
 from ..analyses.paper import result as paper_result
 from ..core import integrity
-from ..core.errors import NclueError, UsageError
+from ..core.errors import UsageError
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
 from .checks import Check
 from .claims import compare, load_claim_file
+from .guard import attempt
 from .rebuild import rebuild_checks
 
 
@@ -86,10 +87,9 @@ def _run_claim_file(inst, result, rel, levels):
     gate = _gate(result, rel)
     if gate and gate[0] == "skip":
         return [Check("claims:" + rel, "scoring", "skip", "frozen claims file %s is absent" % rel)]
-    try:
-        frozen = load_claim_file(inst.root, rel)
-    except NclueError as exc:
-        return [Check("claims:" + rel, "scoring", "fail", str(exc))]
+    ok, frozen = attempt("reading " + rel, lambda: load_claim_file(inst.root, rel))
+    if not ok:
+        return [Check("claims:" + rel, "scoring", "fail", frozen)]
     analysis = REGISTRY.get(frozen["analysis"])
     claims = frozen["claims"]
     if gate:
@@ -99,10 +99,9 @@ def _run_claim_file(inst, result, rel, levels):
             rel, frozen["analysis"])) for c in claims]
     if analysis.level not in levels:
         return [Check(c["id"], c["level"], "skip", "level %s not requested" % analysis.level) for c in claims]
-    try:
-        units = analysis.units(inst)
-    except NclueError as exc:
-        return [Check(c["id"], c["level"], "fail", "cannot enumerate %s: %s" % (analysis.name, exc)) for c in claims]
+    ok, units = attempt("enumerating the units of " + analysis.name, lambda: analysis.units(inst))
+    if not ok:
+        return [Check(c["id"], c["level"], "fail", "cannot enumerate %s: %s" % (analysis.name, units)) for c in claims]
     produced = {}
     unit_state = {}          # frozenset(inputs) -> list of (status, reason)
     for unit in units:
@@ -113,16 +112,12 @@ def _run_claim_file(inst, result, rel, levels):
             if g and (state is None or g[0] == "fail"):
                 state = g
         if state is None:
-            try:
-                for value in unit.compute():
+            ok, values = attempt("computing %s unit %s" % (analysis.name, unit.key), lambda: list(unit.compute()))
+            if ok:
+                for value in values:
                     produced[value.id] = (value, unit)
-            except NclueError as exc:
-                state = ("fail", str(exc))
-            except (ArithmeticError, KeyError, IndexError, TypeError, ValueError) as exc:
-                # inputs that pass every loader check but still break an analysis (an empty qrel file,
-                # a query whose conditions no document carries): a fail naming the inputs, never a traceback
-                state = ("fail", "%s could not be computed from %s (%s: %s)" % (
-                    unit.key, ", ".join(unit.inputs[-2:]), type(exc).__name__, exc))
+            else:
+                state = ("fail", values)
         if state is not None:
             unit_state.setdefault(key, []).append(state)
     frozen_ids = set()
@@ -177,10 +172,9 @@ def run(root, levels=LEVELS, deep=False, log=None):
     for rel in sorted(result.files):
         f = result.files[rel]
         if f.status == "ok" and rel.endswith(".json"):
-            try:
-                read_json(os.path.join(root, *rel.split("/")), rel)
-            except NclueError as exc:
-                f.status, f.reason = "bad", str(exc)
+            ok, why = attempt("reading " + rel, lambda: read_json(os.path.join(root, *rel.split("/")), rel))
+            if not ok:
+                f.status, f.reason = "bad", why
         checks.append(Check("integrity.file:" + rel, "integrity", "pass" if f.status == "ok" else "fail",
                             f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16]))
     inst = Instrument(root)
@@ -195,12 +189,12 @@ def run(root, levels=LEVELS, deep=False, log=None):
                                 "no frozen claims at this level in reference_metrics/ of this release"))
     paper = None
     if "paper" in levels and result.status("reference_metrics/paper/numbers.json") == "ok":
-        try:
-            paper = paper_result(inst)
-        except (NclueError, ArithmeticError, ValueError, TypeError, KeyError):
+        ok, paper = attempt("auditing the paper's numbers", lambda: paper_result(inst))
+        if not ok:
             paper = None      # the paper.audit claims already report the failure
     if deep:
-        checks.extend(rebuild_checks(root, result, log=log))
+        ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(root, result, log=log))
+        checks.extend(rebuilt if ok else [Check("rebuild", "rebuild", "fail", rebuilt)])
     else:
         checks.append(Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)"))
     run_result = RunResult(root, checks, result, levels)

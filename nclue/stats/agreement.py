@@ -14,6 +14,7 @@ and returns the statistic as a float.  Definitions:
 import math
 
 from .quantiles import norm_ppf
+from ..core.errors import StatisticsError
 
 
 def wilson(k, n, level=0.95):
@@ -47,7 +48,7 @@ def fleiss_binary(items, raters, unanimous, positives):
     all raters agreeing, ``positives`` positive votes in all.  Valid for three raters, where every
     non-unanimous item splits 2-1 and has per-item agreement 1/3."""
     if raters != 3:
-        raise ValueError("the marginal form needs three raters")
+        raise StatisticsError("the marginal form needs three raters")
     split = items - unanimous
     p_bar = (unanimous + split / 3.0) / items
     p_pos = positives / (items * raters)
@@ -67,7 +68,7 @@ def fleiss_kappa(table):
     n_items = len(table)
     r = sum(table[0])
     if n_items == 0 or r < 2 or any(sum(row) != r for row in table):
-        raise ValueError("every item needs the same number (>= 2) of ratings")
+        raise StatisticsError("every item needs the same number (>= 2) of ratings")
     p_bar = math.fsum((sum(x * x for x in row) - r) / (r * (r - 1)) for row in table) / n_items
     k = len(table[0])
     p = [sum(row[j] for row in table) / (n_items * r) for j in range(k)]

@@ -11,10 +11,11 @@ pivoting on the small normal-equation matrix; every sum is ``math.fsum``.
 
 import math
 
+from ..core.errors import StatisticsError
 from .quantiles import two_sided_normal_p
 
 
-class FitError(ValueError):
+class FitError(StatisticsError):
     """The normal equations are singular (collinear covariates or separation)."""
 
 

@@ -12,6 +12,7 @@ percentile intervals equal scipy's on the same bootstrap distribution.
 
 import math
 from statistics import NormalDist
+from ..core.errors import StatisticsError
 
 _STD = NormalDist()
 
@@ -20,9 +21,9 @@ def quantile(values, p):
     """Type-7 quantile of ``values`` (need not be sorted) at ``p`` in [0, 1]."""
     xs = sorted(values)
     if not xs:
-        raise ValueError("quantile of no values")
+        raise StatisticsError("quantile of no values")
     if not 0.0 <= p <= 1.0:
-        raise ValueError("p must lie in [0, 1]")
+        raise StatisticsError("p must lie in [0, 1]")
     h = (len(xs) - 1) * p
     lo = math.floor(h)
     hi = min(lo + 1, len(xs) - 1)

@@ -25,6 +25,7 @@ endpoints are tested on the same draws; max-|T| compares each endpoint's
 from itertools import product as _cartesian
 
 from ..core.rng import Stream  # noqa: F401  (doctest)
+from ..core.errors import StatisticsError
 
 DRAWS = 10000
 FIXED_POINT = 10 ** 12
@@ -79,7 +80,7 @@ class SignFlipTest:
 
     def __init__(self, diffs, masks, null=None):
         if len(diffs) != masks.n_families:
-            raise ValueError("one difference per family expected")
+            raise StatisticsError("one difference per family expected")
         self.diffs = list(diffs)
         self.observed = sum(self.diffs)
         if null is None:

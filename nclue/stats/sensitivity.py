@@ -8,6 +8,7 @@ import math
 from itertools import combinations
 
 from .bootstrap import percentile_interval
+from ..core.errors import StatisticsError
 
 
 def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
@@ -27,7 +28,7 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
     plus = [[i for i, x in enumerate(d) if x > 0] for d in deltas]
     minus = [[i for i, x in enumerate(d) if x < 0] for d in deltas]
     if any(abs(x) > 1 for d in deltas for x in d):
-        raise ValueError("crossed_bootstrap expects differences of 0/1 outcomes")
+        raise StatisticsError("crossed_bootstrap expects differences of 0/1 outcomes")
     out = [[] for _ in deltas]
     for _ in range(draws):
         wq = [0] * q
