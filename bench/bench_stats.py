@@ -43,8 +43,8 @@ def main():
     from nclue.analyses.inference import context
     from nclue.core.instrument import Instrument
     from nclue.core.rng import Stream
-    from nclue.stats import bootstrap as B
-    from nclue.stats import randomization as R
+    from nclue.stats import bootstrap
+    from nclue.stats import randomization
 
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=5)
@@ -60,8 +60,8 @@ def main():
     print("data: %d queries in %d families; python %s" % (len(base), design.n_families, sys.version.split()[0]))
 
     def ours_perm():
-        masks = R.draw_masks(Stream.derived(11, "randomization"), design.n_families, 10000)
-        return R.SignFlipTest(diffs, masks).p_value()
+        masks = randomization.draw_masks(Stream.derived(11, "randomization"), design.n_families, 10000)
+        return randomization.SignFlipTest(diffs, masks).p_value()
 
     x, y = np.array(fv, float), np.array(fb, float)
 
@@ -71,8 +71,8 @@ def main():
                                       alternative="two-sided", rng=np.random.default_rng(11)).pvalue
 
     def ours_boot():
-        draws = B.draw_indices(Stream.derived(11, "bootstrap"), design.n_families, 1000)
-        return B.percentile_interval(B.distribution(design, var, draws))
+        draws = bootstrap.draw_indices(Stream.derived(11, "bootstrap"), design.n_families, 1000)
+        return bootstrap.percentile_interval(bootstrap.distribution(design, var, draws))
 
     s_arr, n_arr = np.array(fv, float), np.array(sizes, float)
 
@@ -94,10 +94,10 @@ def main():
     vectors = [ctx.vector(sid, m) for sid, m in keys]
 
     def ours_batch():
-        draws = B.draw_indices(Stream.derived(11, "bootstrap"), design.n_families, 1000)
-        den = B.draw_denominators(design, draws)
-        return [B.percentile_interval([100.0 * x / n for x, n in zip(sums, den)])
-                for sums in B.draw_sums(design, vectors, draws)]
+        draws = bootstrap.draw_indices(Stream.derived(11, "bootstrap"), design.n_families, 1000)
+        den = bootstrap.draw_denominators(design, draws)
+        return [bootstrap.percentile_interval([100.0 * x / n for x, n in zip(sums, den)])
+                for sums in bootstrap.draw_sums(design, vectors, draws)]
 
     fam_arrays = [np.array(design.family_sums(v), float) for v in vectors]
 

@@ -33,13 +33,13 @@ def mini_all_copy(mini_all, tmp_path):
 def _records(root):
     from nclue.core.instrument import Instrument
     from nclue.core.layout import V2_QRELS_S0
-    from nclue.labelaudit import records as AR
+    from nclue.labelaudit import records as audit_records
 
     inst = Instrument(root)
     v2 = inst.v2()
     releases = {"v1": (inst.queries(), inst.corpus(), inst.qrels()),
                 "v2": (v2.queries(), v2.corpus(), v2.qrels(V2_QRELS_S0))}
-    return inst, v2, AR.load(root, releases)
+    return inst, v2, audit_records.load(root, releases)
 
 
 def _rows(path):
@@ -70,17 +70,17 @@ def test_released_v2_scale():
 
 
 def test_released_audit_records_recompute_the_released_qrels():
-    from nclue.labelaudit import score as SC
+    from nclue.labelaudit import score as audit_scoring
 
     inst, v2, rec = _records(REPO)
-    pol, decided = SC.policy(rec)
+    pol, decided = audit_scoring.policy(rec)
     assert pol["decision_mismatches"] == 0, pol["first_mismatch"]
-    derived = SC.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
-    assert SC.qrel_differences(derived, v2.qrels()) == []
+    derived = audit_scoring.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
+    assert audit_scoring.qrel_differences(derived, v2.qrels()) == []
     v1_changes = {(p.qid, p.docid): decided[p.pair] for p in rec.pairs.values()
                   if p.release == "v1" and decided[p.pair] != p.grade_before}
     assert v1_changes == {(r.qid, r.docid): r.grade_after for r in inst.repairs().values()}
-    table, first = SC.integrity(rec)
+    table, first = audit_scoring.integrity(rec)
     assert sum(t["gate_failures"] for t in table.values()) == 0, first
 
 
@@ -89,14 +89,14 @@ def test_agreement_statistics_equal_reference_libraries():
     from statsmodels.stats import inter_rater, proportion
 
     from nclue.labelaudit.rules import derived_grade
-    from nclue.labelaudit import score as SC
+    from nclue.labelaudit import score as audit_scoring
 
     _, _, rec = _records(REPO)
     a, e = rec.initial_responders
     pairs = list(rec.pairs.values())
     ga = [derived_grade(p.initial[a]) for p in pairs]
     ge = [derived_grade(p.initial[e]) for p in pairs]
-    ours = SC.agreement(rec)
+    ours = audit_scoring.agreement(rec)
     assert ours["grade_kappa_linear"] == pytest.approx(
         cohen_kappa_score(ga, ge, labels=[0, 1, 2, 3], weights="linear"), abs=1e-12)
     assert ours["grade_kappa"] == pytest.approx(cohen_kappa_score(ga, ge, labels=[0, 1, 2, 3]), abs=1e-12)
@@ -107,7 +107,7 @@ def test_agreement_statistics_equal_reference_libraries():
                       (ours["condition_agree"], ours["conditions"], "condition_agreement_wilson")):
         lo, hi = proportion.proportion_confint(k, n, alpha=0.05, method="wilson")
         assert ours[key] == pytest.approx([100 * lo, 100 * hi], abs=1e-9)
-    adj = SC.adjudication(rec)
+    adj = audit_scoring.adjudication(rec)
     names = rec.adjudication_responders
     table = [[sum(p.adjudication[c][w].positive for w in names),
               sum(not p.adjudication[c][w].positive for w in names)]
@@ -186,19 +186,19 @@ def _flip_pair_to_increase(root):
 
 
 def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
-    from nclue.labelaudit import score as SC
+    from nclue.labelaudit import score as audit_scoring
 
     root = mini_all_copy
     _, v2_before, rec_before = _records(root)
-    _, decided_before = SC.policy(rec_before)
+    _, decided_before = audit_scoring.policy(rec_before)
     pair, p = _flip_pair_to_increase(root)
     _, v2, rec = _records(root)
-    pol, decided = SC.policy(rec)
+    pol, decided = audit_scoring.policy(rec)
     assert decided[pair] == decided_before[pair] + 1
     assert pol["decision_mismatches"] >= 1 and pair in pol["first_mismatch"]
     if p.release == "v2":
-        derived = SC.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
-        diffs = SC.qrel_differences(derived, v2.qrels())
+        derived = audit_scoring.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
+        diffs = audit_scoring.qrel_differences(derived, v2.qrels())
         assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
     _resign(root)
     code, out, _ = run_reproduce("--data", root, "--only", "construction")

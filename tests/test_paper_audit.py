@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from conftest import REPO
-from nclue.stats import agreement as S
+from nclue.stats import agreement
 from nclue.paperaudit.check import audit, evaluate, load_numbers, relations_of
 from nclue.paperaudit.numbers import numbers_in, parse
 from nclue.paperaudit.solve import Num, linear, linear_counts
@@ -136,19 +136,19 @@ def test_weighted_kappa_equals_scikit_learn():
             a += [i] * m[i][j]
             e += [j] * m[i][j]
     ref = metrics.cohen_kappa_score(a, e, labels=[0, 1, 2, 3], weights="linear")
-    assert S.cohen_kappa(m, "linear") == pytest.approx(ref, abs=1e-12)
-    assert S.cohen_kappa(m) == pytest.approx(metrics.cohen_kappa_score(a, e, labels=[0, 1, 2, 3]), abs=1e-12)
+    assert agreement.cohen_kappa(m, "linear") == pytest.approx(ref, abs=1e-12)
+    assert agreement.cohen_kappa(m) == pytest.approx(metrics.cohen_kappa_score(a, e, labels=[0, 1, 2, 3]), abs=1e-12)
     binary = [[533, 27], [22, 128]]
     ba = [1] * 560 + [0] * 150
     be = [1] * 533 + [0] * 27 + [1] * 22 + [0] * 128
-    assert S.cohen_kappa(binary) == pytest.approx(metrics.cohen_kappa_score(ba, be), abs=1e-12)
+    assert agreement.cohen_kappa(binary) == pytest.approx(metrics.cohen_kappa_score(ba, be), abs=1e-12)
 
 
 def test_wilson_equals_statsmodels():
     proportion = pytest.importorskip("statsmodels.stats.proportion")
     for k, n in ((254, 300), (661, 710), (0, 12), (12, 12)):
         lo, hi = proportion.proportion_confint(k, n, alpha=0.05, method="wilson")
-        ours = S.wilson(k, n)
+        ours = agreement.wilson(k, n)
         assert ours[0] == pytest.approx(lo, abs=1e-12) and ours[1] == pytest.approx(hi, abs=1e-12)
 
 
@@ -157,4 +157,4 @@ def test_fleiss_equals_statsmodels():
     np = pytest.importorskip("numpy")
     # 94 items, 3 raters: 70 unanimous positive, 10 unanimous negative, 12 split 2-1, 2 split 1-2 (236 positive votes)
     table = np.array([[3, 0]] * 70 + [[0, 3]] * 10 + [[2, 1]] * 12 + [[1, 2]] * 2)
-    assert S.fleiss_binary(94, 3, 80, 236) == pytest.approx(inter_rater.fleiss_kappa(table), abs=1e-12)
+    assert agreement.fleiss_binary(94, 3, 80, 236) == pytest.approx(inter_rater.fleiss_kappa(table), abs=1e-12)

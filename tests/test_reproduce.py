@@ -136,7 +136,6 @@ def test_symlink_leaving_the_root_is_rejected(release_copy, tmp_path):
     outside.write_bytes(open(target, "rb").read())
     os.remove(target)
     os.symlink(str(outside), target)
-    path = os.path.join(release_copy, "MANIFEST.json")
     out = str(tmp_path / "r.json")
     code, _, _ = run_reproduce("--data", release_copy, "--json", out)
     assert code == 1

@@ -5,8 +5,8 @@ import math
 import pytest
 
 from nclue.core.rng import Stream
-from nclue.stats import bootstrap as B
-from nclue.stats import randomization as R
+from nclue.stats import bootstrap
+from nclue.stats import randomization
 from nclue.stats.lanes import pack, unpack, width_for
 from nclue.stats.logistic import logistic_fit
 from nclue.stats.quantiles import quantile
@@ -35,8 +35,8 @@ def test_holm_equals_statsmodels():
     for _ in range(20):
         p = [stream.uniform() ** 3 for _ in range(8)]
         ref = multitest.multipletests(p, method="holm")[1]
-        assert R.holm(p) == pytest.approx(list(ref), abs=1e-15)
-    assert R.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+        assert randomization.holm(p) == pytest.approx(list(ref), abs=1e-15)
+    assert randomization.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
 
 
 def _toy_design():
@@ -48,15 +48,15 @@ def _toy_design():
         fams.append(qids[i:i + size])
         i += size
     vector = [1 if stream.uniform() < 0.35 else 0 for _ in qids]
-    return B.FamilyDesign(qids, fams), vector
+    return bootstrap.FamilyDesign(qids, fams), vector
 
 
 def test_percentile_and_bca_equal_scipy_on_our_draws():
     np = pytest.importorskip("numpy")
     stats = pytest.importorskip("scipy.stats")
     design, vector = _toy_design()
-    draws = B.draw_indices(Stream(11), design.n_families, 1000)
-    dist = B.distribution(design, vector, draws)
+    draws = bootstrap.draw_indices(Stream(11), design.n_families, 1000)
+    dist = bootstrap.distribution(design, vector, draws)
     sums, sizes = np.array(design.family_sums(vector), float), np.array(design.sizes, float)
 
     def statistic(s, n, axis=-1):
@@ -70,10 +70,10 @@ def test_percentile_and_bca_equal_scipy_on_our_draws():
         ref = stats.bootstrap((sums, sizes), statistic, paired=True, vectorized=True, n_resamples=0,
                               bootstrap_result=prior, method=method, confidence_level=0.95)
         if method == "percentile":
-            ours = B.percentile_interval(dist)
+            ours = bootstrap.percentile_interval(dist)
         else:
             theta = 100.0 * sum(vector) / len(vector)
-            ours = B.bca_interval(dist, theta, B.jackknife_family(design, vector))
+            ours = bootstrap.bca_interval(dist, theta, bootstrap.jackknife_family(design, vector))
         assert ours[0] == pytest.approx(ref.confidence_interval.low, abs=1e-9)
         assert ours[1] == pytest.approx(ref.confidence_interval.high, abs=1e-9)
 
@@ -93,51 +93,51 @@ def test_exact_sign_flip_equals_scipy_exact_permutation_test():
     ref = stats.permutation_test((x, np.zeros_like(x)), lambda a, b, axis=-1: np.sum(a - b, axis=axis),
                                  permutation_type="samples", vectorized=True, n_resamples=10 ** 6,
                                  alternative="two-sided")
-    assert R.exact_sign_flip_p(diffs) == pytest.approx(ref.pvalue, abs=1e-12)
+    assert randomization.exact_sign_flip_p(diffs) == pytest.approx(ref.pvalue, abs=1e-12)
 
 
 def test_monte_carlo_p_is_within_error_of_exact():
     stream = Stream(9)
     diffs = [stream.randbelow(5) - 1 for _ in range(16)]
-    exact = R.exact_sign_flip_p(diffs)
-    masks = R.draw_masks(Stream(11), len(diffs), R.DRAWS)
-    p = R.SignFlipTest(diffs, masks).p_value()
-    assert abs(p - exact) <= 4 * math.sqrt(exact * (1 - exact) / R.DRAWS) + 1e-4
+    exact = randomization.exact_sign_flip_p(diffs)
+    masks = randomization.draw_masks(Stream(11), len(diffs), randomization.DRAWS)
+    p = randomization.SignFlipTest(diffs, masks).p_value()
+    assert abs(p - exact) <= 4 * math.sqrt(exact * (1 - exact) / randomization.DRAWS) + 1e-4
 
 
 def test_packed_tests_equal_single_tests():
-    masks = R.draw_masks(Stream(2), 23, 500)
+    masks = randomization.draw_masks(Stream(2), 23, 500)
     d1 = [Stream(1).randbelow(9) - 4 for _ in range(23)]
     d2 = [x * 1000003 for x in d1]
-    packed = R.sign_flip_tests([d1, d2], masks)
-    assert packed[0].null == R.SignFlipTest(d1, masks).null
-    assert packed[1].null == R.SignFlipTest(d2, masks).null
+    packed = randomization.sign_flip_tests([d1, d2], masks)
+    assert packed[0].null == randomization.SignFlipTest(d1, masks).null
+    assert packed[1].null == randomization.SignFlipTest(d2, masks).null
 
 
 def test_max_t_by_hand():
-    masks = R.Masks(2, [0, 1, 2, 3])            # every sign pattern of two families once
-    e1 = R.SignFlipTest([3, 1], masks)           # null: -4, 2, -2, 4
-    e2 = R.SignFlipTest([1, 1], masks)           # null: -2, 0, 0, 2
+    masks = randomization.Masks(2, [0, 1, 2, 3])            # every sign pattern of two families once
+    e1 = randomization.SignFlipTest([3, 1], masks)           # null: -4, 2, -2, 4
+    e2 = randomization.SignFlipTest([1, 1], masks)           # null: -2, 0, 0, 2
     assert e1.null == [-4, 2, -2, 4] and e2.null == [-2, 0, 0, 2]
     assert e1.p_value() == pytest.approx(3 / 5) and e2.p_value() == pytest.approx(3 / 5)
-    assert R.max_t_p_values([e1, e2]) == pytest.approx([3 / 5, 5 / 5])
+    assert randomization.max_t_p_values([e1, e2]) == pytest.approx([3 / 5, 5 / 5])
 
 
 def test_bootstrap_interval_within_monte_carlo_error_of_long_run():
     design, vector = _toy_design()
-    short = B.percentile_interval(B.distribution(design, vector, B.draw_indices(Stream(11), design.n_families, 1000)))
-    long = B.percentile_interval(B.distribution(design, vector, B.draw_indices(Stream(12), design.n_families, 20000)))
+    short = bootstrap.percentile_interval(bootstrap.distribution(design, vector, bootstrap.draw_indices(Stream(11), design.n_families, 1000)))
+    long = bootstrap.percentile_interval(bootstrap.distribution(design, vector, bootstrap.draw_indices(Stream(12), design.n_families, 20000)))
     # endpoints of a 1,000-draw percentile interval wander by about 1 point here
     assert abs(short[0] - long[0]) < 3.0 and abs(short[1] - long[1]) < 3.0
 
 
 def test_draw_sums_equal_direct_sums():
     design, vector = _toy_design()
-    draws = B.draw_indices(Stream(11), design.n_families, 50)
+    draws = bootstrap.draw_indices(Stream(11), design.n_families, 50)
     other = [1 - v for v in vector]
-    s1, s2 = B.draw_sums(design, [vector, other], draws)
-    den = B.draw_denominators(design, draws)
-    assert [100.0 * s / n for s, n in zip(s1, den)] == B.distribution(design, vector, draws)
+    s1, s2 = bootstrap.draw_sums(design, [vector, other], draws)
+    den = bootstrap.draw_denominators(design, draws)
+    assert [100.0 * s / n for s, n in zip(s1, den)] == bootstrap.distribution(design, vector, draws)
     assert [a + b for a, b in zip(s1, s2)] == den
 
 

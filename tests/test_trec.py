@@ -12,7 +12,7 @@ from nclue.core.trec import read_trec_run
 
 def _write(tmp_path, lines):
     path = tmp_path / "run.trec"
-    path.write_text("".join(l + "\n" for l in lines), encoding="utf-8")
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return str(path)
 
 

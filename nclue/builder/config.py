@@ -7,7 +7,7 @@ corpus; they are set so that *structural* counts (qrels, golds, subsets,
 distinct golds) land near the paper's, and never from any result table.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,6 @@ class Config:
     # condition popularity: integer weights 1..max_weight (log-uniform draw)
     max_weight: int = 10
     words_per_page: tuple = (70, 130)
-    paper_targets: dict = field(default_factory=dict)
 
 
 PAPER_TABLE1 = {

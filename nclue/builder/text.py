@@ -22,7 +22,7 @@ What a page contains (DESIGN 6.2):
 * OCR-style character noise at a per-document rate (WB only).
 """
 
-from ..core.rng import Stream, derive
+from ..core.rng import Stream
 from . import vocab
 
 _NEAR_MISS = [

@@ -125,11 +125,6 @@ class Row:
     def error(self, field, message):
         return InputError(self.where, message, line=self.line, field=field)
 
-    def require_keys(self, required, optional=()):
-        for key in required:
-            if key not in self.obj:
-                raise self.error(key, "missing")
-
     def get(self, field, required=True):
         if field not in self.obj:
             if required:

@@ -12,8 +12,7 @@ import re
 
 from .errors import InputError
 from .jsonio import Row, iter_jsonl, read_json
-from .records import (Condition, Document, InventoryRow, PageScoreRow, Query, QueryCondition, Qrel,
-                      RankingRow, Repair, System)
+from .records import (Condition, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow, Repair, System)
 
 KINDS = ("section", "entity")
 FORMS = ("raw", "clean_v2", "natural")

@@ -44,12 +44,6 @@ class Query(NamedTuple):
     source: str = ""         # SourceShift: the source the query was constructed in
 
 
-class Qrel(NamedTuple):
-    qid: str
-    docid: str
-    grade: int
-
-
 class RankingRow(NamedTuple):
     qid: str
     docids: Tuple[str, ...]

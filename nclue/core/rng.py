@@ -94,10 +94,6 @@ class Stream:
         """Uniform float in [0, 1) with 53 random bits."""
         return self._bits(53) / _TWO53
 
-    def randint(self, lo, hi):
-        """Uniform integer in ``lo..hi`` inclusive."""
-        return lo + self.randbelow(hi - lo + 1)
-
     def pick(self, seq):
         """One element of a non-empty sequence, uniformly."""
         return seq[self.randbelow(len(seq))]

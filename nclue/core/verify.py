@@ -73,11 +73,6 @@ class Difference:
         text = "%s: %s / %s (released %s, derived %s)" % (self.kind, self.qid, self.docid, self.released, self.derived)
         return text + ("; " + self.detail if self.detail else "")
 
-    def as_dict(self):
-        return {"kind": self.kind, "qid": self.qid, "docid": self.docid, "released": self.released,
-                "derived": self.derived, "detail": self.detail}
-
-
 def derive_qrels(queries, inventory):
     """Re-derived compact qrels ``{qid: {docid: grade}}`` from the inventory."""
     by_cid = {}

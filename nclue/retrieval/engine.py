@@ -112,12 +112,6 @@ class Engine:
             return max_list, top3_list, pages
         return self._memo(("page_view", text), run)
 
-    def page_max(self, text):
-        return self.page_view(text)[0]
-
-    def page_top3(self, text):
-        return self.page_view(text)[1]
-
     def page_ql(self, doc, text):
         """``[(page number, log-likelihood)]`` of every page of ``doc``, best first (mu = 500)."""
         terms = query_terms(text)

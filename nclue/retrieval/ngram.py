@@ -46,7 +46,6 @@ class GramCounts:
                 for gram, c in g.items():
                     counts[gram] += c * tf
             self.docs.append(counts)
-        self._term_cache = cache
 
 
 class HashedNgramModel:

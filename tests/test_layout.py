@@ -1,0 +1,132 @@
+"""The package's shape (docs/architecture.md): data flows one way between the packages, no import cycle
+(function-level imports included), no single-letter module aliases, every module importable."""
+
+import ast
+import importlib
+import os
+import pkgutil
+
+import nclue
+
+PACKAGE_DIR = os.path.dirname(nclue.__file__)
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+# a package may import only packages of a lower rank (and itself); nclue/__init__ holds the version only
+RANKS = {"nclue.core": 0, "nclue.stats": 1, "nclue.retrieval": 1, "nclue.labelaudit": 2, "nclue.paperaudit": 2,
+         "nclue.analyses": 3, "nclue.builder": 3, "nclue.harness": 4, "nclue.cli": 5, "nclue.__main__": 6}
+
+
+def _modules():
+    out = {}
+    for dirpath, _, files in os.walk(PACKAGE_DIR):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, os.path.dirname(PACKAGE_DIR))[:-3].replace(os.sep, ".")
+                is_pkg = rel.endswith(".__init__")
+                out[rel[:-9] if is_pkg else rel] = (path, is_pkg)
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(module):
+    """Every nclue module ``module`` imports, anywhere in its body (function-level imports too)."""
+    path, is_pkg = MODULES[module]
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    here = module.split(".") if is_pkg else module.split(".")[:-1]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("nclue"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[:len(here) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("nclue"):
+                continue
+            for alias in node.names:
+                full = target + "." + alias.name
+                found.add(full if full in MODULES else target)
+    return found
+
+
+def _package(module):
+    for prefix in sorted(RANKS, key=len, reverse=True):
+        if module == prefix or module.startswith(prefix + "."):
+            return prefix
+    return module
+
+
+def test_every_import_runs_down_the_layers():
+    wrong = []
+    for module in sorted(MODULES):
+        if module == "nclue":
+            continue
+        mine = _package(module)
+        for target in sorted(_imports(module)):
+            theirs = _package(target)
+            if target == "nclue" or theirs == mine:
+                continue
+            if RANKS[theirs] >= RANKS[mine]:
+                wrong.append("%s imports %s" % (module, target))
+    assert not wrong, wrong
+
+
+def test_the_top_package_imports_nothing():
+    assert _imports("nclue") == set()
+
+
+def test_no_import_cycle_between_modules():
+    graph = {m: {t for t in _imports(m) if t in MODULES and t != m and t != "nclue"} for m in MODULES}
+    state = {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                raise AssertionError("import cycle: " + " -> ".join(path + [node, nxt]))
+            if nxt not in state:
+                visit(nxt, path + [node])
+        state[node] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [])
+
+
+def test_the_graph_this_test_reads_is_the_real_one():
+    """Negative control: the analyses import the core and the statistics (the parser sees imports)."""
+    assert "nclue.core.layout" in _imports("nclue.analyses.scoring")
+    assert "nclue.stats.bootstrap" in _imports("nclue.analyses.inference")
+    assert _package("nclue.builder.crosspage") == "nclue.builder"
+
+
+def test_no_single_letter_module_aliases_and_no_sys_path_edits():
+    offenders = []
+    for folder in (PACKAGE_DIR, TESTS_DIR, os.path.join(os.path.dirname(PACKAGE_DIR), "bench"),
+                   os.path.join(os.path.dirname(PACKAGE_DIR), "tools")):
+        for dirpath, _, files in os.walk(folder):
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(dirpath, name)
+                text = open(path, encoding="utf-8").read()
+                for node in ast.walk(ast.parse(text)):
+                    if isinstance(node, (ast.Import, ast.ImportFrom)):
+                        for alias in node.names:
+                            if alias.asname and len(alias.asname) <= 2 and alias.asname != "np":
+                                offenders.append("%s: %s as %s" % (name, alias.name, alias.asname))
+                if folder == TESTS_DIR and "sys.path" in text and name != os.path.basename(__file__):
+                    offenders.append("%s edits sys.path" % name)
+    assert not offenders, offenders
+
+
+def test_every_module_of_the_package_imports():
+    names = [m.name for m in pkgutil.walk_packages(nclue.__path__, "nclue.") if not m.name.endswith("__main__")]
+    assert len(names) >= 60
+    for name in names:
+        importlib.import_module(name)
