@@ -43,8 +43,7 @@ def main():
     from nclue.analyses.inference import context
     from nclue.core.instrument import Instrument
     from nclue.core.rng import Stream
-    from nclue.stats import bootstrap
-    from nclue.stats import randomization
+    from nclue.stats import bootstrap, randomization
 
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=5)

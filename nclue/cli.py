@@ -71,7 +71,13 @@ def reproduce_parser(prog="reproduce.py"):
 
 def cmd_reproduce(argv, prog="reproduce.py"):
     from .harness.locate import data_root
-    from .harness.report import exit_code, render_text, report_json, stdout_write, write_provenance
+    from .harness.report import (
+        exit_code,
+        render_text,
+        report_json,
+        stdout_write,
+        write_provenance,
+    )
     from .harness.runner import run
 
     args = reproduce_parser(prog).parse_args(argv)

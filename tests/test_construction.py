@@ -1,13 +1,13 @@
 """Construction: clue counts, determinism, the verifier catching every kind of defect,
-and the full build's structural statistics (DESIGN 6.1, 6.4)."""
+and the full build's structural statistics (docs/schema.md#qrelsjsonl, docs/stand-in.md#structural-targets)."""
 
 import hashlib
 import json
 import os
 
 import pytest
-
 from conftest import REPO
+
 from nclue.builder.config import CONFIGS, PAPER_TABLE1
 from nclue.builder.crosspage import write_instrument
 from nclue.core.errors import InputError
@@ -196,6 +196,7 @@ def test_full_release_structure_matches_targets():
 def test_verifier_is_independent_of_the_constructor():
     """The verifier imports nothing from the builder (a different code path, not a call back into it)."""
     import ast
+
     from nclue.core import verify as verifier
     tree = ast.parse(open(verifier.__file__, encoding="utf-8").read())
     modules = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]

@@ -6,15 +6,14 @@ import os
 import shutil
 
 import pytest
-
 from conftest import REPO, run_reproduce
 
 
 @pytest.fixture(scope="session")
 def mini_all(tmp_path_factory):
     """A mini stand-in with v1, v2 and the simulated audit, frozen."""
-    from nclue.builder.config import CONFIGS
     from nclue.builder.build import write_all
+    from nclue.builder.config import CONFIGS
     from nclue.harness.freeze import freeze
 
     root = str(tmp_path_factory.mktemp("mini_all"))
@@ -88,8 +87,8 @@ def test_agreement_statistics_equal_reference_libraries():
     from sklearn.metrics import cohen_kappa_score
     from statsmodels.stats import inter_rater, proportion
 
-    from nclue.labelaudit.rules import derived_grade
     from nclue.labelaudit import score as audit_scoring
+    from nclue.labelaudit.rules import derived_grade
 
     _, _, rec = _records(REPO)
     a, e = rec.initial_responders
@@ -136,8 +135,8 @@ def test_v2_contrast_p_values_agree_with_scipy_permutation_test():
     import numpy as np
     from scipy import stats
 
-    from nclue.analyses.sourceshift import v2_path
     from nclue.analyses.common import outcomes
+    from nclue.analyses.sourceshift import v2_path
     from nclue.core.instrument import Instrument
 
     v2 = Instrument(REPO).v2()
@@ -284,7 +283,8 @@ V2_FILES = ["data/v2/qrels.jsonl", "data/v2/qrels_s0.jsonl", "data/v2/queries.js
 
 @pytest.mark.parametrize("rel", V2_FILES)
 def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
-    from test_bad_input import MUTATIONS, _resign as resign
+    from test_bad_input import MUTATIONS
+    from test_bad_input import _resign as resign
 
     from nclue.harness.report import render_text, report_json
     from nclue.harness.runner import run
@@ -309,7 +309,8 @@ def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
 
 
 def test_audit_pages_are_the_regenerated_page_text(mini_all, tmp_path):
-    from nclue.builder.export import export_pages_v1 as export_pages, export_pages_v2
+    from nclue.builder.export import export_pages_v1 as export_pages
+    from nclue.builder.export import export_pages_v2
 
     out = str(tmp_path / "pages")
     export_pages(mini_all, out)

@@ -3,12 +3,22 @@
 import math
 
 import pytest
-
 from conftest import REPO
+
 from nclue.core.instrument import Instrument
 from nclue.core.layout import ranking_path
-from nclue.core.metrics import (INF, common_support, evaluate, first_ranks, gold_ndcg, gold_support, graded_ndcg,
-                           is_success, pairwise_auc, summary)
+from nclue.core.metrics import (
+    INF,
+    common_support,
+    evaluate,
+    first_ranks,
+    gold_ndcg,
+    gold_support,
+    graded_ndcg,
+    is_success,
+    pairwise_auc,
+    summary,
+)
 from nclue.core.records import PageScoreRow, Query, QueryCondition, RankingRow
 from nclue.core.structure import families, gold_and_subsets, gold_graph_components
 

@@ -1,10 +1,10 @@
-"""Page text: random access, determinism, export, and the features DESIGN 6.2 asks for."""
+"""Page text: random access, determinism, export, and the features docs/stand-in.md#page-text lists."""
 
 import json
 import os
 
-from nclue.builder.text import PageSource
 from nclue.builder.export import export_pages_v1 as export_pages
+from nclue.builder.text import PageSource
 from nclue.core.jsonio import iter_jsonl
 
 

@@ -1,19 +1,20 @@
 """Paper audit: transcription against the paper, interval arithmetic by hand, mutation sensitivity,
 and every recomputed agreement statistic against scikit-learn / statsmodels."""
 
+import hashlib
 import json
 import os
 from fractions import Fraction
 
 import pytest
-
 from conftest import REPO
-from nclue.stats import agreement
+
 from nclue.paperaudit.check import audit, evaluate, load_numbers, relations_of
 from nclue.paperaudit.numbers import numbers_in, parse
 from nclue.paperaudit.solve import Num, linear, linear_counts
+from nclue.stats import agreement
 
-SEED = os.path.join(os.path.dirname(REPO), "shared", "seeds", "000_5edb9f697168b38b.txt")
+PAPER_ENV = "NCLUE_PAPER_TEXT"      # the paper's text; the repository does not carry it
 
 
 def _num(text, kind="pct", n=None, id="x"):
@@ -31,9 +32,12 @@ def result(entries):
 
 
 def test_transcription_matches_the_paper(entries):
-    if not os.path.exists(SEED):
-        pytest.skip("the paper text (../shared/seeds) is not beside this checkout")
-    text = open(SEED, encoding="utf-8").read()
+    path = os.environ.get(PAPER_ENV)
+    if not path:
+        pytest.skip("set %s to the paper's text to re-check every quote against it" % PAPER_ENV)
+    text = open(path, encoding="utf-8").read()
+    recorded = json.load(open(os.path.join(REPO, "reference_metrics", "paper", "numbers.json"), encoding="utf-8"))
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == recorded["paper"]["sha256"], "not the transcribed text"
     for nid, (num, record) in entries.items():
         assert record["quote"] in text, nid
         shown = numbers_in(record["quote"])

@@ -5,7 +5,6 @@ import json
 import os
 
 import pytest
-
 from conftest import REPO, run_reproduce
 
 

@@ -5,13 +5,17 @@ import math
 import pytest
 
 from nclue.core.rng import Stream
-from nclue.stats import bootstrap
-from nclue.stats import randomization
+from nclue.stats import bootstrap, randomization
 from nclue.stats.lanes import pack, unpack, width_for
 from nclue.stats.logistic import logistic_fit
 from nclue.stats.quantiles import quantile
 from nclue.stats.rank import average_ranks, spearman
-from nclue.stats.sensitivity import crossed_bootstrap, drop_top_degree, leave_one_document_range, promotion_bounds
+from nclue.stats.sensitivity import (
+    crossed_bootstrap,
+    drop_top_degree,
+    leave_one_document_range,
+    promotion_bounds,
+)
 
 
 def test_randbelow_batch_golden_and_uniform():
@@ -171,6 +175,7 @@ def test_logistic_on_the_released_regression_rows_equals_statsmodels():
     sm = pytest.importorskip("statsmodels.api")
     np = pytest.importorskip("numpy")
     from conftest import REPO
+
     from nclue.analyses.common import outcomes
     from nclue.analyses.sensitivity import regression_rows
     from nclue.core.instrument import Instrument

@@ -1,8 +1,8 @@
 """TREC run input: trec_eval's order by default (score desc, docno desc on ties), file order on request."""
 
 import pytest
-
 from conftest import REPO
+
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
 from nclue.core.metrics import evaluate

@@ -7,7 +7,16 @@ objects (:mod:`nclue.analyses.base`).  ``freeze`` and ``reproduce`` both call th
 value and its recomputation come from one implementation.
 """
 
-from . import construction, inference, label_audit, paper, scoring, sensitivity, sourceshift, tables
+from . import (
+    construction,
+    inference,
+    label_audit,
+    paper,
+    scoring,
+    sensitivity,
+    sourceshift,
+    tables,
+)
 
 REGISTRY = {}
 for _module in (construction, scoring, tables, inference, sensitivity, paper, sourceshift, label_audit):

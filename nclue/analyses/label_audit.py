@@ -21,7 +21,9 @@ from ..core import layout
 from ..core.metrics import evaluate_changed, summary
 from ..core.structure import gold_and_subsets
 from ..labelaudit import score as audit_scoring
-from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES, load as load_audit_records, path_of as audit_path
+from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES
+from ..labelaudit.records import load as load_audit_records
+from ..labelaudit.records import path_of as audit_path
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
 from .common import form_systems, outcomes

@@ -1,4 +1,4 @@
-"""Paper level: the audit of the paper's published numbers (DESIGN 8).
+"""Paper level: the audit of the paper's published numbers (docs/paper-audit.md).
 
 Reads only ``reference_metrics/paper/numbers.json`` (the transcription); the
 verdict of every relation and the status of every number are frozen claims,

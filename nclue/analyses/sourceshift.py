@@ -24,7 +24,11 @@ from ..core.rng import Stream
 from ..core.structure import gold_and_subsets, gold_graph_components, sourceshift_table
 from ..stats import randomization
 from ..stats.rank import spearman
-from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range
+from ..stats.sensitivity import (
+    crossed_intervals,
+    drop_top_degree,
+    leave_one_document_range,
+)
 from .base import Analysis, Unit, Value
 from .common import form_systems, outcomes, systems_document
 from .scoring import measure_values

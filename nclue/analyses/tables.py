@@ -16,7 +16,16 @@
 from ..core import layout
 from ..core.metrics import gold_support, summary
 from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, contrasts, delta, displayed_variant, form_systems, gold_sets, outcomes, page_scored_systems
+from .common import (
+    SCORE_INPUTS,
+    contrasts,
+    delta,
+    displayed_variant,
+    form_systems,
+    gold_sets,
+    outcomes,
+    page_scored_systems,
+)
 
 SLICES = [
     ("n2", "n = 2", lambda q: q["n"] == 2), ("n3", "n = 3", lambda q: q["n"] == 3),

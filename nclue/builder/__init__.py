@@ -1,1 +1,1 @@
-"""The stand-in instrument builder (synthetic; DESIGN section 6)."""
+"""The stand-in instrument builder (synthetic; docs/stand-in.md)."""

@@ -1,6 +1,6 @@
 """Build configurations of the stand-in instrument.
 
-``full`` matches the paper's structural targets (Table 1; DESIGN 6.4): document,
+``full`` matches the paper's structural targets (Table 1; docs/stand-in.md#structural-targets): document,
 page and query counts exactly, qrel counts by construction.  ``mini`` is a
 tens-of-documents instrument for tests.  The knobs below shape the synthetic
 corpus; they are set so that *structural* counts (qrels, golds, subsets,

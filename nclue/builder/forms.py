@@ -1,4 +1,5 @@
-"""The three deterministic query renderings (supplement section 6; DESIGN 4).
+"""The three deterministic query renderings (supplement section 6;
+docs/schema.md#queriesjsonl).
 
 * ``raw``: the construction text -- each condition's surface form as the
   construction miner recorded it (sometimes an alias or an upper-case

@@ -32,8 +32,8 @@ paper:
 
 from dataclasses import dataclass
 
-from ..labelaudit.rules import Answer, gate, repair
 from ..core.rng import Stream
+from ..labelaudit.rules import Answer, gate, repair
 
 
 @dataclass(frozen=True)
@@ -294,7 +294,7 @@ def describe(cfg, seed):
     """``data/audit/audit.json``: what the records are and the simulation's stated parameters."""
     return {
         "synthetic": True,
-        "note": "Simulated label audit of the stand-in (nclue/build/audit.py). Responses come from a stated "
+        "note": "Simulated label audit of the stand-in (nclue/builder/simulated_audit.py). Responses come from a stated "
                 "reading model, not from people; no rate was set from the paper's agreement figures.",
         "seed": seed,
         "strata": [{"release": r, "source": s, "gold": g, "subset": b} for r, s, g, b in cfg.strata],
@@ -304,7 +304,7 @@ def describe(cfg, seed):
         "pool_pages": list(cfg.pool),
         "responders": [{"name": r.name, "detect": r.detect, "mistake": r.mistake}
                        for r in cfg.initial + (cfg.third,)],
-        "policy": "nclue.labels.repair (supplement 10.2.2 and 10.4, without administrative overrides)",
+        "policy": "nclue.labelaudit.rules.repair (supplement 10.2.2 and 10.4, without administrative overrides)",
     }
 
 

@@ -1,4 +1,5 @@
-"""The stand-in SourceShift set (``data/v2``; paper supplement section 8, DESIGN 6.4).
+"""The stand-in SourceShift set (``data/v2``; paper supplement section 8;
+docs/stand-in.md#sourceshift).
 
 A second, document-level instrument built by the same builder with its own
 seed: 500 synthetic documents over four sources (``arxiv``, ``eric``,

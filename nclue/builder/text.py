@@ -7,7 +7,7 @@ OCR-noise level and its near-miss mentions; a page-level stream
 ``derive(seed, "page", docid, page)`` fixes the words of that page.  So one
 page can be produced alone, and the whole corpus is reproducible.
 
-What a page contains (DESIGN 6.2):
+What a page contains (docs/stand-in.md#page-text):
 
 * filler sentences mixing generic report words, the document's topic words,
   its own invented vocabulary and a few words of other topics;

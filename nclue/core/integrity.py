@@ -1,4 +1,4 @@
-"""Release integrity: MANIFEST.json, SHA256SUMS, hashes, completeness (DESIGN 3, 9).
+"""Release integrity: MANIFEST.json, SHA256SUMS, hashes, completeness (docs/schema.md#manifestjson-and-sha256sums).
 
 ``MANIFEST.json`` lists every released file (path, bytes, sha256, role) and
 says the instrument is synthetic with the generator command and seed.

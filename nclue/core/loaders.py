@@ -1,4 +1,4 @@
-"""Validating loaders for every file of DESIGN section 4.
+"""Validating loaders for every released file (docs/schema.md).
 
 Each loader reads one file (named by its path relative to the instrument
 root, which is also how errors name it), checks every field, and returns
@@ -12,7 +12,17 @@ import re
 
 from .errors import InputError
 from .jsonio import Row, iter_jsonl, read_json
-from .records import (Condition, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow, Repair, System)
+from .records import (
+    Condition,
+    Document,
+    InventoryRow,
+    PageScoreRow,
+    Query,
+    QueryCondition,
+    RankingRow,
+    Repair,
+    System,
+)
 
 KINDS = ("section", "entity")
 FORMS = ("raw", "clean_v2", "natural")

@@ -1,4 +1,4 @@
-"""Metrics of DESIGN section 5 (paper section 3.1), one implementation each.
+"""Every metric of docs/metrics.md (paper section 3.1), one implementation each.
 
 Notation: ``rank(d)`` is the 1-based position of ``d`` in a ranking (absent =
 infinity), ``G_q`` the gold set, ``S_q`` the subset set, ``r_G = min rank over
@@ -174,7 +174,7 @@ def mean(values):
 
 
 def summary(out, mask=None):
-    """Aggregates of DESIGN 5 over all queries (or those with ``mask[i]`` true).
+    """Aggregates of docs/metrics.md over all queries (or those with ``mask[i]`` true).
 
     Returns integer counts and the percentages / means derived from them:
     n-Clue Score@k, Gold Hit@k, the three outcomes (complete first = success,

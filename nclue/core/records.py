@@ -1,10 +1,10 @@
-"""Validated in-memory records of an instrument (DESIGN section 4).
+"""Validated in-memory records of an instrument (docs/schema.md).
 
 Loaders (:mod:`nclue.core.loaders`) turn files into these; everything downstream
 (construction check, metrics, statistics) reads only these records.
 """
 
-from typing import NamedTuple, Tuple, Dict, Optional
+from typing import Dict, NamedTuple, Optional, Tuple
 
 
 class Condition(NamedTuple):

@@ -1,4 +1,4 @@
-"""The package's one random generator (DESIGN section 7).
+"""The package's one random generator (docs/statistics.md#the-random-generator).
 
 Definition.  A stream is CPython's Mersenne Twister, ``random.Random(int_seed)``,
 used only through ``getrandbits`` (and nothing else): its seeding from an
@@ -22,6 +22,7 @@ import array
 import hashlib
 import random
 import sys
+
 from .errors import StatisticsError
 
 _TWO53 = float(1 << 53)

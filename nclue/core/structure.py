@@ -1,7 +1,7 @@
 """Structure of an instrument derived from its records (no rankings needed).
 
 * gold set ``G_q`` = documents with ``grade == n``; subset set ``S_q`` =
-  ``0 < grade < n`` (DESIGN 4);
+  ``0 < grade < n`` (docs/schema.md#qrelsjsonl);
 * exact-gold-set families: queries with the identical gold set (paper
   section 3.4: 453 families; the unit the bootstrap resamples);
 * the gold-membership graph: bipartite queries--gold documents; its

@@ -1,6 +1,6 @@
 """Reading a TREC run file (``qid Q0 docno rank score tag``) as a ranking.
 
-Order (DESIGN 7, interop): trec_eval ignores the rank column and orders each
+Order (docs/usage.md#run-formats): trec_eval ignores the rank column and orders each
 query's documents by score descending, breaking ties by docno *descending*;
 that is the default here (``ties="trec"``), so numbers agree with trec_eval.
 ``ties="file"`` keeps the file's order instead (the released JSONL rule).

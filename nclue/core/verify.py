@@ -1,4 +1,5 @@
-"""Independent construction verifier (paper section 3.2, supplement 1.1; DESIGN 6.1).
+"""Independent construction verifier (paper section 3.2, supplement 1.1;
+docs/schema.md#qrelsjsonl).
 
 Written apart from the constructor (:mod:`nclue.builder.construct`), on another
 code path: it works on per-document dictionaries of page sets rather than

@@ -18,7 +18,7 @@ False
 """
 
 import os
-from decimal import Decimal, ROUND_HALF_UP
+from decimal import ROUND_HALF_UP, Decimal
 
 from ..core.errors import InputError
 from ..core.jsonio import read_json, write_json

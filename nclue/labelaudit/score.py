@@ -6,8 +6,8 @@ for qrels, the released copies) and returns plain numbers.  The policy is
 :func:`nclue.labelaudit.rules.gate` applied to the pages shown to that responder.
 """
 
-from .rules import derived_grade, gate, repair_detail
 from ..stats.agreement import cohen_kappa, fleiss_kappa, wilson
+from .rules import derived_grade, gate, repair_detail
 
 
 def gate_checker(records, p):

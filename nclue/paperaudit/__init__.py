@@ -1,1 +1,1 @@
-"""Paper audit: the published numbers of the paper, checked for internal consistency (DESIGN 8)."""
+"""Paper audit: the published numbers of the paper, checked for internal consistency (docs/paper-audit.md)."""

@@ -24,7 +24,8 @@ from fractions import Fraction
 from itertools import product as _cartesian
 
 from ..stats import agreement
-from .solve import Verdict, feasible_le, linear, linear_counts, share as share_verdict, value_shows
+from .solve import Verdict, feasible_le, linear, linear_counts, value_shows
+from .solve import share as share_verdict
 
 
 class Relation:

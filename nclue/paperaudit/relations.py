@@ -8,10 +8,31 @@ relation a number takes part in; nothing here is generated at import time.
 To add a relation, add a row (docs/recipes.md#a-relation-of-the-paper-audit).
 """
 
-from .checks import (agreement_by_n, binary_kappa, components_fit, constant, contains, count_difference,
-                     coverage_split, difference, equal, extreme, holm_feasible, least_gap, order, pairwise_splits,
-                     recombine, share, spearman_grid, statistic, sums_to, total, weighted, weighted_mean,
-                     wilson_interval)
+from .checks import (
+                     agreement_by_n,
+                     binary_kappa,
+                     components_fit,
+                     constant,
+                     contains,
+                     count_difference,
+                     coverage_split,
+                     difference,
+                     equal,
+                     extreme,
+                     holm_feasible,
+                     least_gap,
+                     order,
+                     pairwise_splits,
+                     recombine,
+                     share,
+                     spearman_grid,
+                     statistic,
+                     sums_to,
+                     total,
+                     weighted,
+                     weighted_mean,
+                     wilson_interval,
+)
 
 RELATIONS = (
     # ---- Table 1, section 3.2, section 11, section 13

@@ -1,4 +1,4 @@
-"""Granularity-aware arithmetic on displayed numbers (paper audit, DESIGN 8).
+"""Granularity-aware arithmetic on displayed numbers (docs/paper-audit.md).
 
 A displayed number is the closed interval it rounds from; a share over ``N``
 queries is additionally one of the integers ``k`` with ``100 k / N`` in that

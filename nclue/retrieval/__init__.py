@@ -1,1 +1,1 @@
-"""Standard-library retrieval systems over the stand-in page text (DESIGN 6.3)."""
+"""Standard-library retrieval systems over the stand-in page text (docs/stand-in.md#the-systems)."""

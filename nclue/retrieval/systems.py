@@ -322,7 +322,7 @@ DIRECTIONS = [
 
 BLOCKED = [
     {"id": name, "reason": "neural model; cannot run with the Python standard library offline, so the stand-in "
-                           "does not simulate it (DESIGN 1.1)"}
+                           "does not simulate it (docs/stand-in.md#blocked-systems)"}
     for name in ("text_jinav4", "jinav4_dec_hmean", "text_qwen3emb0.6b", "text_qwen3emb8b",
                  "qwen3emb0.6b_dec_product", "colqwen2.5", "colqwen2.5_ptop3", "bm25and_colqwen2.5ptop3",
                  "bge_m3_joint", "rerank_bge_m3", "rerank_qwen3vl8b", "rerank_qwen3r8b", "qwen3vl2b_pages",

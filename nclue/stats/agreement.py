@@ -13,8 +13,8 @@ and returns the statistic as a float.  Definitions:
 
 import math
 
-from .quantiles import norm_ppf
 from ..core.errors import StatisticsError
+from .quantiles import norm_ppf
 
 
 def wilson(k, n, level=0.95):

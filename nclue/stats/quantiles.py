@@ -12,6 +12,7 @@ percentile intervals equal scipy's on the same bootstrap distribution.
 
 import math
 from statistics import NormalDist
+
 from ..core.errors import StatisticsError
 
 _STD = NormalDist()

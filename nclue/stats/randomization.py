@@ -1,5 +1,5 @@
 """Paired randomization by whole-family sign flips, and selection-aware max-|T|
-(paper section 3.4; DESIGN 7).
+(paper section 3.4; docs/statistics.md#paired-randomization).
 
 For a contrast, ``d_f`` is family ``f``'s summed per-query difference (variant
 minus base) as an **integer**: success and hit differences are counts, and a
@@ -24,8 +24,8 @@ endpoints are tested on the same draws; max-|T| compares each endpoint's
 
 from itertools import product as _cartesian
 
-from ..core.rng import Stream  # noqa: F401  (doctest)
 from ..core.errors import StatisticsError
+from ..core.rng import Stream  # noqa: F401  (doctest)
 
 DRAWS = 10000
 FIXED_POINT = 10 ** 12

@@ -7,8 +7,8 @@ membership structure; none reads files.
 import math
 from itertools import combinations
 
-from .bootstrap import percentile_interval
 from ..core.errors import StatisticsError
+from .bootstrap import percentile_interval
 
 
 def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
