@@ -152,3 +152,78 @@ def test_graded_ndcg_equals_pytrec_eval_on_shipped_runs(system):
         assert out.graded_ndcg[i] == pytest.approx(expected, abs=1e-12), qid
         checked += 1
     assert checked == len(queries) == 1000
+
+
+# ---- the rank 10 / rank 11 boundary, for every @10 metric ------------------------------------------------
+
+FILL = ["x%d" % i for i in range(1, 10)]           # nine non-relevant documents
+
+
+def _at(position, doc, k_fill=FILL):
+    """A ranking with ``doc`` at 1-based ``position`` (10 or 11) behind non-relevant documents."""
+    fill = list(k_fill) + ["x10"]
+    return fill[:position - 1] + [doc]
+
+
+def test_a_gold_at_rank_10_counts_and_at_rank_11_does_not():
+    at10, at11 = _at(10, "g1"), _at(11, "g1")
+    assert len(at10) == 10 and len(at11) == 11
+    assert first_ranks(at10, G, S, 10) == (10, INF) and first_ranks(at11, G, S, 10) == (INF, INF)
+    assert is_success(*first_ranks(at10, G, S, 10), 10) and not is_success(*first_ranks(at11, G, S, 10), 10)
+    assert is_success(10, INF, 10) and not is_success(11, INF, 10)       # the rule itself, apart from the cut
+    # Gold-NDCG: one gold at rank 10 of |G| = 2 -> (1/log2 11) / (1 + 1/log2 3); at rank 11 -> 0
+    assert gold_ndcg(at10, G) == pytest.approx((1 / math.log2(11)) / (1 + 1 / math.log2(3)), abs=1e-15)
+    assert gold_ndcg(at11, G) == 0.0
+    # graded NDCG: grade 2 at rank 10 -> 2/log2(11) over the ideal 2 + 1/log2(3) (grades 2 and 1)
+    grades = {"g1": 2, "s1": 1}
+    assert graded_ndcg(at10, grades) == pytest.approx((2 / math.log2(11)) / (2 + 1 / math.log2(3)), abs=1e-15)
+    assert graded_ndcg(at11, grades) == 0.0
+    # pairwise AUC: a gold at 10 beats the three unranked subsets; at 11 it is unranked (ties 0.5 each)
+    assert pairwise_auc(at10, G, S) == pytest.approx((3 + 1.5) / 6)
+    assert pairwise_auc(at11, G, S) == pytest.approx((1.5 + 1.5) / 6)
+
+
+def test_a_subset_at_rank_10_blocks_and_at_rank_11_does_not():
+    before_gold_10 = FILL[:8] + ["s1", "g1"]              # subset 9, gold 10: subset first
+    assert first_ranks(before_gold_10, G, S, 10) == (10, 9) and not is_success(10, 9, 10)
+    gold_then_subset = ["g1"] + FILL + ["s1"]              # subset at 11 does not matter
+    assert first_ranks(gold_then_subset, G, S, 10) == (1, INF)
+    assert pairwise_auc(gold_then_subset, G, S) == pytest.approx((3 + 1.5) / 6)
+
+
+def test_evaluate_and_summary_cut_at_rank_10():
+    queries, qrels = _toy()
+    sets = gold_and_subsets(queries, qrels)
+    ranking = {"q1": RankingRow("q1", tuple(_at(10, "g1")), tuple(range(10, 0, -1))),
+               "q2": RankingRow("q2", tuple(_at(11, "g1")), tuple(range(11, 0, -1)))}
+    out = evaluate(ranking, queries, qrels, sets)
+    assert out.success[:2] == (1, 0) and out.hit[:2] == (1, 0)
+    assert out.first_gold[:2] == (10, INF)
+    assert out.gold_ndcg[1] == 0.0 and out.graded_ndcg[1] == 0.0
+    s = summary(out)
+    assert (s["success_count"], s["hit_count"]) == (1, 1)
+
+
+def test_gold_support_counts_a_gold_at_rank_10_only():
+    queries, qrels = _toy()
+    sets = gold_and_subsets(queries, qrels)
+    support = {("g1", "a"): (3,), ("g1", "b"): (9,)}
+    pages = {("q1", "g1"): PageScoreRow("q1", "g1", ((3, .9), (9, .8)))}
+    at10 = {"q1": RankingRow("q1", tuple(_at(10, "g1")), tuple(range(10, 0, -1)))}
+    at11 = {"q1": RankingRow("q1", tuple(_at(11, "g1")), tuple(range(11, 0, -1)))}
+    assert gold_support(at10, pages, queries, sets, support)["success_count"] == 1
+    r11 = gold_support(at11, pages, queries, sets, support)
+    assert r11["success_count"] == 0 and r11["hit_queries"] == 0
+
+
+def test_rank_10_boundary_agrees_with_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {"q": {"g1": 2, "g2": 2, "s1": 1}}
+    for position in (10, 11):
+        docs = _at(position, "g1")
+        run = {"q": {d: float(100 - i) for i, d in enumerate(docs)}}
+        ref = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(run)["q"]["ndcg_cut_10"]
+        assert graded_ndcg(docs, qrels["q"]) == pytest.approx(ref, abs=1e-12), position
+        gold_only = {"q": {"g1": 1, "g2": 1}}
+        ref = pytrec_eval.RelevanceEvaluator(gold_only, {"ndcg_cut_10"}).evaluate(run)["q"]["ndcg_cut_10"]
+        assert gold_ndcg(docs, {"g1", "g2"}) == pytest.approx(ref, abs=1e-12), position
