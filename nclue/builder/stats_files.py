@@ -24,29 +24,24 @@ def beside_paper(stats, paper):
     return rows
 
 
+def _write(out_root, rel, table_key, stats, paper, note):
+    write_json(os.path.join(out_root, *rel.split("/")), {
+        "synthetic": True, "note": note, table_key: beside_paper(stats, paper)})
+    return rel
+
+
 def write_stats(out_root, cfg):
     """``data/v1/stats.json``: the stand-in's Table 1 beside the paper's (full config only)."""
     inst = Instrument(out_root)
     stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
-    rows = beside_paper(stats, PAPER_TABLE1 if cfg.name == "full" else {})
-    write_json(os.path.join(out_root, *layout.STATS.split("/")), {
-        "synthetic": True,
-        "note": "Stand-in structure from construction; the paper column is the paper's Table 1 (section 3.2). "
-                "Only structural counts were targeted; no result number of the paper was.",
-        "table1": rows,
-    })
-    return layout.STATS
+    return _write(out_root, layout.STATS, "table1", stats, PAPER_TABLE1 if cfg.name == "full" else {},
+                  "Stand-in structure from construction; the paper column is the paper's Table 1 (section 3.2). "
+                  "Only structural counts were targeted; no result number of the paper was.")
 
 
 def write_stats_v2(out_root, config_name):
     """``data/v2/stats.json``: the stand-in SourceShift's scale beside the paper's (full config)."""
-    inst = Instrument(out_root).v2()
-    stats = sourceshift_table(inst)
-    rows = beside_paper(stats, PAPER_V2 if config_name == "full" else {})
-    write_json(os.path.join(out_root, *layout.V2_STATS.split("/")), {
-        "synthetic": True,
-        "note": "Stand-in SourceShift scale; the paper column is supplement section 8. Only the document, "
-                "query, source and n counts are targets; qrel counts come from construction.",
-        "table": rows,
-    })
-    return layout.V2_STATS
+    stats = sourceshift_table(Instrument(out_root).v2())
+    return _write(out_root, layout.V2_STATS, "table", stats, PAPER_V2 if config_name == "full" else {},
+                  "Stand-in SourceShift scale; the paper column is supplement section 8. Only the document, "
+                  "query, source and n counts are targets; qrel counts come from construction.")
