@@ -11,7 +11,8 @@ import sys
 
 from . import __version__
 from .analyses.base import LEVELS
-from .core.errors import NclueError, UsageError
+from .core.errors import NclueError, UsageError, VerificationError
+from .harness.outputs import STDERR, STDOUT
 
 COMMAND_HELP = {
     "reproduce": "verify an instrument: integrity, construction, scoring, inference, sensitivity, paper audit",
@@ -39,15 +40,6 @@ def _levels(text):
     return tuple(lv for lv in LEVELS if lv in wanted or lv == "integrity")
 
 
-def _inside(path, root, subdirs=("data", "reference_metrics")):
-    real = os.path.realpath(path)
-    for sub in subdirs:
-        base = os.path.realpath(os.path.join(root, sub))
-        if os.path.commonpath([base, real]) == base:
-            return True
-    return False
-
-
 def _data_option(p):
     p.add_argument("--data", metavar="DIR", default=None,
                    help="instrument root (default: $NCLUE_DATA, else the current folder if it holds a release, "
@@ -71,29 +63,24 @@ def reproduce_parser(prog="reproduce.py"):
 
 def cmd_reproduce(argv, prog="reproduce.py"):
     from .harness.locate import data_root
-    from .harness.report import (
-        exit_code,
-        render_text,
-        report_json,
-        stdout_write,
-        write_provenance,
-    )
-    from .harness.runner import run
+    from .harness.outputs import check_output_file, write_text
+    from .harness.report import exit_code, render_text, report_json, write_provenance
+    from .harness.runner import check_root, run
 
     args = reproduce_parser(prog).parse_args(argv)
     root = data_root(args.data)
+    check_root(root)
     levels = _levels(args.only)
     if args.deep and "rebuild" not in levels:
         levels = levels + ("rebuild",)
-    for target in (args.json, args.provenance):
-        if target and _inside(target, root):
-            raise UsageError("refusing to write %s inside the instrument's data/ or reference_metrics/" % target)
-    result = run(root, levels=levels, deep="rebuild" in levels)
-    stdout_write(render_text(result, strict=args.strict, quiet=args.quiet))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(report_json(result, strict=args.strict))
     prov = args.provenance or (args.json + ".provenance.json" if args.json else None)
+    for target, what in ((args.json, "the JSON report"), (prov, "the provenance record")):
+        if target:
+            check_output_file(target, root, what)
+    result = run(root, levels=levels, deep="rebuild" in levels)
+    STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet))
+    if args.json:
+        write_text(args.json, report_json(result, strict=args.strict))
     if prov:
         write_provenance(prov, result, [prog] + list(argv))
     return exit_code(result, strict=args.strict)
@@ -136,7 +123,7 @@ def cmd_build(argv, prog):
     if not args.no_freeze:
         freeze(args.out)
     if args.export_pages:
-        print("wrote %s" % export_pages_v1(args.out, args.export_pages))
+        STDOUT.write("wrote %s\n" % export_pages_v1(args.out, args.export_pages))
     return 0
 
 
@@ -154,6 +141,7 @@ def cmd_freeze(argv, prog):
 def cmd_export(argv, prog):
     from .builder.export import export_pages_v1, export_pages_v2
     from .harness.locate import data_root
+    from .harness.outputs import check_output_dir
 
     p = _Parser(prog=prog, description="Write the stand-in page text (JSON Lines).")
     p.add_argument("out")
@@ -162,12 +150,11 @@ def cmd_export(argv, prog):
                    help="v1 -> OUT/pages.jsonl, v2 -> OUT/pages_v2.jsonl (default v1)")
     args = p.parse_args(argv)
     root = data_root(args.data)
-    if _inside(args.out, root):
-        raise UsageError("refusing to export pages inside data/ or reference_metrics/")
+    check_output_dir(args.out, root, "page text")
     if args.release in ("v1", "all"):
-        print("wrote %s" % export_pages_v1(root, args.out))
+        STDOUT.write("wrote %s\n" % export_pages_v1(root, args.out))
     if args.release in ("v2", "all"):
-        print("wrote %s" % export_pages_v2(root, args.out))
+        STDOUT.write("wrote %s\n" % export_pages_v2(root, args.out))
     return 0
 
 
@@ -185,11 +172,14 @@ def cmd_score(argv, prog):
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
     p.add_argument("--qrels", choices=("final", "s0"), default="final",
                    help="v2 only: the revised qrels.jsonl (default) or the initial qrels_s0.jsonl")
+    p.add_argument("--no-verify", action="store_true",
+                   help="score even when a release file it reads fails its integrity check (warn on stderr)")
     args = p.parse_args(argv)
     if args.qrels == "s0" and args.release != "v2":
         raise UsageError("--qrels s0 exists only for --release v2")
-    result, about = score_run(data_root(args.data), args.run, args.release, args.qrels, args.format, args.ties)
-    sys.stdout.write(render(result, about))
+    result, about = score_run(data_root(args.data), args.run, args.release, args.qrels, args.format, args.ties,
+                              verify=not args.no_verify, warn=STDERR.write)
+    STDOUT.write(render(result, about))
     return 0
 
 
@@ -214,23 +204,29 @@ def main(argv=None, prog=None):
             return cmd_reproduce(argv, prog)
         if not argv or argv[0] not in COMMANDS:
             if argv and argv[0] in ("-h", "--help"):
-                sys.stdout.write(_usage(prog))
+                STDOUT.write(_usage(prog))
                 return 0
             if argv and argv[0] == "--version":
-                print("nclue %s" % __version__)
+                STDOUT.write("nclue %s\n" % __version__)
                 return 0
             if argv:
-                sys.stderr.write("%s: error: unknown command %r\n" % (prog, argv[0]))
-            sys.stderr.write(_usage(prog))
+                STDERR.write("%s: error: unknown command %r\n" % (prog, argv[0]))
+            STDERR.write(_usage(prog))
             return 2
         if argv[0] == "reproduce":
             return cmd_reproduce(argv[1:], prog + " reproduce")
         return COMMANDS[argv[0]](argv[1:], prog + " " + argv[0])
     except UsageError as exc:
-        sys.stderr.write("error: %s\n" % exc)
+        STDERR.write("error: %s\n" % exc)
         return 2
+    except VerificationError as exc:
+        STDERR.write("error: %s\n" % exc)
+        return 1
     except NclueError as exc:
-        sys.stderr.write("error: %s\n" % exc)
+        STDERR.write("error: %s\n" % exc)
+        return 2
+    except OSError as exc:
+        STDERR.write("error: %s: %s\n" % (exc.filename or prog, exc.strerror or exc))
         return 2
     except KeyboardInterrupt:
         return 130
@@ -238,5 +234,5 @@ def main(argv=None, prog=None):
         from .harness.guard import DEFECT_ENV, defect_reason
         if os.environ.get(DEFECT_ENV):
             raise
-        sys.stderr.write("error: %s\n" % defect_reason("running %s" % prog, exc))
+        STDERR.write("error: %s\n" % defect_reason("running %s" % prog, exc))
         return 2

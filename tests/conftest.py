@@ -51,3 +51,16 @@ def run_reproduce(*args, env=None):
     proc = subprocess.run([sys.executable, os.path.join(REPO, "reproduce.py")] + list(args),
                           capture_output=True, text=True, env=full_env, timeout=600)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def reproduce_report(root, *args, env=None):
+    """Run reproduce.py on ``root`` with ``--json``; return (exit code, stdout, stderr, report, fails by id)."""
+    import json
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "report.json")
+        code, stdout, stderr = run_reproduce("--data", root, "--json", out, *args, env=env)
+        report = json.load(open(out, encoding="utf-8")) if os.path.exists(out) else None
+    fails = {} if report is None else {c["id"]: c for c in report["checks"] if c["status"] == "fail"}
+    return code, stdout, stderr, report, fails

@@ -6,7 +6,7 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, run_reproduce
+from conftest import REPO, reproduce_report, run_reproduce
 
 
 @pytest.fixture(scope="session")
@@ -200,9 +200,9 @@ def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
         diffs = audit_scoring.qrel_differences(derived, v2.qrels())
         assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
     _resign(root)
-    code, out, _ = run_reproduce("--data", root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
-    assert "FAIL audit.policy.decision_mismatches" in out
+    assert "audit.policy.decision_mismatches" in fails and "data/audit/initial.jsonl" in out
 
 
 def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
@@ -214,9 +214,9 @@ def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
     target["grade"] += 1
     _write_rows(path, rows)
     _resign(root)
-    code, out, _ = run_reproduce("--data", root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
-    assert "FAIL audit.policy.v2_qrels_differences" in out and target["qid"] in out
+    assert target["qid"] in fails["audit.policy.v2_qrels_differences"]["reason"] and "data/v2/qrels.jsonl" in out
 
 
 def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
@@ -228,9 +228,9 @@ def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
     a["quote"] = "this sentence appears on no page at all"
     _write_rows(path, rows)
     _resign(root)
-    code, out, _ = run_reproduce("--data", root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
-    assert "FAIL audit.integrity.gate_failures" in out and "not on any selected page" in out
+    assert "not on any selected page" in fails["audit.integrity.gate_failures"]["reason"]
 
 
 def test_a_selected_page_that_was_not_shown_fails_the_gate():
@@ -265,13 +265,20 @@ def test_the_whole_mini_release_reproduces(mini_all):
     assert "0 fail" in out
 
 
-def test_absent_v2_and_audit_skip_with_reasons(mini_all_copy):
+def test_absent_v2_part_skips_with_reasons_and_a_deleted_listed_one_fails(mini_all_copy, tmp_path):
     root = mini_all_copy
     shutil.rmtree(os.path.join(root, "data", "v2"))
-    code, out, _ = run_reproduce("--data", root)
-    assert code == 1                      # integrity: listed files are missing
-    assert "SKIP v2.forms." in out and "is absent" in out
-    assert "Traceback" not in out
+    code, out, _, report, fails = reproduce_report(root)          # still listed in MANIFEST.json: a damaged part
+    assert code == 1 and "Traceback" not in out
+    assert fails and all("data/v2/" in c.get("cause", "") or "data/v2/" in c["reason"] for c in fails.values())
+    shutil.rmtree(os.path.join(root, "data", "audit"))
+    _resign(root)                                     # now a release of CrossPage alone, without SourceShift and audit
+    code, out, _, report, fails = reproduce_report(root)
+    skips = {c["id"]: c for c in report["checks"] if c["status"] == "skip"}
+    assert code == 0 and not fails, list(fails)[:3]
+    assert any(i.startswith("v2.forms.") for i in skips) and "release part v2 is not in this release" in out
+    code, _, _, _, _ = reproduce_report(root, "--strict")
+    assert code == 1
 
 
 V2_FILES = ["data/v2/qrels.jsonl", "data/v2/qrels_s0.jsonl", "data/v2/queries.jsonl", "data/v2/corpus.jsonl",

@@ -41,7 +41,7 @@ def test_changed_claim_value_fails(release_copy, tmp_path):
     fails = _checks(_report(out), "fail")
     assert "v1.matrix.bm25_and.nclue_score_at_10" in fails
     assert "integrity.file:reference_metrics/v1.matrix.json" in fails   # its hash changed too
-    assert "FAIL v1.matrix.bm25_and.nclue_score_at_10" in stdout
+    assert "FAIL reference_metrics/v1.matrix.json" in stdout          # one line for the damaged file
 
 
 def test_changed_claim_value_fails_even_with_a_fixed_manifest(release_copy, tmp_path):
@@ -94,16 +94,19 @@ def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path)
     assert "v1.construction.missing_qrel" in fails
 
 
-def test_deleted_ranking_skips_its_claims_and_fails_integrity(release_copy, tmp_path):
+def test_deleted_ranking_fails_its_claims_and_integrity(release_copy, tmp_path):
+    """A file absent from a present part fails the claims that read it (a skip would hide the missing part)."""
     rel = "data/v1/rankings/forms/bm25_and__natural.jsonl"
     os.remove(os.path.join(release_copy, *rel.split("/")))
     out = str(tmp_path / "r.json")
     code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
     assert code == 1
     report = _report(out)
-    skips, fails = _checks(report, "skip"), _checks(report, "fail")
-    assert skips["v1.forms.bm25_and.natural.nclue_score_at_10"]["reason"] == "input %s is absent" % rel
+    fails = _checks(report, "fail")
+    claim = fails["v1.forms.bm25_and.natural.nclue_score_at_10"]
+    assert claim["reason"] == "input %s is absent, but release part v1 is present" % rel and claim["cause"] == rel
     assert "listed in MANIFEST.json but absent" in fails["integrity.file:" + rel]["reason"]
+    assert not [c for c in report["checks"] if c["status"] == "skip" and c["id"] != "level:rebuild"]
     assert "v1.forms.bm25_and.raw.nclue_score_at_10" in _checks(report, "pass")
 
 

@@ -9,14 +9,7 @@ from nclue.retrieval.compose import combine, decompose, normalise, sdr_bottlenec
 from nclue.retrieval.engine import Engine
 from nclue.retrieval.index import TermIndex, build_corpus
 from nclue.retrieval.ngram import GramCounts, HashedNgramModel, grams
-from nclue.retrieval.systems import (
-    SYSTEM_BY_ID,
-    Env,
-    QueryView,
-    masked_view,
-    rrf,
-    run_system,
-)
+from nclue.retrieval.systems import SYSTEM_BY_ID, Env, QueryView, masked_view, rrf, run_system
 from nclue.retrieval.text import parse, tokens
 
 DOCS = {

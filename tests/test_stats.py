@@ -10,12 +10,7 @@ from nclue.stats.lanes import pack, unpack, width_for
 from nclue.stats.logistic import logistic_fit
 from nclue.stats.quantiles import quantile
 from nclue.stats.rank import average_ranks, spearman
-from nclue.stats.sensitivity import (
-    crossed_bootstrap,
-    drop_top_degree,
-    leave_one_document_range,
-    promotion_bounds,
-)
+from nclue.stats.sensitivity import crossed_bootstrap, drop_top_degree, leave_one_document_range, promotion_bounds
 
 
 def test_randbelow_batch_golden_and_uniform():

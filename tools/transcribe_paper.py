@@ -259,6 +259,7 @@ E("8", "SourceShift construction began with 1,000 PDFs balanced across eight sou
 E("8", "The resulting qrel copy $S$ has 500 documents, 225 queries, 8,841 nonzero qrels, 502 gold judgments, and 218 distinct gold documents. Query counts remain arXiv 42, ERIC 44, Federal Register 125, and PMC OA 14; 198 have $n{=}2$ and 27 have $n{=}3$.",
   [n("X.s8.docs", "documents", "count"), n("X.s8.queries", "queries", "count"), n("X.s8.qrels", "qrels", "count"), n("X.s8.gold", "gold", "count"), n("X.s8.gold_docs", "gold docs", "count"),
    n("X.s8.arxiv", "arXiv", "count"), n("X.s8.eric", "ERIC", "count"), n("X.s8.fedreg", "FedReg", "count"), n("X.s8.pmc", "PMC", "count"), n("X.s8.n2", "n=2", "count"), None, n("X.s8.n3", "n=3", "count"), None])
+E("8", "Its 477 condition records have no stored evidence pages", [n("X.s8.condition_records", "condition records", "count")])
 E("8", "producing the 225-query, 8,849-qrel post-audit copy", [n("X.s8.s0_queries", "queries", "count"), n("X.s8.s0_qrels", "qrels", "count")])
 E("8", "For the 13 raw runs, graded-NDCG and gold-only-NDCG rankings have Spearman $\\rho=.5714$ after revalidation. The largest movement is eight ranks",
   [n("X.s8.runs", "runs", "count"), n("X.s8.rho", "rho", "prop")])

@@ -7,18 +7,9 @@ objects (:mod:`nclue.analyses.base`).  ``freeze`` and ``reproduce`` both call th
 value and its recomputation come from one implementation.
 """
 
-from . import (
-    construction,
-    inference,
-    label_audit,
-    paper,
-    scoring,
-    sensitivity,
-    sourceshift,
-    tables,
-)
+from . import construction, inference, label_audit, paper, release, scoring, sensitivity, sourceshift, tables
 
 REGISTRY = {}
-for _module in (construction, scoring, tables, inference, sensitivity, paper, sourceshift, label_audit):
+for _module in (release, construction, scoring, tables, inference, sensitivity, paper, sourceshift, label_audit):
     for _analysis in _module.ANALYSES:
         REGISTRY[_analysis.name] = _analysis

@@ -34,22 +34,30 @@ def _table1(inst):
     return [Value("v1.table1.%s" % key, stats[key], source="Table 1 (stand-in)") for key in sorted(stats)]
 
 
-def _stats_file(inst):
-    """The released stats.json must equal Table 1 recomputed from the released records."""
-    obj = read_json(inst.path(layout.STATS), layout.STATS)
-    rows = obj.get("table1")
+def stats_file_disagreements(inst, rel, key, stats):
+    """Rows of a released stats file (``{statistic, stand_in, paper?}`` under ``key``) whose ``stand_in``
+    value is not the recomputed ``stats[statistic]`` (and statistics missing from either side)."""
+    rows = read_json(inst.path(rel), rel).get(key)
     if not isinstance(rows, list):
-        raise InputError(layout.STATS, "must be a list", field="table1")
-    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
+        raise InputError(rel, "must be a list", field=key)
     wrong = []
     released = {}
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("statistic"), str) or "stand_in" not in row:
-            raise InputError(layout.STATS, "must be {statistic, stand_in, ...}", field="table1[%d]" % i)
+            raise InputError(rel, "must be {statistic, stand_in, ...}", field="%s[%d]" % (key, i))
+        if row["statistic"] in released:
+            raise InputError(rel, "statistic %r listed twice" % row["statistic"], field="%s[%d]" % (key, i))
         released[row["statistic"]] = row["stand_in"]
-    for key in sorted(set(stats) | set(released)):
-        if released.get(key, "absent") != stats.get(key, "absent"):
-            wrong.append("%s: file %r, recomputed %r" % (key, released.get(key, "absent"), stats.get(key, "absent")))
+    for name in sorted(set(stats) | set(released)):
+        if released.get(name, "absent") != stats.get(name, "absent"):
+            wrong.append("%s: file %r, recomputed %r" % (name, released.get(name, "absent"), stats.get(name, "absent")))
+    return wrong
+
+
+def _stats_file(inst):
+    """The released stats.json must equal Table 1 recomputed from the released records."""
+    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
+    wrong = stats_file_disagreements(inst, layout.STATS, "table1", stats)
     return [Value("v1.construction.stats_file_disagreements", len(wrong), source="data/v1/stats.json",
                   detail="; ".join(wrong[:6]))]
 

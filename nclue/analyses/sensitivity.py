@@ -23,12 +23,7 @@ from ..core.errors import InputError
 from ..core.metrics import common_support
 from ..core.rng import Stream
 from ..stats.logistic import FitError, logistic_fit
-from ..stats.sensitivity import (
-    crossed_intervals,
-    drop_top_degree,
-    leave_one_document_range,
-    promotion_bounds,
-)
+from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range, promotion_bounds
 from .base import Analysis, Unit, Value
 from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, outcomes
 from .inference import SEED, context

@@ -24,13 +24,10 @@ from ..core.rng import Stream
 from ..core.structure import gold_and_subsets, gold_graph_components, sourceshift_table
 from ..stats import randomization
 from ..stats.rank import spearman
-from ..stats.sensitivity import (
-    crossed_intervals,
-    drop_top_degree,
-    leave_one_document_range,
-)
+from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range
 from .base import Analysis, Unit, Value
 from .common import form_systems, outcomes, systems_document
+from .construction import stats_file_disagreements
 from .scoring import measure_values
 
 SEED = 11
@@ -64,9 +61,15 @@ def _pairs(inst, field):
 def _structure_units(inst):
     v2 = inst.v2()
     inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_S0, layout.V2_QRELS]
-    return [Unit("structure", inputs, lambda: [
-        Value("v2.structure." + k, v, source="supplement section 8 (SourceShift scale)")
-        for k, v in sorted(sourceshift_table(v2).items())])]
+    src = "supplement section 8 (SourceShift scale)"
+
+    def stats_file():
+        wrong = stats_file_disagreements(v2, layout.V2_STATS, "table", sourceshift_table(v2))
+        return [Value("v2.structure.stats_file_disagreements", len(wrong), source=layout.V2_STATS,
+                      detail="; ".join(wrong[:6]))]
+    return [Unit("structure", inputs, lambda: [Value("v2.structure." + k, v, source=src)
+                                               for k, v in sorted(sourceshift_table(v2).items())]),
+            Unit("stats-file", inputs + [layout.V2_STATS], stats_file)]
 
 
 def _ranks_desc(values):

@@ -14,14 +14,29 @@ class NclueError(Exception):
     """Base class of every error the harness reports as a message, never a traceback."""
 
 
+MAX_MESSAGE_CHARS = 300
+
+
+def bounded(text, limit=MAX_MESSAGE_CHARS):
+    """``text`` cut to ``limit`` characters, saying how long it was (a 10 MB identifier never reaches a report).
+
+    >>> bounded("x" * 400, 30)
+    'xxxxxxxxxx... [400 characters]'
+    """
+    if len(text) <= limit:
+        return text
+    tail = "... [%d characters]" % len(text)
+    return text[:max(0, limit - len(tail))] + tail
+
+
 class InputError(NclueError):
     """A released input is malformed, truncated, out of range or inconsistent."""
 
     def __init__(self, path, message, line=None, field=None):
-        self.path = str(path)
+        self.path = bounded(str(path), 200)
         self.line = line
-        self.field = field
-        self.message = message
+        self.field = None if field is None else bounded(str(field), 80)
+        self.message = bounded(str(message))
         super().__init__(self.format())
 
     def format(self):
@@ -46,3 +61,7 @@ class UsageError(NclueError):
 class StatisticsError(NclueError, ValueError):
     """A statistic or the random generator was given inputs it is not defined for (an empty
     distribution, a probability outside [0, 1], a singular design)."""
+
+
+class VerificationError(NclueError):
+    """A release file a command reads fails its integrity check (``score`` refuses it: exit 1)."""

@@ -15,7 +15,7 @@ import hashlib
 import os
 import re
 
-from .errors import InputError
+from .errors import InputError, MissingInput, NclueError
 from .jsonio import dumps_pretty, read_json
 
 MANIFEST = "MANIFEST.json"
@@ -43,13 +43,18 @@ def unsafe_reason(root, rel):
     """Why ``rel`` is not a safe released path under ``root`` (None when it is)."""
     if not isinstance(rel, str) or not rel:
         return "empty path"
+    if len(rel) > 1024 or any(ord(ch) < 32 for ch in rel):
+        return "path longer than 1,024 characters or with control characters"
     if rel.startswith("/") or re.match(r"^[A-Za-z]:", rel) or "\\" in rel:
         return "absolute or non-POSIX path"
     parts = rel.split("/")
     if any(p in ("", ".", "..") for p in parts):
         return "path has an empty, '.' or '..' part"
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(root, *parts))
+    try:
+        real_root = os.path.realpath(root)
+        real = os.path.realpath(os.path.join(root, *parts))
+    except (OSError, ValueError) as exc:
+        return "cannot be resolved (%s)" % exc
     if os.path.commonpath([real_root, real]) != real_root:
         return "resolves outside the root (symlink?)"
     return None
@@ -116,12 +121,17 @@ def parse_sums(root):
         with open(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        from .errors import MissingInput
         raise MissingInput(SUMS)
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(SUMS, "not valid UTF-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(SUMS, "not valid UTF-8 (byte offset %d)" % exc.start, line=data[:exc.start].count(b"\n") + 1)
+    if text.startswith("\ufeff"):
+        raise InputError(SUMS, "starts with a byte-order mark (coreutils format expected)", line=1)
+    if "\r" in text:
+        raise InputError(SUMS, "has CRLF line ends; sha256sum -c expects \\n", line=text[:text.index("\r")].count("\n") + 1)
+    if text and not text.endswith("\n"):
+        raise InputError(SUMS, "last line has no newline (truncated file?)", line=text.count("\n") + 1)
     out = {}
     for number, line in enumerate(text.split("\n"), 1):
         if not line:
@@ -140,18 +150,29 @@ def parse_sums(root):
 
 
 def released_files_on_disk(root):
-    """Every regular file (or symlink) under the released folders, as relative paths."""
-    out = []
+    """Every file (or symlink to one) under the released folders, as relative paths."""
+    return walk_release(root)[0]
+
+
+def walk_release(root):
+    """``(files, linked_dirs)`` under the released folders: every non-directory entry, and every symlinked
+    directory (never followed: a release holds regular files, so a linked directory is reported)."""
+    files, linked = [], []
     for top in RELEASED_DIRS:
         base = os.path.join(root, top)
+        if os.path.islink(base):
+            linked.append(top + "/")
+            continue
         if not os.path.isdir(base):
             continue
         for dirpath, dirnames, filenames in os.walk(base):
-            dirnames.sort()
+            for name in list(dirnames):
+                if os.path.islink(os.path.join(dirpath, name)):
+                    linked.append(os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/") + "/")
+            dirnames[:] = sorted(d for d in dirnames if not os.path.islink(os.path.join(dirpath, d)))
             for name in sorted(filenames):
-                rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
-                out.append(rel)
-    return sorted(out)
+                files.append(os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/"))
+    return sorted(files), sorted(linked)
 
 
 def check(root):
@@ -213,7 +234,9 @@ def check(root):
     except Exception as exc:
         result.problems.append(("integrity.sha256sums", "fail", str(exc)))
     listed_paths = set(result.files)
-    result.unlisted = [p for p in released_files_on_disk(root) if p not in listed_paths]
+    on_disk, linked_dirs = walk_release(root)
+    result.unlisted = [p for p in on_disk if p not in listed_paths] + [
+        "%s (symlinked directory, not followed)" % d for d in linked_dirs]
     if manifest is not None:
         if result.unlisted:
             result.problems.append(("integrity.unlisted", "fail", "files present but not in MANIFEST.json: " +
@@ -222,6 +245,30 @@ def check(root):
         else:
             result.problems.append(("integrity.unlisted", "pass", "no unlisted file under data/ or reference_metrics/"))
     return result
+
+
+def verify_files(root, rels):
+    """``[(rel, problem)]`` for the files among ``rels`` that MANIFEST.json does not vouch for: the manifest
+    unusable, the file unlisted, absent, or with another size or sha256 (an empty list: all verified)."""
+    try:
+        manifest = load_manifest(root)
+    except NclueError as exc:
+        return [(MANIFEST, "MANIFEST.json is unusable: %s" % exc)]
+    listed = {e["path"]: e for e in manifest["files"]}
+    problems = []
+    for rel in rels:
+        entry = listed.get(rel)
+        full = os.path.join(root, *rel.split("/"))
+        if entry is None:
+            problems.append((rel, "%s is not listed in MANIFEST.json" % rel))
+        elif not os.path.isfile(full):
+            problems.append((rel, "%s is listed in MANIFEST.json but absent" % rel))
+        else:
+            digest, size = sha256_file(full)
+            if (digest, size) != (entry["sha256"], entry["bytes"]):
+                problems.append((rel, "%s: sha256 %s (%d bytes) differs from MANIFEST.json %s (%d bytes)" % (
+                    rel, digest[:12], size, entry["sha256"][:12], entry["bytes"])))
+    return problems
 
 
 def write_manifest(root, files_with_roles, info):

@@ -4,12 +4,30 @@ Writing is canonical (sorted keys, no spaces, UTF-8, ``\\n`` line ends, no NaN),
 so that the same records always give the same bytes on every interpreter.
 Reading is strict: every defect raises :class:`~nclue.core.errors.InputError`
 naming the file, the 1-based line and, where it applies, the field.
+
+Limits (docs/schema.md#limits): a file of at most :data:`MAX_FILE_BYTES`, a
+JSON Lines line of at most :data:`MAX_LINE_CHARS` characters, values nested at
+most :data:`MAX_DEPTH` levels, numbers finite and at most :data:`MAX_MAGNITUDE`
+in absolute value (checked where a field is read as a number), no byte-order
+mark, ``\\n`` line ends.
+
+>>> parse_json_text('{"a": [1, 2]}', "x.json")
+{'a': [1, 2]}
+>>> parse_json_text("[" * 70 + "]" * 70, "x.json")
+Traceback (most recent call last):
+...
+nclue.core.errors.InputError: x.json: values nested deeper than 64 levels
 """
 
 import json
-import math
+import os
 
-from .errors import InputError
+from .errors import InputError, MissingInput
+
+MAX_FILE_BYTES = 512 * 1024 * 1024
+MAX_LINE_CHARS = 1024 * 1024
+MAX_DEPTH = 64
+MAX_MAGNITUDE = 1e300
 
 
 def dumps_line(obj):
@@ -50,13 +68,36 @@ def _reject_constant(name):
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant)
 
 
+def depth(obj, limit=MAX_DEPTH):
+    """Nesting depth of a decoded JSON value (a scalar is 0, ``[]`` is 1), counted up to ``limit + 1``."""
+    if not isinstance(obj, (dict, list)):
+        return 0
+    deepest, stack = 1, [(obj, 1)]
+    while stack:
+        value, level = stack.pop()
+        if level > deepest:
+            deepest = level
+            if deepest > limit:
+                return deepest
+        children = value.values() if isinstance(value, dict) else value
+        for child in children:
+            if isinstance(child, (dict, list)):
+                stack.append((child, level + 1))
+    return deepest
+
+
 def parse_json_text(text, where, line=None):
     try:
         obj, end = _DECODER.raw_decode(text)
+    except RecursionError:
+        raise InputError(where, "values nested deeper than %d levels" % MAX_DEPTH, line=line)
     except ValueError as exc:
-        raise InputError(where, "invalid JSON (%s)" % exc, line=line)
+        raise InputError(where, "invalid JSON (%s)" % _clip(str(exc)), line=line)
     if text[end:].strip():
         raise InputError(where, "invalid JSON (extra data after the value)", line=line)
+    # str.count is fast; only text with many brackets can be deep, and only that is walked
+    if text.count("[") + text.count("{") > MAX_DEPTH and depth(obj) > MAX_DEPTH:
+        raise InputError(where, "values nested deeper than %d levels" % MAX_DEPTH, line=line)
     return obj
 
 
@@ -64,18 +105,24 @@ def read_bytes_text(path, where):
     """File contents decoded as strict UTF-8, or an InputError naming the byte offset."""
     try:
         with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, MAX_FILE_BYTES))
             data = fh.read()
     except FileNotFoundError:
-        from .errors import MissingInput
-
         raise MissingInput(where)
+    except IsADirectoryError:
+        raise InputError(where, "is a directory, not a file")
     except OSError as exc:
-        raise InputError(where, "cannot read (%s)" % exc.strerror)
+        raise InputError(where, "cannot read (%s)" % (exc.strerror or exc))
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(where, "not valid UTF-8 (byte offset %d)" % exc.start, line=line)
+    if text.startswith("\ufeff"):
+        raise InputError(where, "starts with a byte-order mark (UTF-8 without BOM expected)", line=1)
+    return text
 
 
 def read_json(path, where):
@@ -104,6 +151,9 @@ def iter_jsonl(path, where):
     if lines[-1] != "":
         raise InputError(where, "last line has no newline (truncated file?)", line=len(lines))
     for number, raw in enumerate(lines[:-1], 1):
+        if len(raw) > MAX_LINE_CHARS:
+            raise InputError(where, "line of %d characters is longer than the %d-character limit" % (
+                len(raw), MAX_LINE_CHARS), line=number)
         if not raw.strip():
             raise InputError(where, "blank line", line=number)
         obj = parse_json_text(raw, where, line=number)
@@ -137,9 +187,9 @@ class Row:
         if value is None and not required:
             return None
         if not isinstance(value, str) or not value:
-            raise self.error(field, "must be a non-empty string, got %s" % _show(value))
+            raise self.error(field, "must be a non-empty string, got %s" % show_value(value))
         if choices is not None and value not in choices:
-            raise self.error(field, "must be one of %s, got %s" % ("/".join(sorted(choices)), _show(value)))
+            raise self.error(field, "must be one of %s, got %s" % ("/".join(sorted(choices)), show_value(value)))
         return value
 
     def int(self, field, lo=None, hi=None, required=True):
@@ -147,7 +197,7 @@ class Row:
         if value is None and not required:
             return None
         if not isinstance(value, int) or isinstance(value, bool):
-            raise self.error(field, "must be an integer, got %s" % _show(value))
+            raise self.error(field, "must be an integer, got %s" % show_value(value))
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             raise self.error(field, "out of range %s..%s, got %d" % (lo, hi, value))
         return value
@@ -157,15 +207,15 @@ class Row:
         if value is None and not required:
             return None
         if not isinstance(value, bool):
-            raise self.error(field, "must be true or false, got %s" % _show(value))
+            raise self.error(field, "must be true or false, got %s" % show_value(value))
         return value
 
     def number(self, field, required=True):
         value = self.get(field, required)
         if value is None and not required:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise self.error(field, "must be a finite number, got %s" % _show(value))
+        if not is_finite_number(value):
+            raise self.error(field, "must be a finite number (|x| <= %g), got %s" % (MAX_MAGNITUDE, show_value(value)))
         return float(value)
 
     def list(self, field, required=True):
@@ -173,7 +223,7 @@ class Row:
         if value is None and not required:
             return None
         if not isinstance(value, list):
-            raise self.error(field, "must be a list, got %s" % _show(value))
+            raise self.error(field, "must be a list, got %s" % show_value(value))
         return value
 
     def dict(self, field, required=True):
@@ -181,10 +231,40 @@ class Row:
         if value is None and not required:
             return None
         if not isinstance(value, dict):
-            raise self.error(field, "must be an object, got %s" % _show(value))
+            raise self.error(field, "must be an object, got %s" % show_value(value))
         return value
 
 
-def _show(value):
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, float) or math.isfinite(value) else str(value)
+def is_finite_number(x):
+    """A JSON number (not a bool) that is finite and at most :data:`MAX_MAGNITUDE` in absolute value.
+
+    >>> is_finite_number(2.5), is_finite_number(float("inf")), is_finite_number(10 ** 400), is_finite_number(True)
+    (True, False, False, False)
+    """
+    return (type(x) is float or type(x) is int) and -MAX_MAGNITUDE <= x <= MAX_MAGNITUDE
+
+
+def all_finite_numbers(values):
+    """True when every value passes :func:`is_finite_number` (the fast path of the ranking loaders)."""
+    low, high = -MAX_MAGNITUDE, MAX_MAGNITUDE
+    return all((type(x) is float or type(x) is int) and low <= x <= high for x in values)
+
+
+def _clip(text, limit=120):
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def show_value(value):
+    """A short display of a JSON value for a message (at most 40 characters)."""
+    if isinstance(value, str):
+        text = json.dumps(value[:60], ensure_ascii=False)
+    elif isinstance(value, float) and not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+        text = str(value)
+    elif isinstance(value, (dict, list)):
+        kind = "object" if isinstance(value, dict) else "list"
+        text = "%s of %d item%s" % (kind, len(value), "" if len(value) == 1 else "s")
+    elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        text = "an integer of %d digits" % len(str(abs(value))) if value.bit_length() < 14000 else "a huge integer"
+    else:
+        text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."

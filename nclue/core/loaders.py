@@ -11,18 +11,8 @@ import os
 import re
 
 from .errors import InputError
-from .jsonio import Row, iter_jsonl, read_json
-from .records import (
-    Condition,
-    Document,
-    InventoryRow,
-    PageScoreRow,
-    Query,
-    QueryCondition,
-    RankingRow,
-    Repair,
-    System,
-)
+from .jsonio import MAX_MAGNITUDE, Row, all_finite_numbers, is_finite_number, iter_jsonl, read_json, show_value
+from .records import Condition, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow, Repair, System
 
 KINDS = ("section", "entity")
 FORMS = ("raw", "clean_v2", "natural")
@@ -219,14 +209,14 @@ def load_ranking(root, rel, queries, corpus, depth=10):
                 if d in seen:
                     raise row.error("docids[%d]" % i, "document %r ranked twice" % d)
                 seen.add(d)
-        if all(type(x) is float or type(x) is int for x in scores) and all(
-                a >= b for a, b in zip(scores, scores[1:])):
+        if all_finite_numbers(scores) and all(a >= b for a, b in zip(scores, scores[1:])):
             vals = [float(x) for x in scores]
         else:
             vals = []
             for i, x in enumerate(scores):
-                if isinstance(x, bool) or not isinstance(x, (int, float)):
-                    raise row.error("scores[%d]" % i, "must be a number, got %r" % (x,))
+                if not is_finite_number(x):
+                    raise row.error("scores[%d]" % i, "must be a finite number (|x| <= %g), got %s" % (
+                        MAX_MAGNITUDE, show_value(x)))
                 if vals and x > vals[-1]:
                     raise row.error("scores[%d]" % i, "scores must be non-increasing in file order")
                 vals.append(float(x))
@@ -252,10 +242,9 @@ def load_page_scores(root, rel, queries, corpus):
         pages = []
         last = None
         for i, item in enumerate(row.list("pages")):
-            if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
-                    or isinstance(item[0], bool) or isinstance(item[1], bool)
-                    or not isinstance(item[1], (int, float))):
-                raise row.error("pages[%d]" % i, "must be [page, score]")
+            if (not isinstance(item, list) or len(item) != 2 or type(item[0]) is not int
+                    or not is_finite_number(item[1])):
+                raise row.error("pages[%d]" % i, "must be [page, score] with an integer page and a finite score")
             if not 1 <= item[0] <= corpus[docid].pages:
                 raise row.error("pages[%d]" % i, "page %d outside %s" % (item[0], docid))
             if last is not None and item[1] > last:

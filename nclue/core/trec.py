@@ -22,7 +22,11 @@ def read_trec_run(path, where, queries, corpus, ties="trec", depth=10):
         raise ValueError("ties must be one of %s" % (ORDERS,))
     text = read_bytes_text(path, where)
     per_query = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    # split on "\n" only (str.splitlines also splits on form feeds and other separators, and
+    # would shift every line number after one); a CRLF line end is accepted
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.endswith("\r"):
+            line = line[:-1]
         if not line.strip():
             continue
         parts = line.split()

@@ -1,17 +1,35 @@
-"""One verdict of a run: a :class:`Check` is pass, fail or skip with a one-line reason (docs/claims.md)."""
+"""One verdict of a run: a :class:`Check` is pass, fail or skip with a one-line reason (docs/claims.md).
+
+Reasons are one line of at most :data:`MAX_REASON_CHARS` characters.  ``cause`` names the input file
+whose defect produced a fail or skip (the report groups such checks under one line per file).
+"""
+
+from ..core.errors import bounded
 
 STATUSES = ("pass", "fail", "skip")
+MAX_REASON_CHARS = 600
 
 
 class Check:
-    __slots__ = ("id", "group", "status", "reason", "rule", "expected", "observed", "source")
+    __slots__ = ("id", "group", "status", "reason", "rule", "expected", "observed", "source", "cause", "inputs")
 
-    def __init__(self, id, group, status, reason="", rule=None, expected=None, observed=None, source=""):
-        self.id, self.group, self.status, self.reason = id, group, status, reason
+    def __init__(self, id, group, status, reason="", rule=None, expected=None, observed=None, source="", cause=None,
+                 inputs=()):
+        self.id, self.group, self.status = bounded(str(id), 200), group, status
+        self.reason = bounded(" ".join(str(reason).split("\n")), MAX_REASON_CHARS)
+        self.cause = cause
+        self.inputs = tuple(inputs)
         self.rule, self.expected, self.observed, self.source = rule, expected, observed, source
 
     def as_json(self):
         out = {"id": self.id, "group": self.group, "status": self.status, "reason": self.reason}
         if self.rule is not None:
-            out.update({"rule": self.rule, "expected": self.expected, "observed": self.observed, "source": self.source})
+            out.update({"rule": self.rule, "expected": _bounded_value(self.expected),
+                        "observed": _bounded_value(self.observed), "source": self.source})
+        if self.cause is not None:
+            out["cause"] = self.cause
         return out
+
+
+def _bounded_value(value):
+    return bounded(value, 1000) if isinstance(value, str) else value

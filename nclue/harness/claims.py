@@ -4,10 +4,11 @@ A claim is ``{id, value, rule, level, inputs: [{path, sha256}], source}``.
 Rules:
 
 * ``exact``: the recomputed value equals the frozen one (same JSON value);
-* ``abs:<tol>``: both numbers and ``|recomputed - frozen| <= tol``;
-* ``display:<d>``: the recomputed number, rounded half-up to ``d`` decimals,
-  shows the frozen displayed value (``26.8`` with ``display:1`` accepts
-  ``[26.75, 26.85)``).
+* ``abs:<tol>``: both numbers and ``|recomputed - frozen| <= tol``, with a
+  finite tolerance ``0 <= tol <= 1``;
+* ``display:<d>``: the recomputed number, rounded half-up to ``d`` decimals
+  (``0 <= d <= 12``), shows the frozen displayed value (``26.8`` with
+  ``display:1`` accepts ``[26.75, 26.85)``).
 
 >>> compare("abs:1e-9", 0.1 + 0.2, 0.3)[0]
 True
@@ -15,27 +16,22 @@ True
 (True, False)
 >>> compare("exact", 3, 3.0)[0]
 False
+>>> rule_problem("abs:inf"), rule_problem("display:99")
+('abs tolerance must be a finite number in 0..1', 'display precision must be an integer 0..12')
 """
 
+import math
 import os
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal, DecimalException
 
+from ..analyses.base import LEVELS
 from ..core.errors import InputError
-from ..core.jsonio import read_json, write_json
+from ..core.jsonio import is_finite_number, read_json, write_json
 
 CLAIMS_SCHEMA = "nclue.claims/1"
-LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "paper", "rebuild")
-
-
-class Value:
-    """One recomputed claim value with its rule and source (table/section)."""
-
-    __slots__ = ("id", "value", "rule", "source", "detail")
-
-    def __init__(self, id, value, rule=None, source="", detail=""):
-        if rule is None:
-            rule = "abs:1e-9" if isinstance(value, float) else "exact"
-        self.id, self.value, self.rule, self.source, self.detail = id, value, rule, source, detail
+MAX_TOLERANCE = 1.0
+MAX_DECIMALS = 12
+_DECIMAL = Context(prec=60, Emax=999, Emin=-999)
 
 
 def _same_json(a, b):
@@ -48,32 +44,51 @@ def _same_json(a, b):
     return a == b
 
 
-def _is_number(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+def _finite_json(value):
+    """False when a float in ``value`` (a claim value: scalar or list) is not finite or too large."""
+    if isinstance(value, float):
+        return is_finite_number(value)
+    if isinstance(value, list):
+        return all(_finite_json(v) for v in value)
+    if isinstance(value, dict):
+        return all(_finite_json(v) for v in value.values())
+    return True
 
 
-def valid_rule(rule):
+def rule_problem(rule):
+    """Why ``rule`` is not an acceptable claim rule (None when it is)."""
     if rule == "exact":
-        return True
-    try:
-        kind, arg = rule.split(":", 1)
-        if kind == "abs":
-            return float(arg) >= 0
-        if kind == "display":
-            return int(arg) >= 0
-    except ValueError:
-        return False
-    return False
+        return None
+    kind, _, arg = rule.partition(":")
+    if kind == "abs":
+        try:
+            tol = float(arg)
+        except ValueError:
+            tol = float("nan")
+        if not (math.isfinite(tol) and 0.0 <= tol <= MAX_TOLERANCE):
+            return "abs tolerance must be a finite number in 0..%g" % MAX_TOLERANCE
+        return None
+    if kind == "display":
+        if not (arg.isdigit() and len(arg) <= 2 and 0 <= int(arg) <= MAX_DECIMALS):
+            return "display precision must be an integer 0..%d" % MAX_DECIMALS
+        return None
+    return "unknown rule (exact, abs:<tol> or display:<decimals>)"
+
+
+def _show(value):
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def compare(rule, observed, expected):
     """``(ok, explanation)`` for a recomputed value against a frozen one under ``rule``."""
     if rule == "exact":
         ok = _same_json(observed, expected)
-        return ok, "" if ok else "expected %r, recomputed %r" % (expected, observed)
+        return ok, "" if ok else "expected %s, recomputed %s" % (_show(expected), _show(observed))
     kind, arg = rule.split(":", 1)
-    if not _is_number(observed) or not _is_number(expected):
-        return False, "rule %s needs numbers; expected %r, recomputed %r" % (rule, expected, observed)
+    if not is_finite_number(observed) or not is_finite_number(expected):
+        return False, "rule %s needs finite numbers; expected %s, recomputed %s" % (
+            rule, _show(expected), _show(observed))
     if kind == "abs":
         tol = float(arg)
         diff = abs(observed - expected)
@@ -81,8 +96,11 @@ def compare(rule, observed, expected):
             expected, observed, diff, arg)
     decimals = int(arg)
     quantum = Decimal(1).scaleb(-decimals)
-    shown = Decimal(repr(float(observed))).quantize(quantum, rounding=ROUND_HALF_UP)
-    want = Decimal(repr(float(expected))).quantize(quantum, rounding=ROUND_HALF_UP)
+    try:
+        shown = Decimal(repr(float(observed))).quantize(quantum, rounding=ROUND_HALF_UP, context=_DECIMAL)
+        want = Decimal(repr(float(expected))).quantize(quantum, rounding=ROUND_HALF_UP, context=_DECIMAL)
+    except DecimalException:
+        return False, "display:%d cannot show %s or %s" % (decimals, _show(expected), _show(observed))
     ok = shown == want
     return ok, "" if ok else "displayed %s, recomputed %r shows as %s" % (want, observed, shown)
 
@@ -107,8 +125,11 @@ def load_claim_file(root, rel):
                 raise InputError(rel, "must be a string", field="%s.%s" % (field, key))
         if "value" not in c:
             raise InputError(rel, "missing", field=field + ".value")
-        if not valid_rule(c["rule"]):
-            raise InputError(rel, "unknown rule %r" % c["rule"], field=field + ".rule")
+        if not _finite_json(c["value"]):
+            raise InputError(rel, "claim %s has a non-finite or out-of-range number" % c["id"], field=field + ".value")
+        problem = rule_problem(c["rule"])
+        if problem:
+            raise InputError(rel, "rule %r of claim %s: %s" % (c["rule"], c["id"], problem), field=field + ".rule")
         if c["level"] not in LEVELS:
             raise InputError(rel, "unknown level %r" % c["level"], field=field + ".level")
         if c["id"] in seen:

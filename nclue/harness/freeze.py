@@ -42,6 +42,7 @@ def freeze(root, log=print):
     hashes = {p: integrity.sha256_file(os.path.join(root, *p.split("/")))[0] for p in data_files}
     _assert_controls(inst)
     os.makedirs(os.path.join(root, layout.CLAIMS_DIR), exist_ok=True)
+    write_release_manifest(root)      # a first manifest of the data: release.consistency compares with it
     for name in sorted(REGISTRY):
         analysis = REGISTRY[name]
         values = []

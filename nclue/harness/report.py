@@ -24,6 +24,7 @@ from ..core.jsonio import dumps_pretty
 from ..stats.bootstrap import DRAWS as BOOTSTRAP_DRAWS
 from ..stats.randomization import DRAWS as RANDOMIZATION_DRAWS
 from .locate import CHECKOUT
+from .outputs import write_text
 
 REPORT_SCHEMA = "nclue.report/1"
 
@@ -46,6 +47,34 @@ def group_counts(result):
     return groups
 
 
+MAX_LISTED = 200
+
+
+def _grouped(checks, word):
+    """Report lines for fails or skips: checks without a cause one by one, checks sharing a cause (a bad or
+    absent input file) as one line for the file with the number of checks it blocks."""
+    grouped, groups = [], {}
+    single = []
+    for c in checks:
+        if c.cause is None:
+            single.append(c)
+        else:
+            groups.setdefault(c.cause, []).append(c)
+    for cause in sorted(groups):
+        members = groups[cause]
+        if len(members) == 1:
+            single.append(members[0])
+            continue
+        first = members[0]
+        grouped.append("  %s %s: %d checks %s with it; first %s: %s (each one is in the JSON report)" % (
+            word, cause, len(members), word.lower(), first.id, first.reason))
+    single.sort(key=lambda c: (LEVELS.index(c.group) if c.group in LEVELS else len(LEVELS), c.id))
+    lines = ["  %s %s: %s" % (word, c.id, c.reason) for c in single[:MAX_LISTED]]
+    if len(single) > MAX_LISTED:
+        lines.append("  ... and %d more (all in the JSON report)" % (len(single) - MAX_LISTED))
+    return lines + grouped
+
+
 def render_text(result, strict=False, quiet=False):
     lines = [instrument_line(result), "root: %s" % os.path.abspath(result.root)]
     groups = group_counts(result)
@@ -57,8 +86,7 @@ def render_text(result, strict=False, quiet=False):
     if fails:
         lines.append("")
         lines.append("FAIL (%d):" % len(fails))
-        for c in fails:
-            lines.append("  FAIL %s: %s" % (c.id, c.reason))
+        lines.extend(_grouped(fails, "FAIL"))
     not_requested = {}
     shown = []
     for c in skips:
@@ -72,8 +100,7 @@ def render_text(result, strict=False, quiet=False):
         if quiet and not strict:
             lines.append("  (%d skip reasons omitted with --quiet)" % len(shown))
         else:
-            for c in shown:
-                lines.append("  SKIP %s: %s" % (c.id, c.reason))
+            lines.extend(_grouped(shown, "SKIP"))
         for group in sorted(not_requested):
             lines.append("  SKIP %d %s claims: level %s not requested" % (not_requested[group], group, group))
     audit = audit_section(result)
@@ -227,10 +254,4 @@ def provenance(result, argv):
 
 
 def write_provenance(path, result, argv):
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(dumps_pretty(provenance(result, argv)))
-
-
-def stdout_write(text):
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    write_text(path, dumps_pretty(provenance(result, argv)))

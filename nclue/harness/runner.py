@@ -10,7 +10,7 @@ import os
 from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
 from ..analyses.paper import result as paper_result
-from ..core import integrity
+from ..core import integrity, layout
 from ..core.errors import UsageError
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
@@ -18,6 +18,7 @@ from .checks import Check
 from .claims import compare, load_claim_file
 from .guard import attempt
 from .rebuild import rebuild_checks
+from .shape import Presence, analysis_part, missing_files, part_of, unread_files
 
 
 class RunResult:
@@ -46,19 +47,43 @@ def check_root(root):
         raise UsageError("%r has neither MANIFEST.json nor data/: not an instrument root" % root)
 
 
+def _absent(result, rel):
+    """An absent input: a skip when its whole release part is absent, a fail when the part is present."""
+    part = part_of(rel)
+    if part is not None and part in result.presence:
+        return "fail", "input %s is absent, but release part %s is present" % (rel, part), rel
+    return "skip", "input %s is absent (release part %s is not in this release)" % (rel, part or "-"), rel
+
+
 def _gate(result, rel):
-    """``(status, reason)`` of one input file for the claims that read it."""
+    """``(status, reason, cause)`` of one input file for the claims that read it (None when it is sound)."""
     state = result.status(rel)
     if state == "ok":
         return None
     if state == "missing":
-        return "skip", "input %s is absent" % rel
+        return _absent(result, rel)
     if state == "bad":
-        return "fail", "input fails integrity: %s" % result.reason(rel)
+        return "fail", "input fails integrity: %s" % result.reason(rel), rel
     if result.manifest is None:
-        return "fail", "input %s cannot be verified: MANIFEST.json unusable" % rel
-    return ("fail", "input %s is not listed in MANIFEST.json" % rel) if os.path.lexists(
-        os.path.join(result.root, *rel.split("/"))) else ("skip", "input %s is absent" % rel)
+        return "fail", "input %s cannot be verified: MANIFEST.json unusable" % rel, rel
+    return ("fail", "input %s is not listed in MANIFEST.json" % rel, rel) if os.path.lexists(
+        os.path.join(result.root, *rel.split("/"))) else _absent(result, rel)
+
+
+def _worst_gate(result, paths):
+    """The gate of a set of inputs: the first fail, else the first skip, else None."""
+    state = None
+    for path in paths:
+        g = _gate(result, path)
+        if g and (state is None or (g[0] == "fail" and state[0] != "fail")):
+            state = g
+    return state
+
+
+def _cause(reason):
+    """The released file a failure reason starts with (``data/v1/qrels.jsonl:12: ...``), if any."""
+    head = reason.split(":", 1)[0].split(" ", 1)[0]
+    return head if head.startswith(("data/", "reference_metrics/")) else None
 
 
 def claim_files(root, result):
@@ -72,100 +97,131 @@ def claim_files(root, result):
     return sorted(names)
 
 
-def _frozen_inputs_gate(result, claim):
-    """The gate of a claim's frozen inputs, for a claim no unit produced (e.g. a whole release absent)."""
-    state = None
-    for item in claim["inputs"]:
-        g = _gate(result, item["path"])
-        if g and (state is None or g[0] == "fail"):
-            state = g
-    return state
-
-
-def _run_claim_file(inst, result, rel, levels):
-    checks = []
-    gate = _gate(result, rel)
-    if gate and gate[0] == "skip":
-        return [Check("claims:" + rel, "scoring", "skip", "frozen claims file %s is absent" % rel)]
+def _run_claim_file(inst, result, rel, levels, read):
+    """The checks of one frozen claims file; adds the paths its claims read to ``read``."""
+    if result.status(rel) == "missing":
+        return [Check("claims:" + rel, "integrity", "fail", "frozen claims file %s is listed in MANIFEST.json but "
+                                                            "absent" % rel, cause=rel)]
     ok, frozen = attempt("reading " + rel, lambda: load_claim_file(inst.root, rel))
     if not ok:
-        return [Check("claims:" + rel, "scoring", "fail", frozen)]
-    analysis = REGISTRY.get(frozen["analysis"])
+        return [Check("claims:" + rel, "scoring", "fail", frozen, cause=rel)]
     claims = frozen["claims"]
+    for c in claims:
+        read.update(item["path"] for item in c["inputs"])
+    analysis = REGISTRY.get(frozen["analysis"])
+
+    def every(status, reason, cause=None):
+        return [Check(c["id"], c["level"], status, reason, c["rule"], c["value"], None, c["source"], cause,
+                      [i["path"] for i in c["inputs"]]) for c in claims]
+
+    gate = _gate(result, rel)
     if gate:
-        return [Check(c["id"], c["level"], "fail", "frozen claims file fails integrity: " + gate[1]) for c in claims]
+        return every("fail", "frozen claims file fails integrity: " + gate[1], rel)
     if analysis is None:
-        return [Check(c["id"], c["level"], "fail", "%s names analysis %r, which this harness does not have" % (
-            rel, frozen["analysis"])) for c in claims]
+        return every("fail", "%s names analysis %r, which this harness does not have" % (rel, frozen["analysis"]), rel)
     if analysis.level not in levels:
-        return [Check(c["id"], c["level"], "skip", "level %s not requested" % analysis.level) for c in claims]
+        return every("skip", "level %s not requested" % analysis.level)
     ok, units = attempt("enumerating the units of " + analysis.name, lambda: analysis.units(inst))
     if not ok:
-        return [Check(c["id"], c["level"], "fail", "cannot enumerate %s: %s" % (analysis.name, units)) for c in claims]
+        return every("fail", "cannot enumerate %s: %s" % (analysis.name, units), _cause(units))
     produced = {}
-    unit_state = {}          # frozenset(inputs) -> list of (status, reason)
+    unit_state = {}          # frozenset(inputs) -> list of (status, reason, cause)
     for unit in units:
-        key = frozenset(unit.inputs)
-        state = None
-        for path in unit.inputs:
-            g = _gate(result, path)
-            if g and (state is None or g[0] == "fail"):
-                state = g
+        state = _worst_gate(result, unit.inputs)
         if state is None:
             ok, values = attempt("computing %s unit %s" % (analysis.name, unit.key), lambda: list(unit.compute()))
             if ok:
                 for value in values:
                     produced[value.id] = (value, unit)
             else:
-                state = ("fail", values)
+                state = ("fail", values, _cause(values))
         if state is not None:
-            unit_state.setdefault(key, []).append(state)
+            unit_state.setdefault(frozenset(unit.inputs), []).append(state)
+    checks = []
     frozen_ids = set()
     for c in claims:
         frozen_ids.add(c["id"])
-        src = c["source"]
+        inputs = [i["path"] for i in c["inputs"]]
         if c["id"] in produced:
             value, unit = produced[c["id"]]
-            stale = []
-            for item in c["inputs"]:
-                now = result.files.get(item["path"])
-                if now is None or now.sha256 != item["sha256"]:
-                    stale.append(item["path"])
+            stale = [item["path"] for item in c["inputs"] if result.files.get(item["path"]) is None
+                     or result.files[item["path"]].sha256 != item["sha256"]]
             ok, why = compare(c["rule"], value.value, c["value"])
+            detail = " -- " + value.detail if value.detail else ""
             if stale:
                 reason = "claim was frozen from a different %s (sha256 differs); " % stale[0]
-                reason += "value still agrees" if ok else why + (" -- " + value.detail if value.detail else "")
-                checks.append(Check(c["id"], c["level"], "fail", reason, c["rule"], c["value"], value.value, src))
-                continue
-            if ok:
-                checks.append(Check(c["id"], c["level"], "pass", "", c["rule"], c["value"], value.value, src))
+                reason += "value still agrees" if ok else why + detail
+                status, cause = "fail", stale[0]
+            elif ok:
+                reason, status, cause = "", "pass", None
             else:
-                reason = why + (" -- " + value.detail if value.detail else "")
-                checks.append(Check(c["id"], c["level"], "fail", reason, c["rule"], c["value"], value.value, src))
+                reason, status, cause = why + detail, "fail", None
+            checks.append(Check(c["id"], c["level"], status, reason, c["rule"], c["value"], value.value, c["source"],
+                                cause, inputs))
             continue
-        states = unit_state.get(frozenset(i["path"] for i in c["inputs"]), [])
-        fails = [s for s in states if s[0] == "fail"]
-        if fails:
-            checks.append(Check(c["id"], c["level"], "fail", fails[0][1], c["rule"], c["value"], None, src))
-        elif states:
-            checks.append(Check(c["id"], c["level"], "skip", states[0][1], c["rule"], c["value"], None, src))
-        elif _frozen_inputs_gate(result, c):
-            status, reason = _frozen_inputs_gate(result, c)
-            checks.append(Check(c["id"], c["level"], status, reason, c["rule"], c["value"], None, src))
-        else:
-            checks.append(Check(c["id"], c["level"], "fail", "claim is not recomputed by analysis %s" % analysis.name,
-                                c["rule"], c["value"], None, src))
+        states = unit_state.get(frozenset(inputs), [])
+        fails = [st for st in states if st[0] == "fail"]
+        state = fails[0] if fails else (states[0] if states else _worst_gate(result, inputs))
+        if state is None:
+            state = ("fail", "claim is not recomputed by analysis %s" % analysis.name, None)
+        checks.append(Check(c["id"], c["level"], state[0], state[1], c["rule"], c["value"], None, c["source"],
+                            state[2], inputs))
     for cid in sorted(set(produced) - frozen_ids):
         value = produced[cid][0]
         checks.append(Check(cid, analysis.level, "fail", "recomputed but not frozen in %s" % rel,
-                            value.rule, None, value.value, value.source))
+                            value.rule, None, value.value, value.source, rel))
     return checks
+
+
+def _shape_checks(inst, result, present_claim_files):
+    """Required files of every present part, and the claim file of every analysis with work to do."""
+    checks = []
+    missing = missing_files(inst.root, result.presence)
+    for part, pattern in missing:
+        checks.append(Check("shape.%s:%s" % (part, pattern), "integrity", "fail", "release part %s is present but has "
+                            "no %s (a required file)" % (part, pattern), cause=pattern))
+    for name in sorted(REGISTRY):
+        analysis = REGISTRY[name]
+        rel = layout.claim_file(name)
+        if analysis_part(name) not in result.presence or rel in present_claim_files:
+            continue
+        ok, units = attempt("enumerating the units of " + name, lambda: analysis.units(inst))
+        if ok and not units:
+            continue
+        checks.append(Check("claims:" + rel, "integrity", "fail", "frozen claims file %s is missing: release part %s "
+                            "is present and analysis %s has %s to check" % (
+                                rel, analysis_part(name), name, "%d units" % len(units) if ok else "inputs"),
+                            cause=rel))
+    if not checks:
+        checks.append(Check("shape.complete", "integrity", "pass", "every present part (%s) has its required files "
+                            "and claim files" % ", ".join(sorted(result.presence.parts)) or "none"))
+    return checks
+
+
+DERIVATION_CHECKS = ("v1.construction.", "v2.structure.")
+
+
+def _attribute(checks):
+    """Name a root cause for value mismatches: a failing claim that reads a file the construction checks
+    (the qrels re-derivation, Table 1) find inconsistent is attributed to those files."""
+    implicated = set()
+    for c in checks:
+        if c.status == "fail" and c.cause is None and c.id.startswith(DERIVATION_CHECKS):
+            implicated.update(c.inputs)
+    if not implicated:
+        return
+    for c in checks:
+        if c.status == "fail" and c.cause is None and not c.id.startswith(DERIVATION_CHECKS):
+            hit = sorted(set(c.inputs) & implicated)
+            if hit:
+                c.cause = " + ".join(hit)
 
 
 def run(root, levels=LEVELS, deep=False, log=None):
     check_root(root)
     result = integrity.check(root)
     result.root = root
+    result.presence = Presence(root, result)
     checks = []
     for cid, status, reason in result.problems:
         checks.append(Check(cid, "integrity", status, reason))
@@ -179,10 +235,19 @@ def run(root, levels=LEVELS, deep=False, log=None):
                             f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16]))
     inst = Instrument(root)
     seen_levels = set()
-    for rel in claim_files(root, result):
-        for c in _run_claim_file(inst, result, rel, levels):
+    read = set()
+    files = claim_files(root, result)
+    checks.extend(_shape_checks(inst, result, {rel for rel in files if os.path.isfile(os.path.join(root, *rel.split("/")))}))
+    for rel in files:
+        for c in _run_claim_file(inst, result, rel, levels, read):
             seen_levels.add(c.group)
             checks.append(c)
+    if result.manifest is not None:
+        unread = unread_files({p: f.role for p, f in result.files.items()}, read, files)
+        checks.append(Check("integrity.coverage", "integrity", "fail" if unread else "pass",
+                            "released files no check reads: " + ", ".join(unread[:5]) + (
+                                " ... (%d in all)" % len(unread) if len(unread) > 5 else "") if unread else
+                            "every one of the %d listed files is read by a check" % len(result.files)))
     for level in ("construction", "scoring", "inference", "sensitivity", "paper"):
         if level not in seen_levels and level in levels:
             checks.append(Check("level:" + level, level, "skip",
@@ -192,6 +257,7 @@ def run(root, levels=LEVELS, deep=False, log=None):
         ok, paper = attempt("auditing the paper's numbers", lambda: paper_result(inst))
         if not ok:
             paper = None      # the paper.audit claims already report the failure
+    _attribute(checks)
     if deep:
         ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(root, result, log=log))
         checks.extend(rebuilt if ok else [Check("rebuild", "rebuild", "fail", rebuilt)])

@@ -9,8 +9,8 @@ unit.
 
 import os
 
-from ..core import layout
-from ..core.errors import InputError
+from ..core import integrity, layout
+from ..core.errors import InputError, VerificationError
 from ..core.instrument import Instrument
 from ..core.loaders import load_ranking
 from ..core.measures import DEPTH, SCORE_COMMAND_MEASURES
@@ -23,22 +23,40 @@ ORDER_TEXT = {"trec": "trec_eval order (score desc, docno desc)", "file": "file 
 
 def read_run(path, queries, corpus, fmt="auto", ties="trec"):
     """``(ranking, order description)`` of a run file in either format."""
+    if os.path.isdir(path):
+        raise InputError(path, "is a directory, not a run file")
+    if not os.path.exists(path):
+        raise InputError(path, "file is absent")
     if fmt == "auto":
         fmt = "jsonl" if path.endswith(".jsonl") else "trec"
     if fmt == "jsonl":
         directory, name = os.path.split(os.path.abspath(path))
         return load_ranking(directory, name, queries, corpus), "file order (JSONL rule)"
-    if not os.path.isfile(path):
-        raise InputError(path, "file is absent")
     return read_trec_run(path, path, queries, corpus, ties=ties), ORDER_TEXT[ties]
 
 
-def score_run(root, path, release="v1", qrels_copy="final", fmt="auto", ties="trec"):
+def verify_inputs(inst, rels, verify=True, warn=None):
+    """Refuse (VerificationError, exit 1) to score against release files MANIFEST.json does not vouch for;
+    with ``verify=False`` only warn."""
+    problems = integrity.verify_files(inst.root, rels)
+    if not problems:
+        return
+    if verify:
+        raise VerificationError("refusing to score against an unverified release: %s (use --no-verify to score "
+                                "anyway)" % "; ".join(p for _, p in problems[:3]))
+    if warn is not None:
+        for _, problem in problems:
+            warn("warning: %s (scoring anyway: --no-verify)\n" % problem)
+
+
+def score_run(root, path, release="v1", qrels_copy="final", fmt="auto", ties="trec", verify=True, warn=None):
     """The :func:`~nclue.core.metrics.summary` of one run and a description of what was scored."""
     inst = Instrument(root)
     if release == "v2":
         inst = inst.v2()
     rel = layout.V2_QRELS_S0 if qrels_copy == "s0" else inst.QRELS
+    verify_inputs(inst, [r for r in (inst.CORPUS, inst.CONDITIONS, inst.QUERIES, rel)
+                         if r != inst.CONDITIONS or inst.exists(r)], verify, warn)
     queries, corpus, qrels = inst.queries(), inst.corpus(), inst.qrels(rel)
     ranking, order = read_run(path, queries, corpus, fmt, ties)
     ranked = sum(1 for q in queries if q in ranking)

@@ -1,0 +1,118 @@
+"""Release consistency (integrity level; docs/schema.md#consistency): what the release declares agrees.
+
+* ``synthetic``: the ``synthetic`` flag of ``MANIFEST.json`` is the flag of
+  every corpus row (v1, v2) and of every JSON document that carries one
+  (``build.json``, ``systems.json``, ``stats.json``, ``audit.json``);
+* ``seeds``: the seeds ``MANIFEST.json`` names are those of ``build.json``
+  (v1 ``seed``; v2 ``seed`` = ``shift_seed``) and of ``audit.json``;
+* ``paper-columns``: every ``paper`` value of ``data/v1/stats.json`` and
+  ``data/v2/stats.json`` is the transcribed number
+  (``reference_metrics/paper/numbers.json``) bound to that statistic's claim
+  (:data:`nclue.paperaudit.bindings.STRUCTURE`).
+
+Each unit reports a count of disagreements (0 in a consistent release) with
+the first one in its detail.
+"""
+
+import json
+from fractions import Fraction
+
+from ..core import layout
+from ..core.integrity import load_manifest
+from ..core.jsonio import read_json
+from ..paperaudit.bindings import BY_CLAIM
+from ..paperaudit.check import load_numbers
+from .base import Analysis, Unit, Value
+
+SOURCE = "release consistency (MANIFEST.json, build.json, stats.json, the transcribed paper)"
+# per release part: (corpus, JSON documents with a synthetic flag, (document with a seed, the MANIFEST generator
+# field it must equal) or None, (stats file, its table key, claim prefix) or None)
+PARTS = (
+    ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS), (layout.BUILD, "seed"),
+     (layout.STATS, "table1", "v1.table1.")),
+    ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS), (layout.V2_BUILD, "shift_seed"),
+     (layout.V2_STATS, "table", "v2.structure.")),
+    ("audit", None, (layout.AUDIT + "/audit.json",), (layout.AUDIT + "/audit.json", "shift_seed"), None),
+)
+
+
+def _manifest(inst):
+    return inst.memo("release:manifest", lambda: load_manifest(inst.root))
+
+
+def _document(inst, rel):
+    return inst.memo("json:" + rel, lambda: read_json(inst.path(rel), rel))
+
+
+def _count(claim, problems):
+    return [Value(claim, len(problems), source=SOURCE, detail="; ".join(problems[:3]))]
+
+
+def _synthetic(inst, part, corpus, documents):
+    declared = _manifest(inst).get("synthetic")
+    problems = []
+    if corpus is not None:
+        loader = inst.v1() if part == "v1" else inst.v2()
+        for docid, doc in sorted(loader.corpus().items()):
+            if doc.synthetic is not declared:
+                problems.append("%s: %s says synthetic=%s, MANIFEST.json says %s" % (
+                    corpus, docid, json.dumps(doc.synthetic), json.dumps(declared)))
+    for rel in documents:
+        flag = _document(inst, rel).get("synthetic")
+        if flag is not declared:
+            problems.append("%s: synthetic=%s, MANIFEST.json says %s" % (rel, json.dumps(flag), json.dumps(declared)))
+    return _count("release.consistency.%s.synthetic_disagreements" % part, problems)
+
+
+def _seed(inst, part, rel, declared):
+    generator = _manifest(inst).get("generator") or {}
+    got = _document(inst, rel).get("seed")
+    problems = [] if got == generator.get(declared) else [
+        "%s: seed=%r, MANIFEST.json generator.%s=%r" % (rel, got, declared, generator.get(declared))]
+    return _count("release.consistency.%s.seed_disagreements" % part, problems)
+
+
+def _paper_column(inst, part, rel, key, prefix):
+    numbers = inst.memo("paper:numbers", lambda: load_numbers(inst.root))
+    problems, bound = [], 0
+    rows = _document(inst, rel).get(key)
+    if not isinstance(rows, list):
+        rows = []
+        problems.append("%s: field %r is not a list" % (rel, key))
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or "paper" not in row:
+            continue
+        binding = BY_CLAIM.get(prefix + str(row.get("statistic")))
+        if binding is None or binding.number not in numbers:
+            problems.append("%s: %s[%d] (%s) has a paper value %r but no transcribed number is bound to it" % (
+                rel, key, i, row.get("statistic"), row["paper"]))
+            continue
+        bound += 1
+        num = numbers[binding.number][0]
+        paper = row["paper"]
+        if isinstance(paper, bool) or not isinstance(paper, (int, float)) or \
+                Fraction(str(paper)) != num.value * Fraction(binding.scale):
+            problems.append("%s: %s[%d] (%s): paper %r, but %s transcribes %s" % (
+                rel, key, i, row.get("statistic"), paper, binding.number, num.text))
+    return _count("release.consistency.%s.paper_column_disagreements" % part, problems) + [
+        Value("release.consistency.%s.paper_columns_bound" % part, bound, source=SOURCE)]
+
+
+def _units(inst):
+    units = []
+    for part, corpus, documents, seed, stats in PARTS:
+        corpus = corpus if corpus is not None and inst.exists(corpus) else None
+        present = [rel for rel in documents if inst.exists(rel)]
+        if corpus is None and not present:
+            continue
+        units.append(Unit("%s/synthetic" % part, ([corpus] if corpus else []) + present,
+                          lambda part=part, corpus=corpus, present=present: _synthetic(inst, part, corpus, present)))
+        if seed is not None and inst.exists(seed[0]):
+            units.append(Unit("%s/seed" % part, [seed[0]], lambda part=part, seed=seed: _seed(inst, part, *seed)))
+        if stats is not None and inst.exists(stats[0]) and inst.exists(layout.PAPER_NUMBERS):
+            units.append(Unit("%s/paper-column" % part, [stats[0], layout.PAPER_NUMBERS],
+                              lambda part=part, stats=stats: _paper_column(inst, part, *stats)))
+    return units
+
+
+ANALYSES = [Analysis("release.consistency", "integrity", SOURCE, _units)]

@@ -1,0 +1,82 @@
+"""The declared shape of a release, checked (docs/claims.md#the-shape-of-a-release).
+
+A release has parts (:mod:`nclue.core.layout`): ``v1``, ``v2``, ``audit``
+(present when their folder exists or MANIFEST.json lists a file of theirs)
+and the frozen outputs. A **present** part must be complete:
+
+* every file kind the layout marks required for the part exists;
+* every analysis of the part that has something to compute on this release
+  (its units are not empty) has its claim file ``reference_metrics/<name>.json``;
+* an input a claim needs that is absent from a present part fails the claim
+  (it never skips): only a whole absent part skips.
+
+And every file MANIFEST.json lists is read by some check: it is a frozen
+claim file, the input of a frozen claim, or of a role declared
+documentation-only.
+"""
+
+import os
+
+from ..core import layout
+
+PARTS = ("v1", "v2", "audit")
+PART_DIRS = {"v1": layout.V1, "v2": layout.V2, "audit": layout.AUDIT}
+ANALYSIS_PARTS = {"v1": "v1", "v2": "v2", "audit": "audit", "paper": "paper", "release": "v1"}
+DOCUMENTATION_ONLY_ROLES = ()       # every released file is read by some check
+
+
+def part_of(rel):
+    """The release part a path belongs to (None for one outside the parts)."""
+    kind = layout.kind_of(rel)
+    if kind is not None:
+        return kind.part
+    for part, folder in PART_DIRS.items():
+        if rel.startswith(folder + "/"):
+            return part
+    return None
+
+
+def analysis_part(name):
+    return ANALYSIS_PARTS.get(name.split(".", 1)[0])
+
+
+class Presence:
+    """Which parts of one release are present (their folder exists or the manifest lists a file of theirs)."""
+
+    def __init__(self, root, integrity_result):
+        listed = set(integrity_result.files)
+        self.parts = set()
+        for part in PARTS:
+            folder = PART_DIRS[part]
+            if os.path.isdir(os.path.join(root, *folder.split("/"))) or any(p.startswith(folder + "/") for p in listed):
+                self.parts.add(part)
+        if os.path.isfile(os.path.join(root, *layout.PAPER_NUMBERS.split("/"))) or layout.PAPER_NUMBERS in listed:
+            self.parts.add("paper")
+
+    def __contains__(self, part):
+        return part in self.parts
+
+
+def missing_files(root, presence):
+    """``[(part, pattern)]`` of required file kinds absent from a present part."""
+    out = []
+    for kind in layout.FILE_KINDS:
+        if not kind.required or kind.part not in presence:
+            continue
+        if "*" not in kind.pattern:
+            if not os.path.isfile(os.path.join(root, *kind.pattern.split("/"))):
+                out.append((kind.part, kind.pattern))
+            continue
+        folder = os.path.join(root, *os.path.dirname(kind.pattern).split("/"))
+        names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+        rels = ["%s/%s" % (os.path.dirname(kind.pattern), n) for n in names]
+        if not any(layout.kind_of(r) == kind for r in rels):
+            out.append((kind.part, kind.pattern))
+    return out
+
+
+def unread_files(listed, claim_inputs, claim_file_paths):
+    """Listed files that no check reads: not a claim file, not an input of a frozen claim, and not of a
+    documentation-only role.  ``listed``: ``{path: role}``."""
+    read = set(claim_inputs) | set(claim_file_paths)
+    return sorted(p for p, role in listed.items() if p not in read and role not in DOCUMENTATION_ONLY_ROLES)
