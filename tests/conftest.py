@@ -23,6 +23,26 @@ def mini_root(tmp_path_factory):
     return root
 
 
+@pytest.fixture(scope="session")
+def mini_all(tmp_path_factory):
+    """A mini stand-in with v1, v2 and the simulated audit, frozen."""
+    from nclue.builder.build import write_all
+    from nclue.builder.config import CONFIGS
+    from nclue.harness.freeze import freeze
+
+    root = str(tmp_path_factory.mktemp("mini_all"))
+    write_all(root, CONFIGS["mini"], 11, log=lambda *a: None)
+    freeze(root, log=lambda *a: None)
+    return root
+
+
+@pytest.fixture
+def mini_all_copy(mini_all, tmp_path):
+    dst = str(tmp_path / "inst")
+    shutil.copytree(mini_all, dst)
+    return dst
+
+
 @pytest.fixture
 def mini_copy(mini_root, tmp_path):
     """A private copy of the mini instrument that a test may damage."""

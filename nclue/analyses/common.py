@@ -59,17 +59,15 @@ def contrasts(inst):
 
 
 def form_systems(inst):
-    """Systems of the query-form matrix: systems.json ``form_systems`` (13 in the paper)."""
-    listed = systems_document(inst).get("form_systems")
-    if isinstance(listed, list) and all(isinstance(x, str) for x in listed):
-        return list(listed)
-    return []
+    """Systems of the query-form matrix: systems.json ``form_systems`` (13 in the paper; validated by the loader)."""
+    inst.systems()
+    return list(systems_document(inst).get("form_systems", []))
 
 
 def page_scored_systems(inst):
     """Systems whose systems.json entry says ``page_scored`` (they release page scores)."""
-    return sorted(s["id"] for s in systems_document(inst).get("systems", [])
-                  if isinstance(s, dict) and s.get("page_scored"))
+    systems, _ = inst.systems()
+    return sorted(sid for sid, system in systems.items() if system.page_scored)
 
 
 def delta(base_summary, variant_summary, key):

@@ -124,7 +124,7 @@ def _evidence_units(inst):
             queries = inst.queries()
             sets = gold_sets(inst)
             support = {key: row.pages for key, row in inst.inventory().items()}
-            ranking, pages = inst.ranking(rel), inst.page_scores(prel)
+            ranking, pages = inst.ranking(rel), inst.page_scores(prel, rel)
             values = []
             for key, subset in (("all", None), ("n2", 2), ("n3", 3)):
                 qs = queries if subset is None else {q: v for q, v in queries.items() if v.n == subset}

@@ -90,8 +90,10 @@ class Instrument:
     def ranking(self, rel):
         return self.memo(rel, lambda: loaders.load_ranking(self.root, rel, self.queries(), self.corpus()))
 
-    def page_scores(self, rel):
-        return self.memo(rel, lambda: loaders.load_page_scores(self.root, rel, self.queries(), self.corpus()))
+    def page_scores(self, rel, ranking_rel=None):
+        """A page-score file, checked against the system's ranking ``ranking_rel`` when given."""
+        return self.memo(rel, lambda: loaders.load_page_scores(
+            self.root, rel, self.queries(), self.corpus(), None if ranking_rel is None else self.ranking(ranking_rel)))
 
     def systems(self):
         return self.memo(self.SYSTEMS, lambda: loaders.load_systems(self.root, self.SYSTEMS))

@@ -183,7 +183,7 @@ def check(root):
     except InputError as exc:
         result.problems.append(("integrity.manifest", "fail", str(exc)))
         manifest = None
-    except Exception as exc:   # MissingInput
+    except MissingInput as exc:
         result.problems.append(("integrity.manifest", "fail", "%s: %s" % (MANIFEST, exc)))
         manifest = None
     if manifest is not None:
@@ -229,9 +229,7 @@ def check(root):
                                     ("" if len(mismatches) <= 5 else "; ... %d in all" % len(mismatches))))
         else:
             result.problems.append(("integrity.sha256sums", "pass", "%d lines agree with MANIFEST.json" % len(sums)))
-    except InputError as exc:
-        result.problems.append(("integrity.sha256sums", "fail", str(exc)))
-    except Exception as exc:
+    except NclueError as exc:
         result.problems.append(("integrity.sha256sums", "fail", str(exc)))
     listed_paths = set(result.files)
     on_disk, linked_dirs = walk_release(root)

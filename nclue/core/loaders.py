@@ -227,7 +227,9 @@ def load_ranking(root, rel, queries, corpus, depth=10):
     return out
 
 
-def load_page_scores(root, rel, queries, corpus):
+def load_page_scores(root, rel, queries, corpus, ranking=None):
+    """Page-score rows ``{(qid, docid): PageScoreRow}``; with ``ranking`` (the system's
+    ``{qid: RankingRow}``), exactly one row for each ranked document of each query."""
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
@@ -251,7 +253,14 @@ def load_page_scores(root, rel, queries, corpus):
                 raise row.error("pages[%d]" % i, "pages must be listed best first")
             last = item[1]
             pages.append((item[0], float(item[1])))
+        if ranking is not None and docid not in ranking[qid].docids:
+            raise row.error("docid", "%s is not ranked for %s by the system's ranking" % (docid, qid))
         out[(qid, docid)] = PageScoreRow(qid, docid, tuple(pages))
+    if ranking is not None:
+        for qid in sorted(ranking):
+            for docid in ranking[qid].docids:
+                if (qid, docid) not in out:
+                    raise InputError(rel, "no page-score row for (%s, %s), which the system ranks" % (qid, docid))
     return out
 
 
@@ -272,11 +281,19 @@ def load_systems(root, rel):
         if base is not None and not isinstance(base, str):
             raise row.error("base", "must be a system id or null")
         systems[sid] = System(sid, row.str("family"), row.str("block"), row.str("operation"), base,
-                              row.bool("fair"), row.str("description"))
+                              row.bool("fair"), row.str("description"), bool(row.bool("page_scored", required=False)))
     for sid, system in systems.items():
         if system.base is not None and system.base not in systems:
             raise InputError(rel, "system %r names unknown base %r" % (sid, system.base), field="base")
     blocked = obj.get("blocked", [])
-    if not isinstance(blocked, list):
-        raise InputError(rel, "must be a list", field="blocked")
+    if not isinstance(blocked, list) or not all(isinstance(b, dict) and isinstance(b.get("id"), str) and
+                                                isinstance(b.get("reason"), str) for b in blocked):
+        raise InputError(rel, "must be a list of {id, reason}", field="blocked")
+    listed = obj.get("form_systems", [])
+    if not isinstance(listed, list) or not all(isinstance(x, str) and x in systems for x in listed):
+        raise InputError(rel, "must be a list of the ids of listed systems", field="form_systems")
+    for field in ("contrasts", "source_shift_contrasts", "directions"):
+        entries = obj.get(field, [])
+        if not isinstance(entries, list) or not all(isinstance(x, dict) for x in entries):
+            raise InputError(rel, "must be a list of objects", field=field)
     return systems, blocked

@@ -64,6 +64,7 @@ class System(NamedTuple):
     base: Optional[str]
     fair: bool
     description: str
+    page_scored: bool = False
 
 
 class Repair(NamedTuple):

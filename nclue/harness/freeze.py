@@ -35,14 +35,16 @@ def _assert_controls(inst):
 
 
 def freeze(root, log=print):
+    """Compute every analysis, then (only when all succeeded) write the claim files and the manifest."""
     inst = Instrument(root)
     # hashes of the data as it stands now
     data_files = [p for p in integrity.released_files_on_disk(root)
                   if p.startswith("data/") or p.startswith("reference_metrics/paper/")]
     hashes = {p: integrity.sha256_file(os.path.join(root, *p.split("/")))[0] for p in data_files}
     _assert_controls(inst)
-    os.makedirs(os.path.join(root, layout.CLAIMS_DIR), exist_ok=True)
-    write_release_manifest(root)      # a first manifest of the data: release.consistency compares with it
+    info = manifest_info(root)
+    inst.memo("release:manifest", lambda: dict(info))   # release.consistency compares with what will be written
+    frozen = []
     for name in sorted(REGISTRY):
         analysis = REGISTRY[name]
         values = []
@@ -57,14 +59,17 @@ def freeze(root, log=print):
         if not values:
             log("skipped %s: its inputs are absent" % layout.claim_file(name))
             continue
+        frozen.append((name, analysis, values))
+    os.makedirs(os.path.join(root, layout.CLAIMS_DIR), exist_ok=True)
+    for name, analysis, values in frozen:
         write_claim_file(root, layout.claim_file(name), name, analysis.level, analysis.source, values, hashes)
         log("froze %s: %d claims" % (layout.claim_file(name), len(values)))
     return write_release_manifest(root)
 
 
-def write_release_manifest(root):
+def manifest_info(root):
+    """The header of MANIFEST.json (instrument, synthetic, generator, releases, note) from the build files."""
     build = read_json(os.path.join(root, *layout.BUILD.split("/")), layout.BUILD)
-    files = [(p, layout.role_of(p)) for p in integrity.released_files_on_disk(root)]
     info = {
         "instrument": build.get("instrument", "unnamed instrument"),
         "synthetic": bool(build.get("synthetic")),
@@ -82,4 +87,9 @@ def write_release_manifest(root):
         info["note"] = ("Synthetic stand-in for the n-Clue CrossPage (data/v1) and SourceShift (data/v2) releases "
                         "and their label audit (data/audit, simulated responses); built by this repository's code "
                         "from the seeds. The original corpora, neural rankings and human audit are not included.")
-    return integrity.write_manifest(root, files, info)
+    return info
+
+
+def write_release_manifest(root):
+    files = [(p, layout.role_of(p)) for p in integrity.released_files_on_disk(root)]
+    return integrity.write_manifest(root, files, manifest_info(root))

@@ -1,0 +1,454 @@
+"""Hostile input: no traceback, no silent pass, no write over the release (docs/schema.md#limits).
+
+Every generated damage is applied to a private copy of the mini stand-in (v1, v2 and the audit) and then
+**re-signed everywhere**: MANIFEST.json, SHA256SUMS and the input hashes of every frozen claim, so that the
+loaders and analyses -- not only the hash check -- meet the damage.  Each case asserts that the run raises
+nothing (tests set NCLUE_RAISE_DEFECTS, so a harness defect would raise), that it fails, and that a fail
+names the damaged file (with line and field where the damage has them).  Layout damages and command-line
+cases follow.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, reproduce_report
+from nclue.core import integrity
+from nclue.core.layout import role_of
+from nclue.harness.runner import run
+
+LEVELS = ("integrity", "construction", "scoring")      # every damage below is met by one of these levels
+
+# file kind -> (a field of its first row that a check reads, an identifier field a row refers to others by)
+JSONL = {
+    "data/v1/corpus.jsonl": ("pages", None),
+    "data/v1/conditions.jsonl": ("kind", None),
+    "data/v1/inventory.jsonl": ("pages", "docid"),
+    "data/v1/queries.jsonl": ("n", None),
+    "data/v1/qrels.jsonl": ("grade", "qid"),
+    "data/v1/rankings/bm25_or.jsonl": ("scores", "qid"),
+    "data/v1/rankings/forms/bm25_and__clean_v2.jsonl": ("docids", "qid"),
+    "data/v1/page_scores/page_bm25_top3.jsonl": ("pages", "docid"),
+    "data/v2/corpus.jsonl": ("pages", None),
+    "data/v2/queries.jsonl": ("n", None),
+    "data/v2/qrels_s0.jsonl": ("grade", "qid"),
+    "data/v2/qrels.jsonl": ("grade", "docid"),
+    "data/v2/rankings/forms/bm25_and__raw.jsonl": ("scores", "qid"),
+    "data/audit/key.jsonl": ("n", "qid"),
+    "data/audit/packet.jsonl": ("conditions", "pair"),
+    "data/audit/pages.jsonl": ("page", "docid"),
+    "data/audit/initial.jsonl": ("answers", "pair"),
+    "data/audit/queue.jsonl": ("pool", "pair"),
+    "data/audit/adjudication.jsonl": ("positive", "pair"),
+    "data/audit/decisions.jsonl": ("grade_after", "pair"),
+}
+DOCUMENTS = {
+    "data/v1/systems.json": "systems", "data/v2/systems.json": "systems", "data/v1/stats.json": "table1",
+    "data/v2/stats.json": "table", "data/v1/build.json": "seed", "data/v2/build.json": "seed",
+    "data/audit/audit.json": "seed", "reference_metrics/v1.matrix.json": "claims",
+    "reference_metrics/v1.construction.json": "claims",
+}
+CORE = ("data/v1/corpus.jsonl", "data/v1/queries.jsonl", "data/v1/qrels.jsonl", "data/v1/inventory.jsonl",
+        "data/v1/rankings/bm25_or.jsonl", "data/v1/page_scores/page_bm25_top3.jsonl", "data/v2/qrels.jsonl",
+        "data/audit/initial.jsonl")
+
+
+def _line(obj):
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _first(data):
+    head, _, rest = data.partition(b"\n")
+    return json.loads(head), rest
+
+
+def _with_first(obj, rest):
+    return _line(obj).encode() + b"\n" + rest
+
+
+def _deep(levels=100):
+    return "[" * levels + "]" * levels
+
+
+def _set(field, value_text):
+    """A mutation replacing the first row's ``field`` by raw JSON text ``value_text``."""
+    def mutate(data):
+        obj, rest = _first(data)
+        obj[field] = "\u0000PLACEHOLDER"
+        return _line(obj).replace('"\\u0000PLACEHOLDER"', value_text).encode() + b"\n" + rest
+    return mutate
+
+
+def _drop(field):
+    def mutate(data):
+        obj, rest = _first(data)
+        del obj[field]
+        return _with_first(obj, rest)
+    return mutate
+
+
+def _duplicate_key(data):
+    text = data.decode()
+    key = sorted(json.loads(text.partition("\n")[0]))[0]
+    return ('{"%s":0,' % key + text[1:]).encode()
+
+
+def _jsonl_damages(field, ident):
+    """name -> (mutation, text a fail must contain after the path, e.g. ':1: field ...')."""
+    out = {
+        "truncated": (lambda b: b[: len(b) // 2], ""),
+        "invalid UTF-8": (lambda b: b[:5] + b"\xff" + b[5:], ":1: not valid UTF-8"),
+        "BOM": (lambda b: b"\xef\xbb\xbf" + b, ":1: starts with a byte-order mark"),
+        "CRLF": (lambda b: b.replace(b"\n", b"\r\n"), ":1: carriage return"),
+        "duplicate key": (_duplicate_key, ":1: invalid JSON (duplicate key"),
+        "deep nesting": (_set(field, _deep()), ":1: values nested deeper than 64 levels"),
+        "huge number": (_set(field, "1" * 400), ":1: field '%s" % field),
+        "non-finite number": (_set(field, "1e400"), ":1: field '%s" % field),
+        "wrong type": (_set(field, '{"x": 1}'), ":1: field '%s" % field),
+        "missing field": (_drop(field), ":1: field '%s'" % field),
+        "duplicate row": (lambda b: b.partition(b"\n")[0] + b"\n" + b, ":2: "),
+        "empty": (lambda b: b"", ""),
+        "huge line": (_set("zz_padding", '"%s"' % ("x" * 1100000)), ":1: line of 1100"),
+    }
+    if ident is not None:
+        out["unknown id"] = (_set(ident, '"no_such_id"'), ":1: field '%s" % ident)
+    return out
+
+
+def _document_damages(field):
+    return {
+        "truncated": (lambda b: b[: len(b) // 2], ": invalid JSON"),
+        "invalid UTF-8": (lambda b: b[:5] + b"\xff" + b[5:], ": not valid UTF-8"),
+        "BOM": (lambda b: b"\xef\xbb\xbf" + b, ":1: starts with a byte-order mark"),
+        "duplicate key": (lambda b: b"{" + b'"%s":0,' % field.encode() + b[1:], ": invalid JSON (duplicate key"),
+        "deep nesting": (lambda b: json.dumps(dict(json.loads(b), **{field: json.loads(_deep())})).encode(),
+                         ": values nested deeper than 64 levels"),
+        "non-finite number": (lambda b: json.dumps(dict(json.loads(b), **{field: 1.0})).encode().replace(
+            b'"%s": 1.0' % field.encode(), b'"%s": 1e400' % field.encode()), ""),
+        "wrong type": (lambda b: json.dumps(dict(json.loads(b), **{field: "wrong"})).encode(), ""),
+        "missing field": (lambda b: json.dumps({k: v for k, v in json.loads(b).items() if k != field}).encode(), ""),
+        "empty": (lambda b: b"", ": invalid JSON"),
+    }
+
+
+CASES = []
+for _rel, (_field, _ident) in JSONL.items():
+    _damages = _jsonl_damages(_field, _ident)
+    for _name in (_damages if _rel in CORE else ("truncated", "wrong type", "unknown id", "duplicate row")):
+        if _name in _damages:
+            CASES.append((_rel, _name) + _damages[_name])
+for _rel, _field in DOCUMENTS.items():
+    for _name, (_mutate, _expect) in _document_damages(_field).items():
+        CASES.append((_rel, _name, _mutate, _expect))
+
+
+def _resign(root, rel):
+    """Re-sign one changed file everywhere: its manifest entry, SHA256SUMS and every claim's input hash."""
+    path = os.path.join(root, *rel.split("/"))
+    digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    if not rel.startswith("reference_metrics/"):
+        for name in sorted(os.listdir(os.path.join(root, "reference_metrics"))):
+            claims_path = os.path.join(root, "reference_metrics", name)
+            if not name.endswith(".json"):
+                continue
+            text = open(claims_path, encoding="utf-8").read()
+            if '"%s"' % rel not in text:
+                continue
+            obj = json.loads(text)
+            for claim in obj["claims"]:
+                for item in claim["inputs"]:
+                    if item["path"] == rel:
+                        item["sha256"] = digest
+            with open(claims_path, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=1) + "\n")
+    manifest = json.load(open(os.path.join(root, "MANIFEST.json"), encoding="utf-8"))
+    info = {k: v for k, v in manifest.items() if k not in ("files", "manifest_schema")}
+    integrity.write_manifest(root, [(p, role_of(p)) for p in integrity.released_files_on_disk(root)], info)
+
+
+def _names_the_file(fails, rel, expect):
+    """Some fail names ``rel`` (in its reason or as its cause) followed by ``expect`` (e.g. ':1: field')."""
+    for c in fails:
+        for text in (c.reason, c.cause or ""):
+            at = text.find(rel)
+            if at >= 0 and expect.lstrip(":0123456789 ") in text[at + len(rel):] and (
+                    not expect.startswith(":1:") or text[at + len(rel):].startswith(expect.split(" ", 1)[0])):
+                return True
+    return False
+
+
+def test_the_suite_is_large_enough():
+    assert len(CASES) >= 150
+
+
+@pytest.mark.parametrize("rel,name,mutate,expect", CASES, ids=["%s:%s" % (c[0], c[1]) for c in CASES])
+def test_damage_fails_cleanly_and_names_the_file(mini_all, tmp_path, rel, name, mutate, expect):
+    root = str(tmp_path / "inst")
+    shutil.copytree(mini_all, root)
+    path = os.path.join(root, *rel.split("/"))
+    data = open(path, "rb").read()
+    damaged = mutate(data)
+    assert damaged != data
+    open(path, "wb").write(damaged)
+    _resign(root, rel)
+    result = run(root, levels=LEVELS)                 # raises on a harness defect (NCLUE_RAISE_DEFECTS)
+    fails = [c for c in result.checks if c.status == "fail"]
+    assert fails, "%s %s: no fail (a silent pass)" % (rel, name)
+    assert _names_the_file(fails, rel, expect), (rel, name, [(c.id, c.reason) for c in fails][:4])
+
+
+# ---- layout ----------------------------------------------------------------------------------------------
+
+def _resign_all(root):
+    manifest = json.load(open(os.path.join(root, "MANIFEST.json"), encoding="utf-8"))
+    info = {k: v for k, v in manifest.items() if k not in ("files", "manifest_schema")}
+    integrity.write_manifest(root, [(p, role_of(p)) for p in integrity.released_files_on_disk(root)], info)
+
+
+def _edit_manifest(root, edit):
+    path = os.path.join(root, "MANIFEST.json")
+    obj = json.load(open(path, encoding="utf-8"))
+    edit(obj)
+    open(path, "w", encoding="utf-8").write(json.dumps(obj, indent=1, sort_keys=True) + "\n")
+    sums = os.path.join(root, "SHA256SUMS")
+    lines = [ln for ln in open(sums).read().splitlines() if not ln.endswith("  MANIFEST.json")]
+    digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    open(sums, "w").write("\n".join(sorted(lines + ["%s  MANIFEST.json" % digest], key=lambda s: s[66:])) + "\n")
+
+
+def _layout_cases():
+    def symlinked_dir_outside(root, tmp):
+        os.symlink(str(tmp), os.path.join(root, "data", "v1", "elsewhere"))
+        return "data/v1/elsewhere/"
+
+    def symlinked_dir_inside(root, tmp):
+        os.symlink(os.path.join(root, "data", "v2"), os.path.join(root, "data", "v1", "again"))
+        return "data/v1/again/"
+
+    def symlinked_file_outside(root, tmp):
+        rel = "data/v1/qrels.jsonl"
+        outside = os.path.join(str(tmp), "qrels.jsonl")
+        shutil.move(os.path.join(root, *rel.split("/")), outside)
+        os.symlink(outside, os.path.join(root, *rel.split("/")))
+        return rel
+
+    def traversal_in_manifest(root, tmp):
+        _edit_manifest(root, lambda m: m["files"][0].update(path="../outside.jsonl"))
+        return "../outside.jsonl"
+
+    def absolute_in_manifest(root, tmp):
+        _edit_manifest(root, lambda m: m["files"][0].update(path="/etc/passwd"))
+        return "/etc/passwd"
+
+    def control_char_in_manifest(root, tmp):
+        _edit_manifest(root, lambda m: m["files"][0].update(path="data/v1/a\u0000b.jsonl"))
+        return "MANIFEST.json"
+
+    def unlisted_file(root, tmp):
+        open(os.path.join(root, "data", "v1", "rankings", "mystery.jsonl"), "w").write("{}\n")
+        return "data/v1/rankings/mystery.jsonl"
+
+    def delisted_core_file(root, tmp):
+        os.remove(os.path.join(root, "data", "v1", "qrels.jsonl"))
+        _resign_all(root)
+        return "data/v1/qrels.jsonl"
+
+    def delisted_claim_file(root, tmp):
+        os.remove(os.path.join(root, "reference_metrics", "v1.scorecard.json"))
+        _resign_all(root)
+        return "reference_metrics/v1.scorecard.json"
+
+    def delisted_audit_record(root, tmp):
+        os.remove(os.path.join(root, "data", "audit", "decisions.jsonl"))
+        _resign_all(root)
+        return "data/audit/"
+
+    def crlf_sums(root, tmp):
+        path = os.path.join(root, "SHA256SUMS")
+        data = open(path, "rb").read()
+        open(path, "wb").write(data.replace(b"\n", b"\r\n"))
+        return "SHA256SUMS:1: has CRLF line ends"
+
+    def directory_for_a_file(root, tmp):
+        rel = "data/v1/page_scores/page_bm25_top3.jsonl"
+        os.remove(os.path.join(root, *rel.split("/")))
+        os.mkdir(os.path.join(root, *rel.split("/")))
+        return rel
+
+    def synthetic_flag_off(root, tmp):
+        rel = "data/v2/corpus.jsonl"
+        path = os.path.join(root, *rel.split("/"))
+        text = open(path).read()
+        open(path, "w").write(text.replace('"synthetic":true', '"synthetic":false', 1))
+        _resign(root, rel)
+        return rel
+
+    return [symlinked_dir_outside, symlinked_dir_inside, symlinked_file_outside, traversal_in_manifest,
+            absolute_in_manifest, control_char_in_manifest, unlisted_file, delisted_core_file, delisted_claim_file,
+            delisted_audit_record, crlf_sums, directory_for_a_file, synthetic_flag_off]
+
+
+@pytest.mark.parametrize("damage", _layout_cases(), ids=lambda f: f.__name__)
+def test_layout_damage_fails_and_names_the_path(mini_all, tmp_path, damage):
+    root = str(tmp_path / "inst")
+    shutil.copytree(mini_all, root)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    needle = damage(root, outside)
+    result = run(root, levels=LEVELS)
+    fails = [c for c in result.checks if c.status == "fail"]
+    assert fails, damage.__name__
+    assert any(needle in c.reason or needle in (c.cause or "") for c in fails), [(c.id, c.reason) for c in fails][:4]
+
+
+# ---- the command line ------------------------------------------------------------------------------------
+
+def _cli(*args, cwd=None, env=None, stdin=None):
+    full = dict(os.environ)
+    full.update(env or {})
+    proc = subprocess.run([sys.executable, "-m", "nclue"] + list(args), capture_output=True, text=True, cwd=cwd,
+                          env=full, timeout=600)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _release_bytes(root):
+    return {p: open(os.path.join(root, p), "rb").read() for p in ("MANIFEST.json", "SHA256SUMS")}
+
+
+@pytest.mark.parametrize("target", ["MANIFEST.json", "SHA256SUMS", "data/v1/new.json", "reference_metrics/x.json",
+                                    "data/v1/qrels.jsonl"])
+def test_outputs_never_land_in_the_release(mini_all_copy, target):
+    before = _release_bytes(mini_all_copy)
+    code, out, err = _cli("reproduce", "--data", mini_all_copy, "--json", os.path.join(mini_all_copy, target))
+    assert code == 2 and "refusing to write" in err and "Traceback" not in err
+    assert out == ""                                          # refused before the run started
+    assert _release_bytes(mini_all_copy) == before
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["reproduce", "--only", "bogus"], "--only takes"),
+    (["reproduce", "--data", "/no/such/folder"], "not a directory"),
+    (["reproduce", "--json", "/no/such/folder/r.json"], "does not exist"),
+    (["reproduce", "--json", "/tmp"], "is a directory"),
+    (["frobnicate"], "unknown command 'frobnicate'"),
+    (["score", "/tmp"], "is a directory"),
+    (["score", "/no/such/run.trec"], "file is absent"),
+    (["build", "--seed", "-1", "--out", "/tmp/nclue-never-built"], "non-negative"),
+    (["export-pages", "data/v1/pages"], "refusing to write"),
+])
+def test_bad_command_lines_exit_2_with_a_message(args, needle):
+    code, out, err = _cli(*args, cwd=REPO)
+    assert code == 2, (args, out, err)
+    assert needle in err and "Traceback" not in out + err
+
+
+def _trec(tmp_path, text):
+    path = tmp_path / "run.trec"
+    path.write_bytes(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("text,needle", [
+    (b"nclue_0000 Q0 sim_wb_00001 1 1e400 t\n", ":1: field 'score': not finite"),
+    (b"nclue_0000 Q0 sim_wb_00001 1 " + b"9" * 400 + b" t\n", ":1: field 'score': not finite"),
+    (b"nclue_0000 Q0 sim_wb_00001 1 1.0 t\n\x0cnclue_0000 Q0 zzz 2 0.5 t\n", ":2: field 'docno'"),
+    (b"nclue_0000 Q0 " + b"x" * 100000 + b" 1 1.0 t\n", ":1: field 'docno': unknown document"),
+    (b"\xff\xfe\n", ":1: not valid UTF-8"),
+])
+def test_bad_runs_given_to_score_name_line_and_field(mini_all, tmp_path, text, needle):
+    code, out, err = _cli("score", _trec(tmp_path, text), "--data", mini_all)
+    assert code == 2 and needle in err and "Traceback" not in err
+    assert len(err) < 2000                                    # bounded, whatever the input's size
+
+
+def test_a_huge_integer_score_in_a_jsonl_run(mini_all, tmp_path):
+    run_path = tmp_path / "run.jsonl"
+    queries = [json.loads(line)["qid"] for line in open(os.path.join(mini_all, "data", "v1", "queries.jsonl"))]
+    rows = [{"qid": q, "docids": [], "scores": []} for q in queries]
+    rows[0] = {"qid": queries[0], "docids": ["sim_wb_00001"], "scores": [10 ** 400]}
+    run_path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, out, err = _cli("score", str(run_path), "--data", mini_all)
+    assert code == 2 and "run.jsonl:1: field 'scores[0]': must be a finite number" in err and "Traceback" not in err
+
+
+def test_score_refuses_a_release_file_that_fails_integrity(mini_all_copy):
+    path = os.path.join(mini_all_copy, "data", "v1", "qrels.jsonl")
+    open(path, "a").write('{"docid":"sim_wb_00001","grade":1,"qid":"nclue_0001"}\n')
+    run_file = os.path.join(mini_all_copy, "data", "v1", "rankings", "bm25_or.jsonl")
+    code, out, err = _cli("score", run_file, "--data", mini_all_copy)
+    assert code == 1 and "data/v1/qrels.jsonl" in err and out == ""
+    code, out, err = _cli("score", run_file, "--data", mini_all_copy, "--no-verify")
+    assert code == 0 and "warning: data/v1/qrels.jsonl" in err and "nclue_score_at_10" in out
+
+
+def test_a_closed_pipe_ends_quietly(mini_all):
+    run_file = os.path.join(mini_all, "data", "v1", "rankings", "bm25_or.jsonl")
+    proc = subprocess.run("%s -m nclue score %s --data %s | head -c 10" % (sys.executable, run_file, mini_all),
+                          shell=True, capture_output=True, text=True, timeout=600)
+    assert len(proc.stdout) == 10 and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_freeze_on_a_damaged_release_refuses_with_a_message(mini_all_copy):
+    path = os.path.join(mini_all_copy, "data", "v1", "qrels.jsonl")
+    data = open(path, "rb").read()
+    cut = data.index(b"\n", len(data) // 2) - 5                # inside a line: a truncated file
+    open(path, "wb").write(data[:cut])
+    before = _release_bytes(mini_all_copy)
+    claims = {n: open(os.path.join(mini_all_copy, "reference_metrics", n), "rb").read()
+              for n in os.listdir(os.path.join(mini_all_copy, "reference_metrics")) if n.endswith(".json")}
+    code, out, err = _cli("freeze", "--data", mini_all_copy)
+    assert code == 2 and "data/v1/qrels.jsonl:" in err and "Traceback" not in err
+    assert _release_bytes(mini_all_copy) == before           # a refused freeze writes nothing
+    assert claims == {n: open(os.path.join(mini_all_copy, "reference_metrics", n), "rb").read() for n in claims}
+
+
+def test_the_whole_report_under_an_ascii_terminal_from_a_non_ascii_path(mini_all, tmp_path):
+    root = str(tmp_path / "r\u00e9lease \u2013 copie")
+    shutil.copytree(mini_all, root)
+    code, out, err, report, fails = reproduce_report(root, env={"PYTHONIOENCODING": "ascii", "LC_ALL": "C"})
+    assert code == 0 and not fails and "Traceback" not in out + err
+    assert "r\\xe9lease" in out                               # escaped, not an encoding error
+    out_file = os.path.join(root, "..", "report.json")
+    code, out, err = _cli("reproduce", "--data", root, "--quiet", "--json", out_file,
+                          env={"PYTHONIOENCODING": "ascii"})
+    assert code == 0 and json.load(open(out_file, encoding="utf-8"))["summary"]["fail"] == 0
+
+
+@pytest.mark.parametrize("name,damage", [
+    ("truncated", lambda b: b[: len(b) // 2]),
+    ("deep nesting", lambda b: b.replace(b'"files": [', b'"files": ' + b"[" * 5000 + b"]" * 5000 + b', "x": [', 1)),
+    ("BOM", lambda b: b"\xef\xbb\xbf" + b),
+    ("files not a list", lambda b: b.replace(b'"files": [', b'"files": 1, "x": [', 1)),
+    ("negative bytes", lambda b: b.replace(b'"bytes": ', b'"bytes": -', 1)),
+    ("bad sha256", lambda b: b.replace(b'"sha256": "', b'"sha256": "zz', 1)),
+])
+def test_a_damaged_manifest_fails_before_anything_reads_it(mini_all_copy, name, damage):
+    path = os.path.join(mini_all_copy, "MANIFEST.json")
+    data = open(path, "rb").read()
+    open(path, "wb").write(damage(data))
+    result = run(mini_all_copy, levels=LEVELS)
+    fails = {c.id: c for c in result.checks if c.status == "fail"}
+    assert "integrity.manifest" in fails and "MANIFEST.json" in fails["integrity.manifest"].reason
+    # nothing is verified without a manifest: every claim that reads a data file fails
+    assert not [c for c in result.checks if c.status == "pass" and c.inputs]
+
+
+@pytest.mark.parametrize("name,damage,needle", [
+    ("not hex", lambda b: b"zz" + b[2:], "SHA256SUMS:1: not '<64 hex>  <path>'"),
+    ("traversal", lambda b: b + b"0" * 64 + b"  ../escape\n", "unsafe path '../escape'"),
+    ("duplicate", lambda b: b + b.split(b"\n")[0] + b"\n", "duplicate path"),
+    ("no final newline", lambda b: b[:-1], "last line has no newline"),
+    ("BOM", lambda b: b"\xef\xbb\xbf" + b, "byte-order mark"),
+])
+def test_a_damaged_sums_file_fails_with_its_line(mini_all_copy, name, damage, needle):
+    path = os.path.join(mini_all_copy, "SHA256SUMS")
+    data = open(path, "rb").read()
+    open(path, "wb").write(damage(data))
+    result = run(mini_all_copy, levels=("integrity",))
+    fails = {c.id: c for c in result.checks if c.status == "fail"}
+    assert needle in fails["integrity.sha256sums"].reason
