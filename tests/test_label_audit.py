@@ -41,10 +41,11 @@ def _resign(root):
 def test_released_v2_scale():
     stats = json.load(open(os.path.join(REPO, "data", "v2", "stats.json")))
     table = {r["statistic"]: r["stand_in"] for r in stats["table"]}
-    assert table["documents"] == 500 and table["queries"] == 225
-    assert [table["queries_" + s] for s in ("arxiv", "eric", "fedreg", "pmc")] == [42, 44, 125, 14]
+    # the construction copy's 226 queries (the paper's P0; supplement section 8)
+    assert table["documents"] == 500 and table["queries"] == 226
+    assert [table["queries_" + s] for s in ("arxiv", "eric", "fedreg", "pmc")] == [42, 45, 125, 14]
     assert [table["documents_" + s] for s in ("arxiv", "eric", "fedreg", "pmc")] == [125] * 4
-    assert (table["queries_n2"], table["queries_n3"], table["condition_records"]) == (198, 27, 477)
+    assert (table["queries_n2"], table["queries_n3"], table["condition_records"]) == (199, 27, 479)
     assert table["qrel_rows_s0"] != table["qrel_rows"] or table["gold_qrels_s0"] != table["gold_qrels"]
 
 
@@ -129,7 +130,7 @@ def test_v2_contrast_p_values_agree_with_scipy_permutation_test():
     ours = frozen["v2.contrasts.lexical_decomposition.raw.p_value"]
     assert abs(ours - ref) < 0.01 + 3 * (max(ref, 1e-4) / 10000) ** 0.5
     assert frozen["v2.contrasts.lexical_decomposition.raw.delta_score"] == pytest.approx(
-        100.0 * int((var - base).sum()) / 225, abs=1e-12)
+        100.0 * int((var - base).sum()) / len(v2.queries()), abs=1e-12)
 
 
 # --- the policy on records, and negative controls ------------------------------------------------

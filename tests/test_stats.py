@@ -239,3 +239,48 @@ def test_crossed_bootstrap_keeps_query_weight_for_a_query_without_memberships():
         total = sum(w)
         want.append(100.0 * sum(wi * di for wi, di in zip(w, delta)) / total if total else 0.0)
     assert got == pytest.approx(want, abs=1e-12)
+
+
+class _ScriptedStream:
+    """A stand-in stream whose batches are scripted (one list per call), to work draws by hand."""
+
+    def __init__(self, batches):
+        self.batches = list(batches)
+
+    def randbelow_batch(self, n, count):
+        batch = self.batches.pop(0)
+        assert len(batch) == count and all(0 <= x < n for x in batch)
+        return batch
+
+
+def test_crossed_bootstrap_on_two_queries_and_two_documents_by_hand():
+    """Query 0 on document 0, query 1 on document 1; real-valued differences 0.3 and -0.1 (NDCG-like)."""
+    from nclue.stats.sensitivity import crossed_bootstrap
+
+    deltas = [[0.3, -0.1]]
+    members = [[0], [1]]
+    draws = [
+        ([0, 0], [0, 0]),   # w = (2, 0), v = (2, 0): W = (4, 0) -> 100 * 4 * 0.3 / 4 = 30
+        ([0, 1], [0, 1]),   # w = (1, 1), v = (1, 1): W = (1, 1) -> 100 * (0.3 - 0.1) / 2 = 10
+        ([1, 1], [0, 0]),   # w = (0, 2), v = (2, 0): W = (0, 0) -> no weight -> 0 by definition
+        ([0, 1], [1, 1]),   # w = (1, 1), v = (0, 2): W = (0, 2) -> -10
+    ]
+    stream = _ScriptedStream([b for pair in draws for b in pair])
+    dist = crossed_bootstrap(deltas, members, 2, stream, len(draws))[0]
+    assert dist == pytest.approx([30.0, 10.0, 0.0, -10.0], abs=1e-12)
+    # a query without memberships keeps its query weight (document factor 1)
+    stream = _ScriptedStream([[0, 1], [0, 0]])
+    assert crossed_bootstrap(deltas, [[0], []], 2, stream, 1)[0] == pytest.approx([100 * (2 * 0.3 - 0.1) / 3])
+
+
+def test_crossed_interval_of_real_differences_matches_a_direct_computation():
+    from nclue.core.rng import Stream
+    from nclue.stats.quantiles import quantile
+    from nclue.stats.sensitivity import crossed_bootstrap, crossed_intervals
+
+    deltas = [[0.25, -0.5, 0.0, 0.125, 1.0]]
+    members = [[0, 1], [1], [2], [], [0, 2]]
+    dist = crossed_bootstrap(deltas, members, 3, Stream(5), 200)[0]
+    lo, hi = crossed_intervals(deltas, members, 3, Stream(5), 200)[0]
+    assert (lo, hi) == pytest.approx((quantile(dist, 0.025), quantile(dist, 0.975)), abs=1e-9)
+    assert min(dist) >= 100 * -0.5 and max(dist) <= 100 * 1.0

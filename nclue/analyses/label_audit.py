@@ -27,9 +27,11 @@ from ..labelaudit.records import path_of as audit_path
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
 from .common import form_systems, outcomes
+from .construction import stats_file_disagreements
 from .sourceshift import FORMS, v2_path
 
 AUDIT_FILES = [audit_path(name) for name in AUDIT_RECORD_NAMES]
+AUDIT_STATS = layout.AUDIT_STATS
 RELEASE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_S0]
 INPUTS = AUDIT_FILES + RELEASE_INPUTS
 SRC = "supplement section 10 (label audit; synthetic responses)"
@@ -76,7 +78,18 @@ def _integrity_units(inst):
             Value("audit.integrity.conditions", sum(p.n for p in rec.pairs.values()), source=SRC),
             Value("audit.integrity.displayed_pages", len(rec.pages), source=SRC),
             Value("audit.integrity.gate_failures", failures, source=SRC, detail=first)]
-    return [Unit("integrity", INPUTS, compute)] if _present(inst) else []
+    def packet():
+        structure = audit_scoring.packet_structure(audit_records(inst))
+        out = [Value("audit.packet.%s" % k, v, source=SRC + ", Table S7") for k, v in structure.items()]
+        if inst.exists(AUDIT_STATS):
+            wrong = stats_file_disagreements(inst, AUDIT_STATS, "table", structure)
+            out.append(Value("audit.packet.stats_file_disagreements", len(wrong), source=AUDIT_STATS,
+                              detail="; ".join(wrong[:6])))
+        return out
+    if not _present(inst):
+        return []
+    return [Unit("integrity", INPUTS, compute),
+            Unit("packet", INPUTS + ([AUDIT_STATS] if inst.exists(AUDIT_STATS) else []), packet)]
 
 
 def _agreement_units(inst):

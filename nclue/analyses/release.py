@@ -32,7 +32,8 @@ PARTS = (
      (layout.STATS, "table1", "v1.table1.")),
     ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS), (layout.V2_BUILD, "shift_seed"),
      (layout.V2_STATS, "table", "v2.structure.")),
-    ("audit", None, (layout.AUDIT + "/audit.json",), (layout.AUDIT + "/audit.json", "shift_seed"), None),
+    ("audit", None, (layout.AUDIT + "/audit.json", layout.AUDIT_STATS), (layout.AUDIT + "/audit.json", "shift_seed"),
+     (layout.AUDIT_STATS, "table", "audit.packet.")),
 )
 
 

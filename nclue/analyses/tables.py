@@ -15,6 +15,8 @@
 
 from ..core import layout
 from ..core.metrics import gold_support, summary
+from ..core.structure import SLICES
+from ..core.structure import query_factors as structure_factors
 from .base import Analysis, Unit, Value
 from .common import (
     SCORE_INPUTS,
@@ -27,12 +29,6 @@ from .common import (
     page_scored_systems,
 )
 
-SLICES = [
-    ("n2", "n = 2", lambda q: q["n"] == 2), ("n3", "n = 3", lambda q: q["n"] == 3),
-    ("lmin_le30", "L_min <= 30", lambda q: q["lmin"] is not None and q["lmin"] <= 30),
-    ("lmin_gt100", "L_min > 100", lambda q: q["lmin"] is not None and q["lmin"] > 100),
-    ("pool_le25", "|D+| <= 25", lambda q: q["pool"] <= 25), ("pool_gt50", "|D+| > 50", lambda q: q["pool"] > 50),
-]
 
 
 def _contrast_units(inst):
@@ -60,15 +56,9 @@ def _contrast_units(inst):
 
 
 def query_factors(inst):
-    """Per query: n, shortest gold length L_min (pages) and positive pool size |D+|."""
-    corpus, queries, qrels = inst.corpus(), inst.queries(), inst.qrels()
-    sets = gold_sets(inst)
-    out = {}
-    for qid, q in queries.items():
-        gold = sets[qid][0]
-        out[qid] = {"n": q.n, "lmin": min(corpus[d].pages for d in gold) if gold else None,
-                    "pool": len(qrels.get(qid, {}))}
-    return out
+    """Per query: n, shortest gold length L_min (pages) and positive pool size |D+| (memoised)."""
+    return inst.memo("query-factors", lambda: structure_factors(inst.queries(), inst.corpus(), inst.qrels(),
+                                                                 gold_sets(inst)))
 
 
 def _slice_units(inst):

@@ -3,15 +3,16 @@
 
 from . import sourceshift, sourceshift_release
 from .crosspage import write_instrument
-from .stats_files import write_stats_v2
+from .stats_files import write_stats_audit, write_stats_v2
 
 
 def write_all(out_root, cfg, seed, shift_seed=None, log=print):
     """Write every data file of the stand-in under ``out_root``; return the relative paths written."""
     shift_seed = sourceshift.SHIFT_SEED if shift_seed is None else shift_seed
-    written = write_instrument(out_root, cfg, seed, log=log)
-    generated, more = sourceshift_release.write_sourceshift(out_root, cfg.name, shift_seed, log=log)
+    written, v1 = write_instrument(out_root, cfg, seed, log=log)
+    v2, more = sourceshift_release.write_sourceshift(out_root, cfg.name, shift_seed, log=log)
     written += more
-    written += sourceshift_release.write_audit(out_root, cfg.name, generated, shift_seed, log=log)
+    written += sourceshift_release.write_audit(out_root, cfg.name, v1, v2, shift_seed, log=log)
     written.append(write_stats_v2(out_root, cfg.name))
+    written.append(write_stats_audit(out_root, cfg.name))
     return written

@@ -7,7 +7,10 @@ corpus; they are set so that *structural* counts (qrels, golds, subsets,
 distinct golds) land near the paper's, and never from any result table.
 """
 
+import dataclasses
 from dataclasses import dataclass
+
+from .text import TextConfig
 
 
 @dataclass(frozen=True)
@@ -28,15 +31,26 @@ class Config:
     fact_cap: int = 20
     # share of a document's facts drawn from its own topic (rest: generic pool)
     topic_share: float = 0.75
-    # a candidate conjunction is admissible with 1..max_golds gold documents
+    # a candidate conjunction is admissible with min_golds..max_golds gold documents
+    min_golds: int = 1
     max_golds: int = 12
     # ... and at most max_union documents with at least one condition (|D+|)
     max_union: int = 70
+    # conjunctions are drawn with probability proportional to (gold count) ** selection_power
+    selection_power: float = 1.0
+    # document series (one project's appraisal, reviews, completion report): share of WB documents that
+    # start a series, P(one more member), the series profile's size and P(a member keeps a profile condition)
+    series_share: float = 0.0
+    series_continue: float = 0.5
+    profile_size: int = 10
+    profile_keep: float = 0.6
     # PMC articles carry fewer indexed facts per page than WB reports
     pmc_fact_factor: float = 0.15
-    # condition popularity: integer weights 1..max_weight (log-uniform draw)
-    max_weight: int = 10
-    words_per_page: tuple = (70, 130)
+    # condition popularity: Zipf-like weights 1000 * rank ** -popularity_exponent
+    popularity_exponent: float = 0.5
+    text: TextConfig = TextConfig()
+    # the construction miner's false positives (misses come from surface forms; nclue/builder/miner.py)
+    spurious_rate: float = 0.08
 
 
 PAPER_TABLE1 = {
@@ -62,18 +76,60 @@ PAPER_TABLE1 = {
     "single_page_solvable_golds": 0,
     "distinct_page_valid_golds": 2176,
     "qrel_rows": 50995,
+    # the instrument's dependence structure (paper section 3.4; Table S1i) and Table 6's slice populations
+    "gold_families": 453,
+    "gold_graph_components": 5,
+    "gold_graph_largest_component_queries": 995,
+    "slice_lmin_le30": 185,
+    "slice_lmin_gt100": 299,
+    "slice_pool_le25": 146,
+    "slice_pool_gt50": 384,
 }
 
 CONFIGS = {
     "full": Config(
         name="full", n_wb=1753, n_pmc=268, total_pages=41441, median_pages=11, max_pages=446,
         n_queries_2=814, n_queries_3=186,
+        # fitted by tools/fit_structure.py --full (construction statistics only; docs/stand-in.md)
+        fact_scale=0.028, fact_power=1.3605, fact_cap=39, min_golds=2, max_golds=5, max_union=106,
+        popularity_exponent=1.3921, topic_share=0.8883, selection_power=0.0212, pmc_fact_factor=0.0768,
+        series_share=0.1778, series_continue=0.2747, profile_size=5, profile_keep=0.9204,
     ),
     "mini": Config(
         name="mini", n_wb=41, n_pmc=8, total_pages=1000, median_pages=11, max_pages=120,
         n_queries_2=16, n_queries_3=4, fact_scale=1.5, fact_power=1.0, fact_cap=40, max_union=30,
-        max_golds=6, words_per_page=(30, 50),
+        max_golds=6, text=TextConfig(words_median=(("wb", 40), ("pmc", 50)), words_max=80),
     ),
 }
 
 DEFAULT_SEED = 11
+
+
+# How each parameter of a configuration was set (recorded in data/v1/build.json; docs/stand-in.md).
+FITTED = ("page_sigma", "min_golds", "fact_scale", "fact_power", "fact_cap", "topic_share", "max_golds", "max_union",
+          "selection_power", "series_share", "series_continue", "profile_size", "profile_keep", "pmc_fact_factor",
+          "popularity_exponent")
+EXACT = ("n_wb", "n_pmc", "total_pages", "median_pages", "max_pages", "n_queries_2", "n_queries_3")
+HOW_SET = {
+    "exact": "an exact structural count from the paper (Table 1 for CrossPage; supplement section 8 for SourceShift)",
+    "fitted": "tools/fit_structure.py: a search over construction statistics only (Table 1 counts, distinct gold "
+              "documents, exact-gold-set families, the gold graph, shortest-gold lengths, Table 6 slice populations) "
+              "against the paper's description of its instrument; no ranking was run and no score, hit, delta, "
+              "p-value or kappa was computed",
+    "stated": "set once a priori and stated (typical of real documents and miners); not adjusted after any "
+              "ranking was run or any result seen",
+}
+
+
+def provenance(cfg, fitted=FITTED, exact=EXACT):
+    """``{parameter: {value, how}}`` for build.json: how every parameter of ``cfg`` was set."""
+    out = {}
+    for name in sorted(f.name for f in cfg.__dataclass_fields__.values() if f.name != "name"):
+        value = getattr(cfg, name)
+        how = HOW_SET["exact"] if name in exact else HOW_SET["fitted"] if name in fitted else HOW_SET["stated"]
+        if hasattr(value, "__dataclass_fields__"):
+            value = "see 'text'"
+        elif isinstance(value, tuple) and value and hasattr(value[0], "__dataclass_fields__"):
+            value = [dataclasses.asdict(item) for item in value]
+        out[name] = {"value": value, "how": how}
+    return out

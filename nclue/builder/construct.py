@@ -81,6 +81,17 @@ class Index:
             bits ^= low
         return out
 
+    def cooccurring(self):
+        """For each condition, the bit set of conditions it shares at least one document with."""
+        per_doc = {}
+        for (ci, j) in self.pages:
+            per_doc[j] = per_doc.get(j, 0) | (1 << ci)
+        out = [0] * len(self.cids)
+        for mask in per_doc.values():
+            for ci in self.members(mask):
+                out[ci] |= mask
+        return out
+
     def gold_ok(self, conds, bits):
         for j in self.members(bits):
             if not passes_gates([self.pages[(ci, j)] for ci in conds]):
@@ -92,44 +103,47 @@ def popcount(bits):
     return bin(bits).count("1")
 
 
-def candidates(index, max_golds, max_union):
-    """All admissible pairs and triples of conditions, in a fixed order."""
+def candidates(index, max_golds, max_union, min_golds=1):
+    """All admissible pairs and triples of conditions, in a fixed order (a, b, c increasing).
+
+    A third condition is only tried among those co-occurring with both others in some document
+    (``index.cooccurring``), which gives the same triples as trying every condition."""
     m = len(index.cids)
     bits = index.bits
+    sizes = [popcount(b) for b in bits]
+    cooc = index.cooccurring()
     pairs, triples = [], []
     for a in range(m):
         ba = bits[a]
-        if not ba:
+        if not ba or sizes[a] > max_union:
             continue
-        for b in range(a + 1, m):
+        later = cooc[a] >> (a + 1) << (a + 1)
+        for b in Index.members(later):
             bab = ba & bits[b]
-            if not bab:
-                continue
             uab = ba | bits[b]
             if popcount(uab) > max_union:
                 continue
-            if popcount(bab) <= max_golds and index.gold_ok((a, b), bab):
+            if min_golds <= popcount(bab) <= max_golds and index.gold_ok((a, b), bab):
                 pairs.append((a, b))
-            for c in range(b + 1, m):
+            for c in Index.members((cooc[a] & cooc[b]) >> (b + 1) << (b + 1)):
                 babc = bab & bits[c]
-                if (babc and popcount(babc) <= max_golds and popcount(uab | bits[c]) <= max_union
+                if (babc and min_golds <= popcount(babc) <= max_golds and popcount(uab | bits[c]) <= max_union
                         and index.gold_ok((a, b, c), babc)):
                     triples.append((a, b, c))
     return pairs, triples
 
 
-def _draw_by_golds(stream, index, conjunctions, k):
-    """``k`` distinct conjunctions, each draw with probability proportional to its gold count.
-
-    Equivalent to drawing a (gold document, conjunction it satisfies) occurrence
-    uniformly and keeping its conjunction; repeats are redrawn.
+def _draw_by_golds(stream, index, conjunctions, k, power=1.0):
+    """``k`` distinct conjunctions, each draw with probability proportional to ``golds ** power``
+    (integer weights ``round(100 * golds ** power)``, at least 1); repeats are redrawn.  With
+    ``power = 1`` this draws a (gold document, conjunction it satisfies) occurrence uniformly.
     """
     cumulative, total = [], 0
     for conj in conjunctions:
         bits = index.bits[conj[0]]
         for ci in conj[1:]:
             bits &= index.bits[ci]
-        total += popcount(bits)
+        total += max(1, int(round(100 * popcount(bits) ** power)))
         cumulative.append(total)
     taken, out = set(), []
     while len(out) < k:
@@ -147,12 +161,12 @@ def select_queries(cfg, seed, index):
     the conjunction), and query IDs are assigned after a seeded shuffle of the
     chosen pairs and triples together.
     """
-    pairs, triples = candidates(index, cfg.max_golds, cfg.max_union)
+    pairs, triples = candidates(index, cfg.max_golds, cfg.max_union, cfg.min_golds)
     if len(pairs) < cfg.n_queries_2 or len(triples) < cfg.n_queries_3:
         raise RuntimeError("not enough admissible conjunctions: %d pairs, %d triples" % (len(pairs), len(triples)))
     stream = Stream.derived(seed, "construct", "select")
-    chosen = _draw_by_golds(stream, index, pairs, cfg.n_queries_2)
-    chosen += _draw_by_golds(stream, index, triples, cfg.n_queries_3)
+    chosen = _draw_by_golds(stream, index, pairs, cfg.n_queries_2, cfg.selection_power)
+    chosen += _draw_by_golds(stream, index, triples, cfg.n_queries_3, cfg.selection_power)
     order_stream = Stream.derived(seed, "construct", "order")
     out = []
     for conj in chosen:

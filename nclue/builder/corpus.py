@@ -62,20 +62,24 @@ def slug(label):
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
 
 
-def condition_catalog(stream, max_weight):
+def condition_catalog(stream, popularity_exponent):
     """The condition catalog: sections and entity phrases with popularity weights.
 
-    A weight is log-uniform on ``1..max_weight`` (``max_weight ** u``), doubled
-    for generic headings, so conditions differ in how common they are.
+    Popularity is Zipf-like: the conditions are put in a random order and the
+    one at rank ``r`` weighs ``max(1, round(1000 * r ** -popularity_exponent))``
+    (doubled for generic headings), so a few conditions are common and many are
+    rare, as in a corpus-wide inventory.
     """
     rows = []
     for label, topic, aliases in vocab.SECTIONS:
         rows.append(("sec", "section", label, topic, aliases))
     for label, topic, aliases in vocab.entity_table():
         rows.append(("ent", "entity", label, topic, aliases))
+    ranks = list(range(1, len(rows) + 1))
+    stream.shuffle(ranks)
     catalog = []
-    for prefix, kind, label, topic, aliases in rows:
-        weight = max(1, int(round(max_weight ** stream.uniform())))
+    for (prefix, kind, label, topic, aliases), rank in zip(rows, ranks):
+        weight = max(1, int(round(1000 * rank ** -popularity_exponent)))
         if topic == "generic" and kind == "section":
             weight *= 2
         forms = [label]
@@ -100,8 +104,37 @@ def condition_catalog(stream, max_weight):
     return catalog
 
 
+def assign_series(cfg, seed, rows):
+    """Group World Bank documents into series (the documents of one project or country program: an
+    appraisal, its implementation reviews, a completion report).  In document order, a document starts a
+    series of one with probability ``1 - series_share``, else of ``2 + k`` documents with ``k`` geometric
+    (continuation probability ``series_continue``); members share the first member's topic and place and get
+    ``series`` = ``sim_series_NNNN``.  PMC articles are not in series."""
+    stream = Stream.derived(seed, "corpus", "series")
+    wb = [r for r in rows if r["source"] == "wb"]
+    i, number = 0, 0
+    while i < len(wb):
+        size = 1
+        if stream.uniform() < cfg.series_share:
+            size = 2
+            while stream.uniform() < cfg.series_continue:
+                size += 1
+        members = wb[i:i + size]
+        i += size
+        if len(members) < 2:
+            continue
+        number += 1
+        head = members[0]
+        place_topic = head["title"].split(": ", 1)[1]
+        for m in members:
+            m["topic"] = head["topic"]
+            m["title"] = m["title"].split(": ", 1)[0] + ": " + place_topic
+            m["series"] = "sim_series_%04d" % number
+    return rows
+
+
 def documents(cfg, seed):
-    """Corpus rows: docid, source, pages, topic, title, year, synthetic."""
+    """Corpus rows: docid, source, pages, topic, title, year, series (possibly empty), synthetic."""
     stream = Stream.derived(seed, "corpus", "pages")
     n_docs = cfg.n_wb + cfg.n_pmc
     counts = page_counts(stream, n_docs, cfg.total_pages, cfg.median_pages, cfg.max_pages, cfg.page_sigma)
@@ -138,9 +171,10 @@ def documents(cfg, seed):
             "topic": topic,
             "title": title,
             "year": 2005 + topic_stream.randbelow(19),
+            "series": "",
             "synthetic": True,
         })
-    return rows
+    return assign_series(cfg, seed, rows)
 
 
 def _pool(catalog, doc):
@@ -170,15 +204,37 @@ def _weighted_distinct(stream, indices, catalog, k, taken):
     return chosen
 
 
+def _series_profiles(cfg, seed, docs, catalog):
+    """Per series: the conditions its documents tend to share (``profile_size`` drawn by popularity from the
+    series topic's pool, a ``topic_share`` of them from the topic itself)."""
+    profiles = {}
+    for doc in docs:
+        sid = doc.get("series")
+        if not sid or sid in profiles:
+            continue
+        stream = Stream.derived(seed, "inventory", "series", sid)
+        own, generic = _pool(catalog, doc)
+        taken = set()
+        chosen = _weighted_distinct(stream, own, catalog, min(len(own), int(round(cfg.profile_size * cfg.topic_share))),
+                                    taken)
+        chosen += _weighted_distinct(stream, generic, catalog, cfg.profile_size - len(chosen), taken)
+        profiles[sid] = chosen
+    return profiles
+
+
 def inventory(cfg, seed, docs, catalog):
     """Document-wide condition inventory rows ``{docid, cid, pages}``.
 
     A document of ``L`` pages carries about ``fact_scale * L ** fact_power``
-    facts, a ``topic_share`` of them from its own topic; a section is
-    established on one page (sometimes two consecutive), an entity phrase on
-    one to several pages drawn without replacement.
+    facts of its own (log-normal noise, at most ``fact_cap``), drawn by
+    popularity, a ``topic_share`` of them from its own topic; a document of a
+    series also keeps each condition of its series profile with probability
+    ``profile_keep``.  A section is established on
+    one page (sometimes two consecutive), an entity phrase on one to several
+    pages drawn without replacement.
     """
     rows = []
+    profiles = _series_profiles(cfg, seed, docs, catalog)
     for doc in docs:
         stream = Stream.derived(seed, "inventory", doc["docid"])
         pages = doc["pages"]
@@ -186,10 +242,13 @@ def inventory(cfg, seed, docs, catalog):
         scale = cfg.fact_scale * (cfg.pmc_fact_factor if doc["source"] == "pmc" else 1.0)
         n_facts = max(1, min(cfg.fact_cap, int(round(scale * pages ** cfg.fact_power * noise))))
         own, generic = _pool(catalog, doc)
-        n_own = min(len(own), int(round(n_facts * cfg.topic_share)))
         taken = set()
-        chosen = _weighted_distinct(stream, own, catalog, n_own, taken)
-        chosen += _weighted_distinct(stream, generic, catalog, n_facts - len(chosen), taken)
+        chosen = [ci for ci in profiles.get(doc.get("series"), ()) if stream.uniform() < cfg.profile_keep]
+        taken.update(chosen)
+        n_profile = len(chosen)
+        n_own = min(len(own), int(round(n_facts * cfg.topic_share)))
+        chosen += _weighted_distinct(stream, own, catalog, n_own, taken)
+        chosen += _weighted_distinct(stream, generic, catalog, n_facts + n_profile - len(chosen), taken)
         for ci in sorted(chosen, key=lambda i: catalog[i]["cid"]):
             cond = catalog[ci]
             if cond["kind"] == "section":

@@ -19,28 +19,34 @@ from ..retrieval.engine import Engine
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
 from . import construct, corpus
+from . import config as config_mod
+from .miner import mine
 from .rankings import ranking_rows
 from .stats_files import write_stats
 from .text import PageSource
 
 
 def generate(cfg, seed):
-    """The in-memory instrument: docs, catalog, inventory rows, queries, qrel rows, construction info."""
+    """The in-memory CrossPage stand-in: ``{docs, catalog, truth, mined, queries, qrels, info, source}``.
+
+    The page text (``source``) is generated from the true facts; construction (queries and qrels,
+    with the page gates) runs on the miner's inventory (:mod:`nclue.builder.miner`), which is the
+    released inventory."""
     docs = corpus.documents(cfg, seed)
-    catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.max_weight)
-    inventory_rows = corpus.inventory(cfg, seed, docs, catalog)
-    index = construct.Index(docs, catalog, inventory_rows)
+    catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.popularity_exponent)
+    truth = corpus.inventory(cfg, seed, docs, catalog)
+    source = PageSource(seed, docs, catalog, truth, cfg.text)
+    mined, miner_info = mine(cfg.spurious_rate, seed, docs, truth, source, catalog)
+    index = construct.Index(docs, catalog, mined)
     conjunctions, info = construct.select_queries(cfg, seed, index)
+    info.update(miner_info)
     queries, qrel_rows = [], []
     for number, conj in enumerate(conjunctions):
         query, rows = construct.query_and_qrels("nclue_%04d" % number, catalog, index, conj)
         queries.append(query)
         qrel_rows += rows
-    return docs, catalog, inventory_rows, queries, qrel_rows, info
-
-
-def page_source(cfg, seed, docs, catalog, inventory_rows):
-    return PageSource(seed, docs, catalog, inventory_rows, cfg.words_per_page)
+    return {"docs": docs, "catalog": catalog, "truth": truth, "mined": mined, "queries": queries,
+            "qrels": qrel_rows, "info": info, "source": source}
 
 
 def write_instrument(out_root, cfg, seed, log=print):
@@ -48,7 +54,9 @@ def write_instrument(out_root, cfg, seed, log=print):
     base = os.path.join(out_root, "data", "v1")
     os.makedirs(os.path.join(base, "rankings", "forms"), exist_ok=True)
     os.makedirs(os.path.join(base, "page_scores"), exist_ok=True)
-    docs, catalog, inventory_rows, queries, qrel_rows, info = generate(cfg, seed)
+    g = generate(cfg, seed)
+    docs, catalog, queries, qrel_rows, info = g["docs"], g["catalog"], g["queries"], g["qrels"], g["info"]
+    inventory_rows = g["mined"]
     written = []
 
     def put_jsonl(rel, rows):
@@ -68,7 +76,7 @@ def write_instrument(out_root, cfg, seed, log=print):
     log("construction: %d documents, %d inventory rows, %d queries, %d qrel rows (%s)" % (
         len(docs), len(inventory_rows), len(queries), len(qrel_rows), info))
 
-    source = page_source(cfg, seed, docs, catalog, inventory_rows)
+    source = g["source"]
     docids = [d["docid"] for d in docs]
     corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
     log("index: %d documents, %d pages, %d terms" % (
@@ -101,9 +109,22 @@ def write_instrument(out_root, cfg, seed, log=print):
         "command": "python -m nclue build --config %s --seed %d" % (cfg.name, seed),
         "generator_version": __version__,
         "construction": info,
-        "words_per_page": list(cfg.words_per_page),
+        "text": text_parameters(cfg.text),
+        "spurious_rate": cfg.spurious_rate,
+        "parameters": config_mod.provenance(cfg),
     })
     written.append(write_stats(out_root, cfg))
-    return written
+    return written, g
+
+
+def text_parameters(text_cfg):
+    """The page-text parameters as recorded in build.json."""
+    return {"words_median": dict(text_cfg.words_median), "doc_sigma": text_cfg.doc_sigma,
+            "page_sigma": text_cfg.page_sigma, "words_min": text_cfg.words_min, "words_max": text_cfg.words_max,
+            "header_share": text_cfg.header_share, "surface_mix_label_alias_paraphrase_case": list(text_cfg.surface_mix),
+            "prose_mix_generic_topic_own_label_other": list(text_cfg.prose_mix),
+            "label_vocabulary_share": text_cfg.label_vocabulary_share,
+            "more_entity_mentions": text_cfg.more_entity_mentions, "section_sentence": text_cfg.section_sentence,
+            "ocr_levels": list(text_cfg.ocr_levels)}
 
 

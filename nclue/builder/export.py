@@ -11,8 +11,9 @@ import os
 from ..core import layout
 from ..core.errors import UsageError
 from ..core.jsonio import iter_jsonl, read_json, write_jsonl
+from . import crosspage
+from .config import CONFIGS
 from .sourceshift import SHIFT_CONFIGS, generate
-from .text import PageSource
 
 
 def _rows(root, rel):
@@ -20,15 +21,19 @@ def _rows(root, rel):
 
 
 def export_pages_v1(root, out_dir):
-    """CrossPage page text as ``OUT/pages.jsonl`` (``docid``, ``page``, ``text``, ``synthetic``)."""
+    """CrossPage page text as ``OUT/pages.jsonl`` (``docid``, ``page``, ``text``, ``synthetic``), regenerated from
+    data/v1/build.json's seed and config; refused unless the regenerated corpus is the released one."""
     build = read_json(os.path.join(root, *layout.BUILD.split("/")), layout.BUILD)
-    if not isinstance(build.get("seed"), int) or isinstance(build.get("seed"), bool):
-        raise UsageError("%s has no integer seed: page text cannot be regenerated" % layout.BUILD)
-    source = PageSource(build["seed"], _rows(root, layout.CORPUS), _rows(root, layout.CONDITIONS),
-                        _rows(root, layout.INVENTORY), build.get("words_per_page", (70, 130)))
+    seed = build.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or build.get("config") not in CONFIGS:
+        raise UsageError("%s has no usable seed/config: page text cannot be regenerated" % layout.BUILD)
+    generated = crosspage.generate(CONFIGS[build["config"]], seed)
+    if _rows(root, layout.CORPUS) != generated["docs"]:
+        raise UsageError("%s is not what the builder regenerates from its seed" % layout.CORPUS)
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, "pages.jsonl")
-    write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True} for d, p, t in source.iter_all()))
+    write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True}
+                       for d, p, t in generated["source"].iter_all()))
     return path
 
 

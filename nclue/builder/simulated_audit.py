@@ -47,6 +47,7 @@ class Responder:
 class AuditConfig:
     # (release, source, gold pairs, subset pairs): the packet design (Table S7's sampling design)
     strata: tuple
+    n3_pairs: int = 0            # three-condition pairs in the packet (spread over the cells)
     shown: int = 3
     pool: tuple = (6, 9)
     initial: tuple = (Responder("A", 0.90, 0.10), Responder("E", 0.88, 0.12))
@@ -54,12 +55,15 @@ class AuditConfig:
 
 
 AUDIT_CONFIGS = {
+    # the paper's design (Table S7): 300 pairs, 147 pre-gold and 153 pre-subset, and 710 condition
+    # decisions, i.e. 110 three-condition pairs
     "full": AuditConfig(strata=(
         ("v1", "wb", 50, 48), ("v1", "pmc", 0, 2),
-        ("v2", "arxiv", 25, 25), ("v2", "eric", 25, 25), ("v2", "fedreg", 25, 25), ("v2", "pmc", 22, 28))),
+        ("v2", "arxiv", 25, 25), ("v2", "eric", 25, 25), ("v2", "fedreg", 25, 25), ("v2", "pmc", 22, 28)),
+        n3_pairs=110),
     "mini": AuditConfig(strata=(
         ("v1", "wb", 4, 4), ("v1", "pmc", 0, 2),
-        ("v2", "arxiv", 2, 2), ("v2", "eric", 2, 2), ("v2", "fedreg", 2, 2), ("v2", "pmc", 2, 2))),
+        ("v2", "arxiv", 2, 2), ("v2", "eric", 2, 2), ("v2", "fedreg", 2, 2), ("v2", "pmc", 2, 2)), n3_pairs=6),
 }
 
 _P = 1_000_000
@@ -186,19 +190,79 @@ def read(rel, responder, stream, docid, cid, shown):
     return answer
 
 
+def n3_quotas(cells, total_n3, capacity=None):
+    """Per-cell numbers of n = 3 pairs summing to ``total_n3``, proportional to the cell sizes (largest
+    remainder; ties by cell order).  ``capacity``: the most n = 3 pairs each cell can supply; a capped
+    cell's share is spread over the others the same way, until the total is met or every cell is full.
+
+    >>> n3_quotas([50, 48, 2], 37)
+    [18, 18, 1]
+    >>> n3_quotas([50, 48, 2], 37, capacity=[50, 10, 0])
+    [27, 10, 0]
+    """
+    capacity = list(cells) if capacity is None else [min(c, k) for c, k in zip(cells, capacity)]
+    quota = [0] * len(cells)
+    open_cells = [i for i in range(len(cells)) if capacity[i] > 0]
+    remaining = min(total_n3, sum(capacity))
+    while remaining and open_cells:
+        size = sum(cells[i] for i in open_cells)
+        exact = {i: cells[i] * remaining / size for i in open_cells}
+        share = {i: int(exact[i]) for i in open_cells}
+        order = sorted(open_cells, key=lambda i: (-(exact[i] - share[i]), i))
+        for i in order[:remaining - sum(share.values())]:
+            share[i] += 1
+        for i in open_cells:
+            take = min(share[i], capacity[i] - quota[i])
+            quota[i] += take
+            remaining -= take
+        open_cells = [i for i in open_cells if quota[i] < capacity[i]]
+    return quota
+
+
 def _sample(cfg, seed, releases):
-    """The packet's pairs ``(release, source, stratum, qid, docid)`` in blinded (shuffled) order."""
-    picked = []
+    """The packet's pairs ``(release, source, stratum, qid, docid)`` in blinded (shuffled) order.
+
+    Design (Table S7): per (release, source) the stated numbers of pre-gold and pre-subset pairs, and
+    ``cfg.n3_pairs`` three-condition pairs in all, spread over the cells in proportion to their size
+    (:func:`n3_quotas`, a cell with fewer n = 3 pairs passing its share on).  Golds come from all golds of
+    the cell; subsets first from the subsets whose document mentions a condition the pair lacks (where a
+    missed condition is plausible), then, when that frame is short, from the cell's other subsets.  A cell
+    short of n = 2 pairs takes n = 3 ones.
+    """
+    cells = []
     for release, source, n_gold, n_subset in cfg.strata:
         rel = releases[release]
         for stratum, want in (("gold", n_gold), ("subset", n_subset)):
-            pool = sorted((r["qid"], r["docid"]) for r in rel.qrel_rows
+            if not want:
+                continue
+            rows = sorted((r["qid"], r["docid"]) for r in rel.qrel_rows
                           if rel.docs[r["docid"]]["source"] == source and
-                          (r["grade"] == rel.queries[r["qid"]]["n"]) == (stratum == "gold") and
-                          (stratum == "gold" or rel.mentions_missing(r["qid"], r["docid"])))
-            stream = Stream.derived(seed, "audit", "sample", release, source, stratum)
-            for i in stream.sample_distinct(len(pool), min(want, len(pool))):
-                picked.append((release, source, stratum) + pool[i])
+                          (r["grade"] == rel.queries[r["qid"]]["n"]) == (stratum == "gold"))
+            if stratum == "subset":
+                framed = [p for p in rows if rel.mentions_missing(*p)]
+                chosen_frame = set(framed)
+                frames = (framed, [p for p in rows if p not in chosen_frame])
+            else:
+                frames = (rows, [])
+            n3_rows = sum(1 for frame in frames for p in frame if rel.queries[p[0]]["n"] == 3)
+            cells.append((release, source, stratum, want, frames, n3_rows))
+    quotas = n3_quotas([c[3] for c in cells], cfg.n3_pairs, capacity=[c[5] for c in cells])
+    picked = []
+    for (release, source, stratum, want, frames, _), want_n3 in zip(cells, quotas):
+        rel = releases[release]
+        stream = Stream.derived(seed, "audit", "sample", release, source, stratum)
+        chosen = []
+        for n, need in ((3, want_n3), (2, want - want_n3)):
+            for frame in frames:
+                pool = [p for p in frame if rel.queries[p[0]]["n"] == n and p not in chosen]
+                take = min(need, len(pool))
+                chosen += [pool[i] for i in stream.sample_distinct(len(pool), take)]
+                need -= take
+        for frame in frames:                         # a cell short of n = 2 pairs takes n = 3 ones
+            pool = [p for p in frame if p not in chosen]
+            take = min(want - len(chosen), len(pool))
+            chosen += [pool[i] for i in stream.sample_distinct(len(pool), take)]
+        picked += [(release, source, stratum) + p for p in chosen]
     Stream.derived(seed, "audit", "blind").shuffle(picked)
     return picked
 
@@ -298,8 +362,10 @@ def describe(cfg, seed):
                 "reading model, not from people; no rate was set from the paper's agreement figures.",
         "seed": seed,
         "strata": [{"release": r, "source": s, "gold": g, "subset": b} for r, s, g, b in cfg.strata],
+        "n3_pairs": cfg.n3_pairs,
         "subset_frame": "subset qrels whose document contains a surface form (label or alias) of a condition "
-                        "the pair lacks; gold frame: all gold qrels",
+                        "the pair lacks, then the cell's other subsets when that frame is short; gold frame: all "
+                        "gold qrels; n3_pairs three-condition pairs spread over the cells in proportion to size",
         "shown_pages": cfg.shown,
         "pool_pages": list(cfg.pool),
         "responders": [{"name": r.name, "detect": r.detect, "mistake": r.mistake}

@@ -1,5 +1,5 @@
 """The stand-in SourceShift set (``data/v2``; paper supplement section 8;
-docs/stand-in.md#sourceshift).
+docs/stand-in.md#structural-targets).
 
 A second, document-level instrument built by the same builder with its own
 seed: 500 synthetic documents over four sources (``arxiv``, ``eric``,
@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 from ..core.rng import Stream
 from . import construct, corpus, vocab
-from .text import PageSource
+from .miner import mine
+from .text import PageSource, TextConfig
 
 
 @dataclass(frozen=True)
@@ -54,36 +55,52 @@ class ShiftConfig:
     fact_cap: int = 14
     topic_share: float = 0.7
     pmc_fact_factor: float = 1.0
-    max_weight: int = 10
+    popularity_exponent: float = 0.5
+    min_golds: int = 1
     max_golds: int = 10
     max_union: int = 140
-    words_per_page: tuple = (60, 110)
-    # the construction miner's false positives (misses come from surface forms; see miner_inventory)
+    selection_power: float = 1.0
+    series_share: float = 0.0
+    series_continue: float = 0.5
+    profile_size: int = 10
+    profile_keep: float = 0.6
+    text: TextConfig = TextConfig(words_median=(("arxiv", 520), ("eric", 320), ("fedreg", 700), ("pmc", 550)))
+    # the construction miner's false positives (misses come from surface forms; nclue/builder/miner.py)
     spurious_rate: float = 0.08
 
 
 SHIFT_CONFIGS = {
     "full": ShiftConfig("full", (
         Source("arxiv", "arXiv preprint", 125, 2625, 18, 60, ("energy", "climate", "finance", "trade"), 37, 5),
-        Source("eric", "ERIC report", 125, 3125, 22, 90, ("education", "social", "health"), 39, 5),
+        Source("eric", "ERIC report", 125, 3125, 22, 90, ("education", "social", "health"), 40, 5),
         Source("fedreg", "Federal Register notice", 125, 3625, 24, 140,
                ("governance", "water", "agriculture", "transport", "urban"), 110, 15),
         Source("pmc", "PMC OA article", 125, 1625, 11, 40, ("pmc",), 12, 2),
-    )),
+    ),
+        # fitted by tools/fit_structure.py --release v2 (construction statistics only; docs/stand-in.md)
+        fact_scale=0.2, fact_power=1.3906, fact_cap=31, min_golds=1, max_golds=16, max_union=81,
+        popularity_exponent=0.5573, topic_share=0.447, selection_power=1.3659),
     "mini": ShiftConfig("mini", (
         Source("arxiv", "arXiv preprint", 11, 121, 9, 30, ("energy", "climate"), 3, 1),
         Source("eric", "ERIC report", 11, 121, 9, 30, ("education", "social"), 3, 1),
         Source("fedreg", "Federal Register notice", 11, 121, 9, 30, ("governance", "water"), 3, 1),
         Source("pmc", "PMC OA article", 11, 121, 9, 30, ("pmc",), 3, 1),
-    ), fact_scale=1.0, fact_cap=12, max_golds=4, max_union=30, words_per_page=(30, 50)),
+    ), fact_scale=1.0, fact_cap=12, max_golds=4, max_union=30,
+        text=TextConfig(words_median=(("arxiv", 40), ("eric", 40), ("fedreg", 40), ("pmc", 40)), words_max=80)),
 }
+
+# How each ShiftConfig parameter was set (nclue.builder.config.provenance; docs/stand-in.md)
+FITTED = ("fact_scale", "fact_power", "fact_cap", "min_golds", "max_golds", "max_union", "popularity_exponent",
+          "topic_share", "selection_power")
+EXACT = ("sources",)
 
 SHIFT_SEED = 12
 PAPER_V2 = {
     "queries": 225, "queries_n2": 198, "queries_n3": 27, "documents": 500,
     "queries_arxiv": 42, "queries_eric": 44, "queries_fedreg": 125, "queries_pmc": 14,
     "documents_arxiv": 125, "documents_eric": 125, "documents_fedreg": 125, "documents_pmc": 125,
-    "qrel_rows_s0": 8849, "qrel_rows": 8841, "gold_qrels": 502, "distinct_gold_documents": 218,
+    "qrel_rows_construction": 8858, "qrel_rows_s0": 8849, "qrel_rows": 8841, "gold_qrels": 502,
+    "distinct_gold_documents": 218, "gold_graph_components": 23, "gold_graph_largest_component_queries": 195,
     "condition_records": 477,
 }
 
@@ -113,45 +130,6 @@ def documents(cfg, seed):
     return rows
 
 
-def miner_inventory(cfg, seed, docs, truth_rows, source, catalog):
-    """The construction miner's inventory (see module doc).  Returns ``(rows, info)``.
-
-    A true fact page is recorded only where the condition's mined surface form
-    occurs on it (case-insensitively): a fact written only under an alias, or
-    garbled by OCR noise, is missed; a fact with no recorded page is absent.
-    Each non-fact mention of a condition the document does not carry becomes
-    a spurious fact with probability ``spurious_rate``."""
-    by_cid = {c["cid"]: c for c in catalog}
-    by_doc = {}
-    for row in truth_rows:
-        by_doc.setdefault(row["docid"], []).append(row)
-    out, missed, spurious = [], 0, 0
-    for doc in docs:
-        docid = doc["docid"]
-        stream = Stream.derived(seed, "miner", docid)
-        kept = {}
-        for row in by_doc.get(docid, []):
-            form = by_cid[row["cid"]]["mined"].lower()
-            visible = [p for p in row["pages"] if form in source.page(docid, p).lower()]
-            if not visible:
-                missed += 1
-                continue
-            kept[row["cid"]] = visible
-        own = {row["cid"] for row in by_doc.get(docid, [])}
-        for cid, page, _kind in source.plan(docid).non_facts:
-            if cid in own:
-                continue            # a cross-reference to a carried condition adds nothing at document level
-            if stream.randbelow(1_000_000) < int(cfg.spurious_rate * 1_000_000):
-                pages = kept.setdefault(cid, [])
-                if page not in pages:
-                    pages.append(page)
-                    spurious += 1
-        for cid in sorted(kept):
-            out.append({"docid": docid, "cid": cid, "pages": sorted(kept[cid])})
-    return out, {"truth_facts": len(truth_rows), "missed_facts": missed, "spurious_facts": spurious,
-                 "miner_rows": len(out)}
-
-
 def _source_of(index, conj, doc_source):
     bits = index.bits[conj[0]]
     for ci in conj[1:]:
@@ -164,7 +142,7 @@ def select_queries(cfg, seed, index, docs):
     """Per-source conjunctions: a conjunction belongs to a source when all its golds do; within a
     source, draws are weighted by gold count as in :func:`construct.select_queries`."""
     doc_source = {d["docid"]: d["source"] for d in docs}
-    pairs, triples = construct.candidates(index, cfg.max_golds, cfg.max_union)
+    pairs, triples = construct.candidates(index, cfg.max_golds, cfg.max_union, cfg.min_golds)
     chosen, info = [], {"admissible_pairs": len(pairs), "admissible_triples": len(triples)}
     for src in cfg.sources:
         own_pairs = [c for c in pairs if _source_of(index, c, doc_source) == src.name]
@@ -174,8 +152,8 @@ def select_queries(cfg, seed, index, docs):
             raise RuntimeError("source %s: not enough admissible conjunctions (%d pairs, %d triples)" % (
                 src.name, len(own_pairs), len(own_triples)))
         stream = Stream.derived(seed, "construct", "select", src.name)
-        for conj in (construct._draw_by_golds(stream, index, own_pairs, src.n_queries_2)
-                     + construct._draw_by_golds(stream, index, own_triples, src.n_queries_3)):
+        for conj in (construct._draw_by_golds(stream, index, own_pairs, src.n_queries_2, cfg.selection_power)
+                     + construct._draw_by_golds(stream, index, own_triples, src.n_queries_3, cfg.selection_power)):
             chosen.append((src.name, conj))
     order_stream = Stream.derived(seed, "construct", "order")
     out = []
@@ -190,10 +168,10 @@ def select_queries(cfg, seed, index, docs):
 def generate(cfg, seed):
     """The in-memory SourceShift: docs, catalog, truth rows, miner rows, queries, S0 qrel rows, info."""
     docs = documents(cfg, seed)
-    catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.max_weight)
+    catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.popularity_exponent)
     truth = corpus.inventory(cfg, seed, docs, catalog)
-    source = PageSource(seed, docs, catalog, truth, cfg.words_per_page)
-    miner, miner_info = miner_inventory(cfg, seed, docs, truth, source, catalog)
+    source = PageSource(seed, docs, catalog, truth, cfg.text)
+    miner, miner_info = mine(cfg.spurious_rate, seed, docs, truth, source, catalog)
     index = construct.Index(docs, catalog, miner)
     conjunctions, info = select_queries(cfg, seed, index, docs)
     info.update(miner_info)

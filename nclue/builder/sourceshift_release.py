@@ -15,7 +15,8 @@ from ..retrieval import systems
 from ..retrieval.engine import Engine
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
-from . import config, crosspage, simulated_audit, sourceshift
+from . import config as config_mod
+from . import crosspage, simulated_audit, sourceshift
 from .rankings import ranking_rows
 
 
@@ -80,15 +81,16 @@ def _v2_entry(spec):
     return entry
 
 
-def write_audit(out_root, config_name, g, seed=sourceshift.SHIFT_SEED, log=print):
-    """The audit records, ``data/v2/qrels.jsonl`` (S) and ``data/v1/repairs.jsonl``."""
+def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=print):
+    """The audit records, ``data/v2/qrels.jsonl`` (S), ``data/v1/repairs.jsonl``, ``data/v2/build.json``, and
+    the audit's agreement with the generator's truth added to ``data/v1/build.json``.  ``v1g``, ``g``: the
+    generated v1 and v2 (:func:`nclue.builder.crosspage.generate`, :func:`nclue.builder.sourceshift.generate`)."""
     written = []
     put_jsonl, put_json = _writer(out_root, written)
-    v1cfg = config.CONFIGS[config_name]
-    v1seed = _v1_seed(out_root)
-    docs, catalog, inv, queries, qrels, _ = crosspage.generate(v1cfg, v1seed)
-    v1 = simulated_audit.Release("v1", docs, queries, qrels, inv, inv, crosspage.page_source(v1cfg, v1seed, docs, catalog, inv), catalog)
-    v2 = simulated_audit.Release("v2", g["docs"], g["queries"], g["qrels_s0"], g["miner"], g["truth"], g["source"], g["catalog"])
+    v1 = simulated_audit.Release("v1", v1g["docs"], v1g["queries"], v1g["qrels"], v1g["mined"], v1g["truth"],
+                                 v1g["source"], v1g["catalog"])
+    v2 = simulated_audit.Release("v2", g["docs"], g["queries"], g["qrels_s0"], g["miner"], g["truth"], g["source"],
+                                 g["catalog"])
     cfg = simulated_audit.AUDIT_CONFIGS[config_name]
     records, changes = simulated_audit.simulate(cfg, seed, {"v1": v1, "v2": v2})
     for name in ("key", "packet", "initial", "queue", "adjudication", "decisions", "pages"):
@@ -107,16 +109,18 @@ def write_audit(out_root, config_name, g, seed=sourceshift.SHIFT_SEED, log=print
         "command": "python -m nclue build --config %s --shift-seed %d" % (config_name, seed),
         "generator_version": __version__,
         "construction": g["info"],
-        "words_per_page": list(sourceshift.SHIFT_CONFIGS[config_name].words_per_page),
+        "text": crosspage.text_parameters(sourceshift.SHIFT_CONFIGS[config_name].text),
         "spurious_rate": sourceshift.SHIFT_CONFIGS[config_name].spurious_rate,
-        "audit_against_truth": truth,
+        "parameters": config_mod.provenance(sourceshift.SHIFT_CONFIGS[config_name], fitted=sourceshift.FITTED,
+                                            exact=sourceshift.EXACT),
+        "audit_against_truth": truth["v2"],
         "note": "The generator knows which facts the page text really carries; 'audit_against_truth' "
                 "compares the audit's final grades with that truth (a check the paper could not make).",
     })
+    v1_build = read_json(os.path.join(out_root, *layout.BUILD.split("/")), layout.BUILD)
+    v1_build["audit_against_truth"] = truth["v1"]
+    write_json(os.path.join(out_root, *layout.BUILD.split("/")), v1_build)
     log("audit: %d pairs, %d queued conditions; v2 changes %d, v1 changes %d" % (
         len(records["key"]), len(records["queue"]), len(changes["v2"]), len(changes["v1"])))
     return written
 
-
-def _v1_seed(out_root):
-    return read_json(os.path.join(out_root, "data", "v1", "build.json"), "data/v1/build.json")["seed"]

@@ -9,6 +9,7 @@ from ..core import layout
 from ..core.instrument import Instrument
 from ..core.jsonio import write_json
 from ..core.structure import sourceshift_table, table1
+from ..labelaudit.score import packet_structure
 from .config import PAPER_TABLE1
 from .sourceshift import PAPER_V2
 
@@ -37,6 +38,26 @@ def write_stats(out_root, cfg):
     return _write(out_root, layout.STATS, "table1", stats, PAPER_TABLE1 if cfg.name == "full" else {},
                   "Stand-in structure from construction; the paper column is the paper's Table 1 (section 3.2). "
                   "Only structural counts were targeted; no result number of the paper was.")
+
+
+PAPER_PACKET = {"pairs": 300, "conditions": 710, "pre_gold": 147, "pre_subset": 153,
+                "v1_wb_gold": 50, "v1_wb_subset": 48, "v1_pmc_subset": 2, "v2_arxiv_gold": 25, "v2_arxiv_subset": 25,
+                "v2_eric_gold": 25, "v2_eric_subset": 25, "v2_fedreg_gold": 25, "v2_fedreg_subset": 25,
+                "v2_pmc_gold": 22, "v2_pmc_subset": 28,
+                "n3_pairs": 110}   # implied: 710 conditions over 300 pairs of two or three conditions
+
+
+def write_stats_audit(out_root, config_name):
+    """``data/audit/stats.json``: the realised packet design beside the paper's Table S7 (full config)."""
+    from ..labelaudit.records import load as load_audit_records
+    inst = Instrument(out_root)
+    v1, v2 = inst.v1(), inst.v2()
+    records = load_audit_records(out_root, {"v1": (v1.queries(), v1.corpus(), v1.qrels()),
+                                            "v2": (v2.queries(), v2.corpus(), v2.qrels(layout.V2_QRELS_S0))})
+    return _write(out_root, layout.AUDIT_STATS, "table", packet_structure(records),
+                  PAPER_PACKET if config_name == "full" else {},
+                  "The simulated audit's packet as drawn; the paper column is supplement Table S7 and section 10.1. "
+                  "The design (cells, pre-gold / pre-subset numbers, 110 three-condition pairs) is the paper's.")
 
 
 def write_stats_v2(out_root, config_name):

@@ -182,11 +182,50 @@ _WB_TOPIC_ENTITIES = {
 }
 
 
+_CITIES = tuple(c.strip() for c in (
+    "Nairobi; Mombasa; Addis Ababa; Lagos; Kano; Accra; Kumasi; Kampala; Dar es Salaam; Kigali; Dakar; Lilongwe; "
+    "Lusaka; Maputo; Dhaka; Chittagong; Kathmandu; Karachi; Lahore; Hanoi; Jakarta; Surabaya; Manila; Cebu; "
+    "Phnom Penh; Ulaanbaatar; Yangon; Lima; Arequipa; Bogota; Medellin; La Paz; Tegucigalpa; Port-au-Prince; "
+    "Asuncion; Quito; Kingston; Casablanca; Tunis; Cairo; Alexandria; Amman; Beirut; Sanaa; Baghdad; Yerevan; "
+    "Tbilisi; Chisinau; Kyiv; Tirana; Belgrade; Tashkent; Bishkek; Dushanbe; Antananarivo; Niamey; Bamako; Khartoum"
+).split(";"))
+
+# common-vocabulary entity phrases per topic (their words also occur in ordinary prose)
+_TOPIC_PHRASES = {
+    "energy": ["Mini-Grid", "Transmission Line", "Off-Grid Solar", "Energy Access", "Power Outages", "Gas Pipeline"],
+    "health": ["Primary Health Care", "Hospital Beds", "Vaccine Supply", "Health Insurance", "Nutrition Program",
+               "Disease Outbreak"],
+    "education": ["School Grants", "Exam Results", "Vocational Training", "Classroom Construction", "Student Loans",
+                  "Teacher Salaries"],
+    "agriculture": ["Irrigation Canals", "Crop Yields", "Farmer Groups", "Grain Storage", "Fertilizer Subsidy",
+                    "Livestock Markets"],
+    "transport": ["Road Maintenance", "Bus Services", "Freight Corridor", "Port Capacity", "Bridge Repair",
+                  "Traffic Congestion"],
+    "water": ["Water Tariffs", "Sanitation Coverage", "Flood Risk", "Water Utility", "Drainage Works", "Rural Water"],
+    "finance": ["Bank Lending", "Interest Rates", "Capital Markets", "Payment Systems", "Credit Bureau", "Pension Fund"],
+    "governance": ["Budget Execution", "Audit Findings", "Tax Administration", "Civil Registration", "Court Reform",
+                   "Local Elections"],
+    "social": ["Poverty Line", "Household Survey", "Social Assistance", "Labor Market", "Child Benefits",
+               "Disability Grants"],
+    "urban": ["Land Use", "Housing Finance", "Street Lighting", "Waste Collection", "Urban Transport",
+              "City Budget"],
+    "climate": ["Carbon Emissions", "Forest Cover", "Heat Waves", "Coastal Protection", "Climate Finance",
+                "Drought Risk"],
+    "trade": ["Export Growth", "Import Duties", "Trade Agreement", "Customs Revenue", "Border Crossing",
+              "Logistics Costs"],
+}
+
+
 def entity_table():
     """All entity conditions as (label, topic, aliases), in a fixed order."""
     out = list(_ENTITY_EXTRA)
     for name in _COUNTRIES:
         out.append((name, "generic", []))
+    for name in _CITIES:
+        out.append((name, "generic", []))
+    for topic in sorted(_TOPIC_PHRASES):
+        for name in _TOPIC_PHRASES[topic]:
+            out.append((name, topic, []))
     for topic in sorted(_WB_TOPIC_ENTITIES):
         for name in _WB_TOPIC_ENTITIES[topic]:
             out.append((name, topic, []))
@@ -198,3 +237,56 @@ def entity_table():
 
 # Syllables for per-document invented vocabulary (project names, place names).
 SYLLABLES = "ka lo mi ra ven tu sa dor bel ni quo zan fe ri mar tal o ba sen ul gra phi dex mo".split()
+
+
+# ---- paraphrase and prose vocabulary (docs/stand-in.md#page-text) ---------------------------------------
+# A fact page may state a condition in other words than its label: a synonym for a label word, or a
+# reordered "B of A" for a two-word label.  The construction miner matches only the label and the catalog
+# aliases, so a fact stated only in a paraphrase is missed by construction (a label error the audit can find).
+SYNONYMS = {
+    "summary": "overview", "assessment": "appraisal", "analysis": "review", "management": "administration",
+    "framework": "structure", "plan": "schedule", "measures": "actions", "objectives": "aims",
+    "arrangements": "provisions", "context": "background", "evaluation": "appraisal", "monitoring": "tracking",
+    "mechanism": "procedure", "engagement": "consultation", "lessons": "insights", "learned": "drawn",
+    "estimates": "projections", "outlook": "prospects", "reform": "overhaul", "overview": "profile",
+    "financing": "funding", "surveillance": "monitoring", "outcomes": "results", "development": "expansion",
+    "safety": "security", "resources": "assets", "delivery": "provision", "inclusion": "access",
+    "protection": "support", "systems": "schemes", "methodology": "approach", "planning": "zoning",
+    "screening": "appraisal", "accounting": "reporting", "facilitation": "simplification",
+    "climate": "environment", "methods": "procedures", "limitations": "caveats", "statement": "declaration",
+    "contributions": "roles", "availability": "access", "material": "content", "sustainability": "durability",
+    "transfer": "payment", "insurance": "cover", "restoration": "rehabilitation", "depletion": "decline",
+    "settlements": "neighborhoods", "waste": "refuse", "violence": "abuse", "labor": "work",
+    "regression": "model", "ratio": "odds", "interval": "range", "trial": "study",
+}
+_SMALL = {"and", "of", "the", "for", "to", "on", "in", "a"}
+
+
+def paraphrases(label):
+    """Other wordings of a label (deterministic): every label word with a synonym replaced, and for a
+    two-word label its reordered "B of A" form.  Proper names (labels without a known word) have none.
+
+    >>> paraphrases("Risk Assessment")
+    ['Risk Appraisal', 'Assessment of Risk']
+    >>> paraphrases("Kenya")
+    []
+    """
+    words = label.split()
+    out = []
+    swapped = [SYNONYMS.get(w.lower(), w) for w in words]
+    if [w.lower() for w in swapped] != [w.lower() for w in words]:
+        out.append(" ".join(s.capitalize() if w[:1].isupper() and s != w else s for w, s in zip(words, swapped)))
+    if len(words) == 2 and not any(w.lower() in _SMALL for w in words) and words[0].isalpha() and words[1].isalpha():
+        out.append("%s of %s" % (words[1], words[0]))
+    return out
+
+
+def label_words(labels):
+    """The ordinary words of condition labels (lower case, no short words or digits), sorted: the
+    vocabulary documents also use in plain prose, so that a label's words occur where its condition does not."""
+    out = set()
+    for label in labels:
+        for word in label.lower().replace("-", " ").replace("/", " ").split():
+            if word.isalpha() and len(word) > 3 and word not in _SMALL:
+                out.add(word)
+    return sorted(out)

@@ -42,6 +42,7 @@ V2_QRELS = V2 + "/qrels.jsonl"
 V2_SYSTEMS = V2 + "/systems.json"
 V2_BUILD = V2 + "/build.json"
 V2_STATS = V2 + "/stats.json"
+AUDIT_STATS = AUDIT + "/stats.json"
 
 QUERY_FORMS = ("raw", "clean_v2", "natural")
 
@@ -77,6 +78,7 @@ FILE_KINDS = (
     FileKind(V2_STATS, "statistics", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(V2 + "/rankings/forms/*__*.jsonl", "form-ranking", "v2", True, "docs/schema.md#rankings"),
     FileKind(AUDIT + "/audit.json", "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),
+    FileKind(AUDIT_STATS, "statistics", "audit", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, "docs/schema.md#the-label-audit-dataaudit"),
     FileKind(PAPER_NUMBERS, "paper-numbers", "paper", False, "docs/paper-audit.md"),
     FileKind(CLAIMS_DIR + "/*.json", "frozen-claims", "claims", True, "docs/claims.md"),

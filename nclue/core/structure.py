@@ -67,6 +67,26 @@ def gold_graph_components(sets):
     return sorted(comps.values(), key=lambda c: (-len(c), c[0]))
 
 
+# Table 6's task-factor slices (paper section 4.3): key, label, predicate on a query's factors
+SLICES = (
+    ("n2", "n = 2", lambda f: f["n"] == 2), ("n3", "n = 3", lambda f: f["n"] == 3),
+    ("lmin_le30", "L_min <= 30", lambda f: f["lmin"] is not None and f["lmin"] <= 30),
+    ("lmin_gt100", "L_min > 100", lambda f: f["lmin"] is not None and f["lmin"] > 100),
+    ("pool_le25", "|D+| <= 25", lambda f: f["pool"] <= 25), ("pool_gt50", "|D+| > 50", lambda f: f["pool"] > 50),
+)
+
+
+def query_factors(queries, corpus, qrels, sets):
+    """Per query: ``n``, the shortest gold's length ``lmin`` (pages; None without a gold) and the positive
+    pool size ``pool`` = |D+| (its nonzero qrels)."""
+    out = {}
+    for qid, q in queries.items():
+        gold = sets[qid][0]
+        out[qid] = {"n": q.n, "lmin": min(corpus[d].pages for d in gold) if gold else None,
+                    "pool": len(qrels.get(qid, {}))}
+    return out
+
+
 def median(values):
     """Median of a non-empty list (mean of the two middle values for even length)."""
     s = sorted(values)
@@ -135,6 +155,9 @@ def table1(queries, corpus, qrels, inventory):
         "gold_graph_components": len(comps),
         "gold_graph_largest_component_queries": len(comps[0]) if comps else 0,
     }
+    factors = query_factors(queries, corpus, qrels, sets)
+    for key, _, predicate in SLICES[2:]:
+        stats["slice_" + key] = sum(1 for f in factors.values() if predicate(f))
     for src in sorted(sources):
         stats["documents_" + src] = sources[src]
         stats["gold_qrels_" + src] = gold_by_source.get(src, 0)

@@ -47,6 +47,20 @@ def integrity(records):
     return out, first_failure
 
 
+def packet_structure(records):
+    """The packet's design as realised (Table S7): pairs, condition decisions, pre-gold and pre-subset
+    pairs, three-condition pairs, and pre-gold / pre-subset pairs per (release, source) cell."""
+    pairs = list(records.pairs.values())
+    out = {"pairs": len(pairs), "conditions": sum(p.n for p in pairs),
+           "pre_gold": sum(1 for p in pairs if p.stratum == "gold"),
+           "pre_subset": sum(1 for p in pairs if p.stratum == "subset"),
+           "n3_pairs": sum(1 for p in pairs if p.n == 3)}
+    for p in pairs:
+        key = "%s_%s_%s" % (p.release, p.source, p.stratum)
+        out[key] = out.get(key, 0) + 1
+    return {k: out[k] for k in sorted(out)}
+
+
 def _grade_matrix(pairs, a, e):
     m = [[0] * 4 for _ in range(4)]
     for p in pairs:

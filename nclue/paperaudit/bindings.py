@@ -46,6 +46,13 @@ STRUCTURE = (
     Binding("T1.single_page", "v1.table1.single_page_solvable_golds"),
     Binding("T1.distinct_valid", "v1.table1.distinct_page_valid_golds"),
     Binding("X.s11.rows", "v1.table1.qrel_rows"),
+    Binding("X.s34.families", "v1.table1.gold_families"),
+    Binding("S1i.cp.components", "v1.table1.gold_graph_components"),
+    Binding("S1i.cp.largest", "v1.table1.gold_graph_largest_component_queries"),
+    Binding("T6.size.lmin_le30", "v1.table1.slice_lmin_le30"),
+    Binding("T6.size.lmin_gt100", "v1.table1.slice_lmin_gt100"),
+    Binding("T6.size.pool_le25", "v1.table1.slice_pool_le25"),
+    Binding("T6.size.pool_gt50", "v1.table1.slice_pool_gt50"),
     # ---- SourceShift's scale (supplement section 8)
     Binding("X.s8.queries", "v2.structure.queries"),
     Binding("X.s8.n2", "v2.structure.queries_n2"),
@@ -64,6 +71,22 @@ STRUCTURE = (
     Binding("X.s8.qrels", "v2.structure.qrel_rows"),
     Binding("X.s8.gold", "v2.structure.gold_qrels"),
     Binding("X.s8.gold_docs", "v2.structure.distinct_gold_documents"),
+    # ---- the label audit's packet (supplement 10.1, Table S7)
+    Binding("S7.all.pairs", "audit.packet.pairs"),
+    Binding("X.s101.conditions", "audit.packet.conditions"),
+    Binding("S7.all.gold", "audit.packet.pre_gold"),
+    Binding("S7.all.subset", "audit.packet.pre_subset"),
+    Binding("S7.cp_wb.gold", "audit.packet.v1_wb_gold"),
+    Binding("S7.cp_wb.subset", "audit.packet.v1_wb_subset"),
+    Binding("S7.cp_pmc.subset", "audit.packet.v1_pmc_subset"),
+    Binding("S7.ss_arxiv.gold", "audit.packet.v2_arxiv_gold"),
+    Binding("S7.ss_arxiv.subset", "audit.packet.v2_arxiv_subset"),
+    Binding("S7.ss_eric.gold", "audit.packet.v2_eric_gold"),
+    Binding("S7.ss_eric.subset", "audit.packet.v2_eric_subset"),
+    Binding("S7.ss_fedreg.gold", "audit.packet.v2_fedreg_gold"),
+    Binding("S7.ss_fedreg.subset", "audit.packet.v2_fedreg_subset"),
+    Binding("S7.ss_pmc.gold", "audit.packet.v2_pmc_gold"),
+    Binding("S7.ss_pmc.subset", "audit.packet.v2_pmc_subset"),
 )
 
 BY_CLAIM = {b.claim: b for b in STRUCTURE}

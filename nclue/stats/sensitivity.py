@@ -19,16 +19,26 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
     ``n_docs`` draws); a query is weighted ``W_q = w_q * mean(v_d for d in its
     memberships)`` (a query with no memberships -- e.g. one left without a gold after
     label repair -- keeps its query weight: document factor 1, the expected mean of
-    ``v_d``).  For each per-query difference vector in ``deltas`` (values
-    -1, 0, 1) the statistic is ``scale * sum_q W_q delta_q / sum_q W_q``; all
-    vectors share the draws.  Returns one distribution per vector.
+    ``v_d``).  For each per-query difference vector in ``deltas`` (any real
+    values: differences of 0/1 outcomes, or of NDCG) the statistic is
+    ``scale * sum_q W_q delta_q / sum_q W_q``; all vectors share the draws.
+    Returns one distribution per vector.
+
+    A hand-worked case: two queries, two documents, query 0 on document 0 and query 1
+    on document 1, differences 1 and 0.  A draw that picks query 0 twice (w = 2, 0)
+    and document 0 twice (v = 2, 0) weighs query 0 by 2 * 2 = 4 and query 1 by 0:
+    the statistic is 100 * 4 * 1 / 4 = 100 (tests/test_stats.py works every draw).
     """
     q = len(memberships)
     sizes = [len(m) for m in memberships]
+    if any(len(d) != q for d in deltas):
+        raise StatisticsError("crossed_bootstrap needs one difference per query in every vector")
+    if any(not math.isfinite(x) for d in deltas for x in d):
+        raise StatisticsError("crossed_bootstrap needs finite differences")
+    unit = all(x in (-1, 0, 1) for d in deltas for x in d)
     plus = [[i for i, x in enumerate(d) if x > 0] for d in deltas]
     minus = [[i for i, x in enumerate(d) if x < 0] for d in deltas]
-    if any(abs(x) > 1 for d in deltas for x in d):
-        raise StatisticsError("crossed_bootstrap expects differences of 0/1 outcomes")
+    values = [[(i, float(x)) for i, x in enumerate(d) if x] for d in deltas]
     out = [[] for _ in deltas]
     for _ in range(draws):
         wq = [0] * q
@@ -43,7 +53,10 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
         total = math.fsum(w)
         wget = w.__getitem__
         for j in range(len(deltas)):
-            num = math.fsum(map(wget, plus[j])) - math.fsum(map(wget, minus[j]))
+            if unit:
+                num = math.fsum(map(wget, plus[j])) - math.fsum(map(wget, minus[j]))
+            else:
+                num = math.fsum(w[i] * x for i, x in values[j])
             out[j].append(scale * num / total if total else 0.0)
     return out
 
