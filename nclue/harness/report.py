@@ -14,7 +14,6 @@
 import os
 import platform
 import subprocess
-import sys
 
 from .. import __version__
 from ..analyses.base import LEVELS
