@@ -170,13 +170,14 @@ def cmd_score(argv, prog):
     p.add_argument("--ties", choices=("trec", "file"), default="trec",
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
-    p.add_argument("--qrels", choices=("final", "s0"), default="final",
-                   help="v2 only: the revised qrels.jsonl (default) or the initial qrels_s0.jsonl")
+    p.add_argument("--qrels", choices=("final", "s0", "construction"), default="final",
+                   help="v2 only: the qrel copy S (qrels.jsonl, after the challenge; default), S0 (qrels_s0.jsonl, "
+                        "after the stratified audit) or construction (qrels_construction.jsonl)")
     p.add_argument("--no-verify", action="store_true",
                    help="score even when a release file it reads fails its integrity check (warn on stderr)")
     args = p.parse_args(argv)
-    if args.qrels == "s0" and args.release != "v2":
-        raise UsageError("--qrels s0 exists only for --release v2")
+    if args.qrels != "final" and args.release != "v2":
+        raise UsageError("--qrels %s exists only for --release v2" % args.qrels)
     result, about = score_run(data_root(args.data), args.run, args.release, args.qrels, args.format, args.ties,
                               verify=not args.no_verify, warn=STDERR.write)
     STDOUT.write(render(result, about))

@@ -36,6 +36,8 @@ JSONL = {
     "data/v1/page_scores/page_bm25_top3.jsonl": ("pages", "docid"),
     "data/v2/corpus.jsonl": ("pages", None),
     "data/v2/queries.jsonl": ("n", None),
+    "data/v2/inventory.jsonl": ("pages", "docid"),
+    "data/v2/qrels_construction.jsonl": ("grade", "qid"),
     "data/v2/qrels_s0.jsonl": ("grade", "qid"),
     "data/v2/qrels.jsonl": ("grade", "docid"),
     "data/v2/rankings/forms/bm25_and__raw.jsonl": ("scores", "qid"),
@@ -46,16 +48,20 @@ JSONL = {
     "data/audit/queue.jsonl": ("pool", "pair"),
     "data/audit/adjudication.jsonl": ("positive", "pair"),
     "data/audit/decisions.jsonl": ("grade_after", "pair"),
+    "data/audit/challenge_key.jsonl": ("gap_change", "qid"),
+    "data/audit/challenge_packet.jsonl": ("conditions", "docid"),
+    "data/audit/challenge_responses.jsonl": ("answers", "pair"),
+    "data/audit/challenge_decisions.jsonl": ("grade_after", "pair"),
 }
 DOCUMENTS = {
     "data/v1/systems.json": "systems", "data/v2/systems.json": "systems", "data/v1/stats.json": "table1",
     "data/v2/stats.json": "table", "data/v1/build.json": "seed", "data/v2/build.json": "seed",
-    "data/audit/audit.json": "seed", "reference_metrics/v1.matrix.json": "claims",
+    "data/audit/audit.json": "seed", "data/v2/genealogy.json": "copies", "reference_metrics/v1.matrix.json": "claims",
     "reference_metrics/v1.construction.json": "claims",
 }
 CORE = ("data/v1/corpus.jsonl", "data/v1/queries.jsonl", "data/v1/qrels.jsonl", "data/v1/inventory.jsonl",
         "data/v1/rankings/bm25_or.jsonl", "data/v1/page_scores/page_bm25_top3.jsonl", "data/v2/qrels.jsonl",
-        "data/audit/initial.jsonl")
+        "data/audit/initial.jsonl", "data/audit/challenge_key.jsonl", "data/audit/challenge_responses.jsonl")
 
 
 def _line(obj):

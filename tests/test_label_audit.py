@@ -11,13 +11,13 @@ from conftest import REPO, reproduce_report, run_reproduce
 
 def _records(root):
     from nclue.core.instrument import Instrument
-    from nclue.core.layout import V2_QRELS_S0
+    from nclue.core.layout import V2_QRELS_CONSTRUCTION
     from nclue.labelaudit import records as audit_records
 
     inst = Instrument(root)
     v2 = inst.v2()
     releases = {"v1": (inst.queries(), inst.corpus(), inst.qrels()),
-                "v2": (v2.queries(), v2.corpus(), v2.qrels(V2_QRELS_S0))}
+                "v2": (v2.queries(), v2.corpus(), v2.qrels(V2_QRELS_CONSTRUCTION))}
     return inst, v2, audit_records.load(root, releases)
 
 
@@ -46,7 +46,23 @@ def test_released_v2_scale():
     assert [table["queries_" + s] for s in ("arxiv", "eric", "fedreg", "pmc")] == [42, 45, 125, 14]
     assert [table["documents_" + s] for s in ("arxiv", "eric", "fedreg", "pmc")] == [125] * 4
     assert (table["queries_n2"], table["queries_n3"], table["condition_records"]) == (199, 27, 479)
-    assert table["qrel_rows_s0"] != table["qrel_rows"] or table["gold_qrels_s0"] != table["gold_qrels"]
+    assert table["queries_construction"] == table["queries_s0"] == 226     # no stage left a query without a gold
+    assert table["qrel_rows_construction"] > table["qrel_rows_s0"] > table["qrel_rows"]
+
+
+def test_released_genealogy_rederives_s0_and_s():
+    """Construction -> S0 (audit decisions re-derived from the records) -> S (challenge decisions
+    re-derived from the responses and tie-break): 0 differences against the released copies."""
+    from nclue.analyses.genealogy import derived_s, derived_s0
+    from nclue.core.instrument import Instrument
+    from nclue.labelaudit import score as audit_scoring
+
+    v2 = Instrument(REPO).v2()
+    stages = v2.genealogy()
+    for derive, copy in ((derived_s0, "s0"), (derived_s, "s")):
+        qrels, removed, changed = derive(Instrument(REPO))
+        assert audit_scoring.qrel_differences(qrels, v2.qrels(stages[copy].path)) == []
+        assert removed == list(stages[copy].removed_queries) and changed == stages[copy].grades_changed > 0
 
 
 def test_released_audit_records_recompute_the_released_qrels():
@@ -55,8 +71,8 @@ def test_released_audit_records_recompute_the_released_qrels():
     inst, v2, rec = _records(REPO)
     pol, decided = audit_scoring.policy(rec)
     assert pol["decision_mismatches"] == 0, pol["first_mismatch"]
-    derived = audit_scoring.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
-    assert audit_scoring.qrel_differences(derived, v2.qrels()) == []
+    derived = audit_scoring.revised(v2.qrels("data/v2/qrels_construction.jsonl"), rec, decided, "v2")
+    assert audit_scoring.qrel_differences(derived, v2.qrels("data/v2/qrels_s0.jsonl")) == []
     v1_changes = {(p.qid, p.docid): decided[p.pair] for p in rec.pairs.values()
                   if p.release == "v1" and decided[p.pair] != p.grade_before}
     assert v1_changes == {(r.qid, r.docid): r.grade_after for r in inst.repairs().values()}
@@ -130,7 +146,7 @@ def test_v2_contrast_p_values_agree_with_scipy_permutation_test():
     ours = frozen["v2.contrasts.lexical_decomposition.raw.p_value"]
     assert abs(ours - ref) < 0.01 + 3 * (max(ref, 1e-4) / 10000) ** 0.5
     assert frozen["v2.contrasts.lexical_decomposition.raw.delta_score"] == pytest.approx(
-        100.0 * int((var - base).sum()) / len(v2.queries()), abs=1e-12)
+        100.0 * int((var - base).sum()) / len(v2.evaluation_queries()), abs=1e-12)
 
 
 # --- the policy on records, and negative controls ------------------------------------------------
@@ -177,8 +193,8 @@ def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
     assert decided[pair] == decided_before[pair] + 1
     assert pol["decision_mismatches"] >= 1 and pair in pol["first_mismatch"]
     if p.release == "v2":
-        derived = audit_scoring.revised(v2.qrels("data/v2/qrels_s0.jsonl"), rec, decided, "v2")
-        diffs = audit_scoring.qrel_differences(derived, v2.qrels())
+        derived = audit_scoring.revised(v2.qrels("data/v2/qrels_construction.jsonl"), rec, decided, "v2")
+        diffs = audit_scoring.qrel_differences(derived, v2.qrels("data/v2/qrels_s0.jsonl"))
         assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
     _resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
@@ -197,7 +213,7 @@ def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
     _resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
-    assert target["qid"] in fails["audit.policy.v2_qrels_differences"]["reason"] and "data/v2/qrels.jsonl" in out
+    assert target["qid"] in fails["v2.genealogy.s.qrel_differences"]["reason"] and "data/v2/qrels.jsonl" in out
 
 
 def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
@@ -262,7 +278,10 @@ def test_absent_v2_part_skips_with_reasons_and_a_deleted_listed_one_fails(mini_a
     assert code == 1
 
 
-V2_FILES = ["data/v2/qrels.jsonl", "data/v2/qrels_s0.jsonl", "data/v2/queries.jsonl", "data/v2/corpus.jsonl",
+V2_FILES = ["data/v2/qrels.jsonl", "data/v2/qrels_s0.jsonl", "data/v2/qrels_construction.jsonl",
+            "data/v2/inventory.jsonl", "data/v2/genealogy.json", "data/audit/challenge_key.jsonl",
+            "data/audit/challenge_responses.jsonl", "data/audit/challenge_decisions.jsonl",
+            "data/v2/queries.jsonl", "data/v2/corpus.jsonl",
             "data/v2/conditions.jsonl", "data/v2/rankings/forms/bm25_and__raw.jsonl", "data/v2/systems.json",
             "data/audit/key.jsonl", "data/audit/packet.jsonl", "data/audit/pages.jsonl",
             "data/audit/initial.jsonl", "data/audit/queue.jsonl", "data/audit/adjudication.jsonl",

@@ -63,11 +63,11 @@ def v2_structure(g):
     query = namedtuple("Query", "n")
     queries = {q["qid"]: query(q["n"]) for q in g["queries"]}
     qrels = {}
-    for r in g["qrels_s0"]:
+    for r in g["qrels_construction"]:
         qrels.setdefault(r["qid"], {})[r["docid"]] = r["grade"]
     sets = gold_and_subsets(queries, qrels)
     comps = gold_graph_components(sets)
-    return {"qrel_rows_construction": len(g["qrels_s0"]), "gold_qrels": sum(len(gs) for gs, _ in sets.values()),
+    return {"qrel_rows_construction": len(g["qrels_construction"]), "gold_qrels": sum(len(gs) for gs, _ in sets.values()),
             "distinct_gold_documents": len({d for gs, _ in sets.values() for d in gs}),
             "gold_graph_components": len(comps), "gold_graph_largest_component_queries": len(comps[0])}
 

@@ -7,9 +7,11 @@ objects (:mod:`nclue.analyses.base`).  ``freeze`` and ``reproduce`` both call th
 value and its recomputation come from one implementation.
 """
 
-from . import construction, inference, label_audit, paper, release, scoring, sensitivity, sourceshift, tables
+from . import (challenge, construction, genealogy, inference, label_audit, paper, release, scoring, sensitivity,
+               sourceshift, tables, validation_stages)
 
 REGISTRY = {}
-for _module in (release, construction, scoring, tables, inference, sensitivity, paper, sourceshift, label_audit):
+for _module in (release, construction, scoring, tables, inference, sensitivity, paper, sourceshift, genealogy,
+                label_audit, challenge, validation_stages):
     for _analysis in _module.ANALYSES:
         REGISTRY[_analysis.name] = _analysis

@@ -18,7 +18,7 @@ SCORE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS]
 def gold_sets(inst, qrels_rel=None):
     """``{qid: (gold, subsets)}`` of a release under one qrel copy (default: its ``qrels.jsonl``)."""
     rel = qrels_rel or inst.QRELS
-    return inst.memo("sets:" + rel, lambda: gold_and_subsets(inst.queries(), inst.qrels(rel)))
+    return inst.memo("sets:" + rel, lambda: gold_and_subsets(inst.evaluation_queries(rel), inst.qrels(rel)))
 
 
 def ideals(inst, qrels_rel):
@@ -29,10 +29,11 @@ def ideals(inst, qrels_rel):
 
 def outcomes(inst, rel, qrels_rel=None):
     """Per-query outcome vectors of one ranking file under a qrel copy (default: the release's
-    ``qrels.jsonl``), memoised per instrument."""
+    ``qrels.jsonl``) over that copy's evaluation queries, memoised per instrument."""
     copy = qrels_rel or inst.QRELS
     return inst.memo("outcomes:%s|%s" % (rel, copy), lambda: evaluate(
-        inst.ranking(rel), inst.queries(), inst.qrels(copy), gold_sets(inst, copy), ideals=ideals(inst, copy)))
+        inst.ranking(rel), inst.evaluation_queries(copy), inst.qrels(copy), gold_sets(inst, copy),
+        ideals=ideals(inst, copy)))
 
 
 def systems_document(inst):

@@ -1,30 +1,37 @@
 """SourceShift analyses (``data/v2``; paper Table 7, supplement section 8, Tables S3-S4).
 
 * ``v2.structure``: the release's scale (queries and documents by source and
-  n; rows, golds, subsets and distinct gold documents of both qrel copies);
+  n; queries, rows, golds, subsets and distinct gold documents of the three
+  qrel copies: construction, S0, S);
 * ``v2.forms``: every system x form's n-Clue Score@10, Gold Hit@10,
-  Gold-NDCG@10 and graded NDCG@10 on the revised qrels (Table S3), and the
-  rank agreement of the 13 raw runs under graded vs gold-only NDCG;
+  Gold-NDCG@10 and graded NDCG@10 on S (Table S3), and the rank agreement of
+  the 13 raw runs under graded vs gold-only NDCG;
 * ``v2.contrasts``: the query-paired contrasts (Table S4): Delta n-Clue Score
-  in points and a two-sided sign-flip p-value over the 225 queries
+  in points and a two-sided sign-flip p-value over S's evaluation queries
   (10,000 draws shared by all contrasts and forms; a query is its own family);
 * ``v2.directions``: the raw-form operation directions on v1 and v2 (Table 7):
   variant minus base on each release and whether the sign is the same;
+* ``v2.forms.s0``, ``v2.contrasts.s0``, ``v2.directions.s0`` and the
+  ``.construction`` variants: the same three analyses on the earlier qrel
+  copies, each copy over its own evaluation queries (docs/analyses.md#sourceshift);
 * ``v2.sensitivity``: Table S1i's SourceShift column for the raw fusion - BM25
-  n-Clue Score contrast (graph components, crossed query x document
+  gold-only NDCG@10 gap on S (graph components, crossed query x document
   intervals, leave-one-document ranges, removal of the 20 highest-degree
-  documents; gold and all-judged memberships) and the contrast by source.
+  documents; gold and all-judged memberships) and the gap by source
+  (:func:`nclue.analyses.sensitivity.shared_document_values`).
 """
+
+import math
 
 from ..core import layout
 from ..core.errors import InputError
 from ..core.measures import V2_FORM_MEASURES
 from ..core.metrics import summary
 from ..core.rng import Stream
-from ..core.structure import gold_and_subsets, gold_graph_components, sourceshift_table
+from ..core.structure import sourceshift_table
 from ..stats import randomization
 from ..stats.rank import spearman
-from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range
+from .sensitivity import S1I_PAIR, shared_document_values
 from .base import Analysis, Unit, Value
 from .common import form_systems, outcomes, systems_document
 from .construction import stats_file_disagreements
@@ -60,7 +67,8 @@ def _pairs(inst, field):
 
 def _structure_units(inst):
     v2 = inst.v2()
-    inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_S0, layout.V2_QRELS]
+    inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY] + [
+        copy.path for copy in layout.V2_COPIES]
     src = "supplement section 8 (SourceShift scale)"
 
     def stats_file():
@@ -77,57 +85,69 @@ def _ranks_desc(values):
     return [1 + sum(1 for w in values if w > v) for v in values]
 
 
-def _forms_units(inst):
+COPY_VARIANTS = (("", layout.V2_QRELS), (".s0", layout.V2_QRELS_S0), (".construction", layout.V2_QRELS_CONSTRUCTION))
+
+
+def _copy_inputs(copy):
+    """Input files of an analysis on one qrel copy: the v2 base files, the copy and the genealogy."""
+    return [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_SYSTEMS, layout.V2_GENEALOGY, copy]
+
+
+def _forms_units(inst, suffix="", copy=layout.V2_QRELS):
     v2 = inst.v2()
     units = []
     sids = form_systems(v2)
+    name = "v2.forms" + suffix
+    inputs = _copy_inputs(copy)
     for sid in sids:
         for form in FORMS:
             rel = v2_path(sid, form)
-            units.append(Unit("%s/%s" % (sid, form), V2_INPUTS + [rel], (lambda rel=rel, sid=sid, form=form: (
-                measure_values("v2.forms.%s.%s" % (sid, form), summary(outcomes(v2, rel)), V2_FORM_MEASURES,
-                               "supplement Table S3")))))
+            units.append(Unit("%s/%s" % (sid, form), inputs + [rel], (lambda rel=rel, sid=sid, form=form: (
+                measure_values("%s.%s.%s" % (name, sid, form), summary(outcomes(v2, rel, copy)), V2_FORM_MEASURES,
+                               "supplement Table S3 (qrel copy %s)" % copy)))))
 
     def rank_agreement():
-        graded = [summary(outcomes(v2, v2_path(s, "raw")))["graded_ndcg"] for s in sids]
-        gold = [summary(outcomes(v2, v2_path(s, "raw")))["gold_ndcg"] for s in sids]
+        graded = [summary(outcomes(v2, v2_path(s, "raw"), copy))["graded_ndcg"] for s in sids]
+        gold = [summary(outcomes(v2, v2_path(s, "raw"), copy))["gold_ndcg"] for s in sids]
         rg, ro = _ranks_desc(graded), _ranks_desc(gold)
         shifts = [abs(a - b) for a, b in zip(rg, ro)]
         worst = max(range(len(sids)), key=lambda i: (shifts[i], -i))
-        src = "supplement section 8 (graded vs gold-only NDCG of the raw runs)"
-        return [Value("v2.forms.rank_agreement.spearman_graded_vs_gold_ndcg", spearman(graded, gold), source=src),
-                Value("v2.forms.rank_agreement.max_rank_shift", shifts[worst], source=src),
-                Value("v2.forms.rank_agreement.max_shift_system", sids[worst], source=src)]
+        src = "supplement section 8 (graded vs gold-only NDCG of the raw runs; qrel copy %s)" % copy
+        return [Value(name + ".rank_agreement.spearman_graded_vs_gold_ndcg", spearman(graded, gold), source=src),
+                Value(name + ".rank_agreement.max_rank_shift", shifts[worst], source=src),
+                Value(name + ".rank_agreement.max_shift_system", sids[worst], source=src)]
     if sids:
-        units.append(Unit("rank_agreement", V2_INPUTS + [v2_path(s, "raw") for s in sids], rank_agreement))
+        units.append(Unit("rank_agreement", inputs + [v2_path(s, "raw") for s in sids], rank_agreement))
     return units
 
 
-def _contrast_units(inst):
+def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
     v2 = inst.v2()
     contrasts = _pairs(v2, "source_shift_contrasts")
     files = sorted({v2_path(s, f) for c in contrasts for s in (c["variant"], c["base"]) for f in FORMS})
+    name = "v2.contrasts" + suffix
 
     def compute():
-        n = len(v2.queries())
-        masks = randomization.draw_masks(Stream.derived(SEED, "v2", "randomization"), n, randomization.DRAWS)
+        n = len(v2.evaluation_queries(copy))
+        labels = ("v2", "randomization") + ((copy,) if suffix else ())
+        masks = randomization.draw_masks(Stream.derived(SEED, *labels), n, randomization.DRAWS)
         keys, diffs = [], []
         for form in FORMS:
             for c in contrasts:
-                var = outcomes(v2, v2_path(c["variant"], form)).success
-                base = outcomes(v2, v2_path(c["base"], form)).success
+                var = outcomes(v2, v2_path(c["variant"], form), copy).success
+                base = outcomes(v2, v2_path(c["base"], form), copy).success
                 keys.append((form, c, sum(var), sum(base)))
                 diffs.append([v - b for v, b in zip(var, base)])
         tests = randomization.sign_flip_tests(diffs, masks)
         out = []
-        src = "supplement Table S4 (query-paired, n = %d, %d sign flips)" % (n, randomization.DRAWS)
+        src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, randomization.DRAWS, copy)
         for (form, c, sv, sb), t in zip(keys, tests):
-            prefix = "v2.contrasts.%s.%s" % (c["id"], form)
+            prefix = "%s.%s.%s" % (name, c["id"], form)
             out += [Value(prefix + ".delta_score", 100.0 * (sv - sb) / n, source=src),
                     Value(prefix + ".success_difference", sv - sb, source=src),
                     Value(prefix + ".p_value", t.p_value(), source=src)]
         return out
-    return [Unit("contrasts", V2_INPUTS + files, compute)] if contrasts else []
+    return [Unit("contrasts", _copy_inputs(copy) + files, compute)] if contrasts else []
 
 
 def direction(a, b):
@@ -141,7 +161,7 @@ def direction(a, b):
     return "same" if (a > 0) == (b > 0) else "flip"
 
 
-def _direction_units(inst):
+def _direction_units(inst, suffix="", copy=layout.V2_QRELS):
     v1, v2 = inst, inst.v2()
     ops = _pairs(v2, "directions")
     files_v1 = sorted({layout.ranking_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
@@ -149,63 +169,31 @@ def _direction_units(inst):
 
     def compute():
         out = []
-        src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points)"
+        src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points; v2 qrel copy %s)" % copy
         for c in ops:
             d1 = (summary(outcomes(v1, layout.ranking_path(c["variant"], "raw")))["nclue_score"]
                   - summary(outcomes(v1, layout.ranking_path(c["base"], "raw")))["nclue_score"])
-            d2 = (summary(outcomes(v2, v2_path(c["variant"], "raw")))["nclue_score"]
-                  - summary(outcomes(v2, v2_path(c["base"], "raw")))["nclue_score"])
-            prefix = "v2.directions.%s" % c["id"]
+            d2 = (summary(outcomes(v2, v2_path(c["variant"], "raw"), copy))["nclue_score"]
+                  - summary(outcomes(v2, v2_path(c["base"], "raw"), copy))["nclue_score"])
+            prefix = "v2.directions%s.%s" % (suffix, c["id"])
             out += [Value(prefix + ".v1_delta", d1, source=src), Value(prefix + ".v2_delta", d2, source=src),
                     Value(prefix + ".direction", direction(d1, d2), source=src)]
         return out
-    return [Unit("directions", V1_INPUTS + V2_INPUTS + files_v1 + files_v2, compute)] if ops else []
+    return [Unit("directions", V1_INPUTS + _copy_inputs(copy) + files_v1 + files_v2, compute)] if ops else []
 
 
-def _has_v2(fn):
+def _has_v2(fn, suffix="", copy=layout.V2_QRELS):
     def units(inst):
         if not inst.exists(layout.V2_SYSTEMS) and not inst.exists(layout.V2_QUERIES):
             return []
-        return fn(inst)
+        return fn(inst, suffix, copy) if suffix else fn(inst)
     return units
 
 
-S1I_PAIR = ("rrf_bm25and_pagetop3", "bm25_and")
-CROSSED_DRAWS = 500
-
-
-def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
-    """Table S1i (shared-document dependence) for one release's variant - base n-Clue Score contrast:
-    gold and all-judged graph components, crossed query x document intervals, leave-one-document
-    ranges and removal of the 20 highest-degree documents, for gold and for all judged memberships."""
-    queries, qrels = inst.queries(), inst.qrels()
-    sets = gold_and_subsets(queries, qrels)
-    qids = sorted(queries)
-    v, b = outcomes(inst, variant_rel).success, outcomes(inst, base_rel).success
-    delta = [x - y for x, y in zip(v, b)]
-    src = "supplement Table S1i (shared-document dependence, n-Clue Score points)"
-    out = [Value(prefix + ".delta_score", 100.0 * sum(delta) / len(delta), source=src),
-           Value(prefix + ".queries", len(qids), source=src),
-           Value(prefix + ".distinct_gold_documents", len({d for q in qids for d in sets[q][0]}), source=src)]
-    doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
-    for label in ("gold", "judged"):
-        member_sets = [sorted(sets[q][0]) if label == "gold" else sorted(qrels[q]) for q in qids]
-        graph = {q: (frozenset(m), frozenset()) for q, m in zip(qids, member_sets)}
-        comps = gold_graph_components(graph)
-        stream = Stream.derived(SEED, seed_label, "crossed", label)
-        members = [[doc_index[d] for d in m] for m in member_sets]
-        lo, hi = crossed_intervals([delta], members, len(doc_index), stream, CROSSED_DRAWS)[0]
-        l_lo, l_hi, _, _ = leave_one_document_range(delta, member_sets, sorted({d for m in member_sets for d in m}))
-        dropped, left, _ = drop_top_degree(delta, member_sets, 20)
-        out += [Value("%s.%s.components" % (prefix, label), len(comps), source=src),
-                Value("%s.%s.largest_component" % (prefix, label), len(comps[0]), source=src),
-                Value("%s.%s.crossed_ci_low" % (prefix, label), lo, source=src),
-                Value("%s.%s.crossed_ci_high" % (prefix, label), hi, source=src),
-                Value("%s.%s.leave_one_doc_min" % (prefix, label), l_lo, source=src),
-                Value("%s.%s.leave_one_doc_max" % (prefix, label), l_hi, source=src),
-                Value("%s.%s.drop_top20.delta_score" % (prefix, label), dropped, source=src),
-                Value("%s.%s.drop_top20.queries" % (prefix, label), left, source=src)]
-    return out
+def _copy_analyses(name, level, source, fn):
+    """The analysis on S, then the same on S0 and the construction copy as separately named claims."""
+    return [Analysis(name + suffix, level, source + ("" if not suffix else " -- on qrel copy %s" % copy),
+                     _has_v2(fn, suffix, copy)) for suffix, copy in COPY_VARIANTS]
 
 
 def _sensitivity_units(inst):
@@ -214,28 +202,31 @@ def _sensitivity_units(inst):
     units = []
     if all(s in form_systems(v2) for s in S1I_PAIR):
         files = [v2_path(var, "raw"), v2_path(base, "raw")]
+        src = "supplement section 10.6 (source deltas, gold-only NDCG@10, 0-1 units)"
 
         def v2_compute():
             out = shared_document_values(v2, files[0], files[1], "v2.sensitivity.fusion_minus_bm25", "v2")
-            queries = v2.queries()
+            queries = v2.evaluation_queries()
             qids = sorted(queries)
-            d = [x - y for x, y in zip(outcomes(v2, files[0]).success, outcomes(v2, files[1]).success)]
+            d = [x - y for x, y in zip(outcomes(v2, files[0]).gold_ndcg, outcomes(v2, files[1]).gold_ndcg)]
             for src_name in sorted({q.source for q in queries.values()}):
                 idx = [i for i, q in enumerate(qids) if queries[q].source == src_name]
-                out += [Value("v2.sensitivity.fusion_minus_bm25.by_source.%s.delta_score" % src_name,
-                              100.0 * sum(d[i] for i in idx) / len(idx), source="supplement section 8 (by source)"),
+                out += [Value("v2.sensitivity.fusion_minus_bm25.by_source.%s.gold_ndcg_gap" % src_name,
+                              math.fsum(d[i] for i in idx) / len(idx), source=src),
                         Value("v2.sensitivity.fusion_minus_bm25.by_source.%s.queries" % src_name, len(idx),
-                              source="supplement section 8 (by source)")]
+                              source=src)]
             return out
-        units.append(Unit("v2", V2_INPUTS + files, v2_compute))
+        units.append(Unit("v2", V2_INPUTS + [layout.V2_GENEALOGY] + files, v2_compute))
     return units
 
 
-ANALYSES = [
-    Analysis("v2.structure", "construction", "supplement section 8 (SourceShift scale)", _has_v2(_structure_units)),
-    Analysis("v2.forms", "scoring", "supplement Table S3 (13 systems x 3 forms)", _has_v2(_forms_units)),
-    Analysis("v2.contrasts", "inference", "supplement Table S4 (query-paired permutation)", _has_v2(_contrast_units)),
-    Analysis("v2.directions", "scoring", "paper Table 7 (operation directions v1 vs v2)", _has_v2(_direction_units)),
-    Analysis("v2.sensitivity", "sensitivity", "supplement Table S1i (SourceShift column) and section 8 by source",
-             _has_v2(_sensitivity_units)),
-]
+ANALYSES = ([Analysis("v2.structure", "construction", "supplement section 8 (SourceShift scale)",
+                       _has_v2(_structure_units))]
+            + _copy_analyses("v2.forms", "scoring", "supplement Table S3 (13 systems x 3 forms)", _forms_units)
+            + _copy_analyses("v2.contrasts", "inference", "supplement Table S4 (query-paired permutation)",
+                             _contrast_units)
+            + _copy_analyses("v2.directions", "scoring", "paper Table 7 (operation directions v1 vs v2)",
+                             _direction_units)
+            + [Analysis("v2.sensitivity", "sensitivity",
+                        "supplement Table S1i (SourceShift column) and section 10.6 by source",
+                        _has_v2(_sensitivity_units))])

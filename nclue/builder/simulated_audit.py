@@ -354,6 +354,15 @@ def revised_qrels(rows, changes, queries):
     return out
 
 
+def without_zero_gold(rows, queries):
+    """``(rows, removed)``: the qrel rows of queries that still have a gold, and the removed query ids
+    (in query order) -- the zero-gold removal rule of supplement 10.6."""
+    n_of = {q["qid"]: q["n"] for q in queries}
+    with_gold = {r["qid"] for r in rows if r["grade"] == n_of[r["qid"]]}
+    removed = [q["qid"] for q in queries if q["qid"] not in with_gold]
+    return [r for r in rows if r["qid"] in with_gold], removed
+
+
 def describe(cfg, seed):
     """``data/audit/audit.json``: what the records are and the simulation's stated parameters."""
     return {

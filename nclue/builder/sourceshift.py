@@ -3,25 +3,26 @@ docs/stand-in.md#structural-targets).
 
 A second, document-level instrument built by the same builder with its own
 seed: 500 synthetic documents over four sources (``arxiv``, ``eric``,
-``fedreg``, ``pmc``; 125 each), 225 queries (42 / 44 / 125 / 14 by source;
-198 with n = 2 and 27 with n = 3) and the 13 form systems x 3 forms.
+``fedreg``, ``pmc``; 125 each), 226 constructed queries (42 / 45 / 125 / 14 by
+source; 199 with n = 2 and 27 with n = 3) and the 13 form systems x 3 forms.
 
 Two inventories, so that the label audit has something real to find:
 
 * the **truth**: the facts the page text is generated from
   (:mod:`nclue.builder.text`); never released;
-* the **miner's** inventory: the truth restricted to pages where the
-  condition's mined surface form occurs (a fact written under an alias or
-  garbled by OCR is missed), plus a spurious fact for a near-miss /
-  cross-reference / contents mention of a condition at ``spurious_rate``
-  (a miner that mistakes "see the companion report on X" for X).  Queries
-  and the initial qrel copy ``qrels_s0.jsonl`` are constructed from it with
-  the paper's gates, exactly as for v1.
+* the **miner's** inventory (released as ``inventory.jsonl``): the facts the
+  construction miner (:mod:`nclue.builder.miner`) finds in the text -- a fact
+  written under a paraphrase or garbled by OCR is missed, and a near-miss,
+  cross-reference or contents mention is taken for a fact at
+  ``spurious_rate``.  Queries and the construction copy
+  ``qrels_construction.jsonl`` are constructed from it with the paper's gates,
+  exactly as for v1.
 
-The revised copy ``qrels.jsonl`` is S0 with the audited pairs' final grades
-(:mod:`nclue.builder.simulated_audit`).  Nothing here is tuned to a result of the paper;
-the source mix, page lengths and error rates are stated below and in
-``data/v2/build.json``.
+S0 (``qrels_s0.jsonl``) and S (``qrels.jsonl``) follow from the stratified
+audit and the residual-qrel challenge (:mod:`nclue.builder.simulated_audit`,
+:mod:`nclue.builder.simulated_challenge`; ``genealogy.json``).  Nothing here is
+tuned to a result of the paper; the source mix, page lengths and error rates
+are stated below and in ``data/v2/build.json``.
 """
 
 from dataclasses import dataclass
@@ -75,16 +76,16 @@ SHIFT_CONFIGS = {
         Source("eric", "ERIC report", 125, 3125, 22, 90, ("education", "social", "health"), 40, 5),
         Source("fedreg", "Federal Register notice", 125, 3625, 24, 140,
                ("governance", "water", "agriculture", "transport", "urban"), 110, 15),
-        Source("pmc", "PMC OA article", 125, 1625, 11, 40, ("pmc",), 12, 2),
+        Source("pmc", "PMC OA article", 125, 1625, 11, 40, ("pmc",), 8, 2),
     ),
         # fitted by tools/fit_structure.py --release v2 (construction statistics only; docs/stand-in.md)
         fact_scale=0.2, fact_power=1.3906, fact_cap=31, min_golds=1, max_golds=16, max_union=81,
         popularity_exponent=0.5573, topic_share=0.447, selection_power=1.3659),
     "mini": ShiftConfig("mini", (
-        Source("arxiv", "arXiv preprint", 11, 121, 9, 30, ("energy", "climate"), 3, 1),
-        Source("eric", "ERIC report", 11, 121, 9, 30, ("education", "social"), 3, 1),
-        Source("fedreg", "Federal Register notice", 11, 121, 9, 30, ("governance", "water"), 3, 1),
-        Source("pmc", "PMC OA article", 11, 121, 9, 30, ("pmc",), 3, 1),
+        Source("arxiv", "arXiv preprint", 17, 187, 9, 30, ("energy", "climate"), 8, 2),
+        Source("eric", "ERIC report", 17, 187, 9, 30, ("education", "social"), 8, 2),
+        Source("fedreg", "Federal Register notice", 17, 187, 9, 30, ("governance", "water"), 8, 2),
+        Source("pmc", "PMC OA article", 17, 187, 9, 30, ("pmc",), 8, 2),
     ), fact_scale=1.0, fact_cap=12, max_golds=4, max_union=30,
         text=TextConfig(words_median=(("arxiv", 40), ("eric", 40), ("fedreg", 40), ("pmc", 40)), words_max=80)),
 }
@@ -99,6 +100,7 @@ PAPER_V2 = {
     "queries": 225, "queries_n2": 198, "queries_n3": 27, "documents": 500,
     "queries_arxiv": 42, "queries_eric": 44, "queries_fedreg": 125, "queries_pmc": 14,
     "documents_arxiv": 125, "documents_eric": 125, "documents_fedreg": 125, "documents_pmc": 125,
+    "queries_construction": 226, "queries_s0": 225,
     "qrel_rows_construction": 8858, "qrel_rows_s0": 8849, "qrel_rows": 8841, "gold_qrels": 502,
     "distinct_gold_documents": 218, "gold_graph_components": 23, "gold_graph_largest_component_queries": 195,
     "condition_records": 477,
@@ -166,7 +168,7 @@ def select_queries(cfg, seed, index, docs):
 
 
 def generate(cfg, seed):
-    """The in-memory SourceShift: docs, catalog, truth rows, miner rows, queries, S0 qrel rows, info."""
+    """The in-memory SourceShift: docs, catalog, truth rows, miner rows, queries, construction qrel rows, info."""
     docs = documents(cfg, seed)
     catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.popularity_exponent)
     truth = corpus.inventory(cfg, seed, docs, catalog)
@@ -181,4 +183,4 @@ def generate(cfg, seed):
         queries.append(query)
         qrel_rows += rows
     return {"docs": docs, "catalog": catalog, "truth": truth, "miner": miner, "queries": queries,
-            "qrels_s0": qrel_rows, "info": info, "source": source}
+            "qrels_construction": qrel_rows, "info": info, "source": source}

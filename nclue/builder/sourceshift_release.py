@@ -16,7 +16,7 @@ from ..retrieval.engine import Engine
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
 from . import config as config_mod
-from . import crosspage, simulated_audit, sourceshift
+from . import crosspage, simulated_audit, simulated_challenge, sourceshift
 from .rankings import ranking_rows
 
 
@@ -36,8 +36,8 @@ def _writer(out_root, written):
 
 
 def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=print):
-    """``data/v2``: corpus, conditions, queries, qrels_s0, the 39 form rankings, systems.json.
-    Returns ``(generated, written)``; the revised qrels are written by :func:`write_audit`."""
+    """``data/v2``: corpus, conditions, queries, inventory, the construction qrels, the 39 form rankings,
+    systems.json.  Returns ``(generated, written)``; S0, S and the genealogy are written by :func:`write_audit`."""
     cfg = sourceshift.SHIFT_CONFIGS[config_name]
     written = []
     put_jsonl, put_json = _writer(out_root, written)
@@ -46,19 +46,23 @@ def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=pr
     put_jsonl("data/v2/conditions.jsonl", [
         {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in g["catalog"]])
     put_jsonl("data/v2/queries.jsonl", g["queries"])
-    put_jsonl("data/v2/qrels_s0.jsonl", g["qrels_s0"])
-    log("sourceshift: %d documents, %d queries, %d S0 qrel rows (%s)" % (
-        len(g["docs"]), len(g["queries"]), len(g["qrels_s0"]), g["info"]))
+    put_jsonl("data/v2/inventory.jsonl", g["miner"])
+    put_jsonl("data/v2/qrels_construction.jsonl", g["qrels_construction"])
+    log("sourceshift: %d documents, %d queries, %d construction qrel rows (%s)" % (
+        len(g["docs"]), len(g["queries"]), len(g["qrels_construction"]), g["info"]))
     source = g["source"]
     docids = [d["docid"] for d in g["docs"]]
     corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
     env = systems.Env(Engine(corpus_text), docids, g["miner"], seed)
     by_cid = {c["cid"]: c for c in g["catalog"]}
     specs = {s.id: s for s in systems.SYSTEMS}
+    g["raw_rankings"] = {}
     for sid in systems.FORM_SYSTEMS:
         for form in layout.QUERY_FORMS:
             rows = ranking_rows(specs[sid], env, g["queries"], by_cid, form)[0]
             put_jsonl("data/v2/rankings/forms/%s__%s.jsonl" % (sid, form), rows)
+            if form == "raw":
+                g["raw_rankings"][sid] = {r["qid"]: list(r["docids"]) for r in rows}
         log("ranked v2 %s" % sid)
     put_json("data/v2/systems.json", {
         "synthetic": True,
@@ -73,6 +77,20 @@ def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=pr
     return g, written
 
 
+def _genealogy(g, stages):
+    """``data/v2/genealogy.json``: each copy of :data:`layout.V2_COPIES` with its counts and removals."""
+    copies, removed_so_far = [], set()
+    for copy, (rows, removed, changed) in zip(layout.V2_COPIES, stages):
+        removed_so_far.update(removed)
+        copies.append({"copy": copy.copy, "file": copy.path, "from": copy.parent, "decisions": copy.decisions,
+                       "stage": copy.stage, "removed_queries": list(removed),
+                       "queries": len(g["queries"]) - len(removed_so_far), "rows": len(rows),
+                       "grades_changed": changed})
+    return {"synthetic": True, "copies": copies,
+            "note": "SourceShift's qrel copies: each is its parent plus the stage's decisions; a query left "
+                    "without a gold is removed with its qrels at that stage (supplement sections 8, 10.5-10.6)."}
+
+
 def _v2_entry(spec):
     """A system's systems.json entry, with ``base`` cleared when the base is not among the 13."""
     entry = spec.as_json()
@@ -82,21 +100,45 @@ def _v2_entry(spec):
 
 
 def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=print):
-    """The audit records, ``data/v2/qrels.jsonl`` (S), ``data/v1/repairs.jsonl``, ``data/v2/build.json``, and
-    the audit's agreement with the generator's truth added to ``data/v1/build.json``.  ``v1g``, ``g``: the
-    generated v1 and v2 (:func:`nclue.builder.crosspage.generate`, :func:`nclue.builder.sourceshift.generate`)."""
+    """The stratified audit and the residual-qrel challenge (``data/audit``), v2's S0 and S with
+    ``genealogy.json``, ``data/v1/repairs.jsonl``, ``data/v2/build.json``, and the audit's agreement with the
+    generator's truth added to ``data/v1/build.json``.  ``v1g``, ``g``: the generated v1 and v2
+    (:func:`nclue.builder.crosspage.generate`, :func:`write_sourceshift`)."""
     written = []
     put_jsonl, put_json = _writer(out_root, written)
     v1 = simulated_audit.Release("v1", v1g["docs"], v1g["queries"], v1g["qrels"], v1g["mined"], v1g["truth"],
                                  v1g["source"], v1g["catalog"])
-    v2 = simulated_audit.Release("v2", g["docs"], g["queries"], g["qrels_s0"], g["miner"], g["truth"], g["source"],
-                                 g["catalog"])
+    v2 = simulated_audit.Release("v2", g["docs"], g["queries"], g["qrels_construction"], g["miner"], g["truth"],
+                                 g["source"], g["catalog"])
     cfg = simulated_audit.AUDIT_CONFIGS[config_name]
     records, changes = simulated_audit.simulate(cfg, seed, {"v1": v1, "v2": v2})
+    s0_rows, s0_removed = simulated_audit.without_zero_gold(
+        simulated_audit.revised_qrels(g["qrels_construction"], changes["v2"], g["queries"]), g["queries"])
+    s0_queries = [q for q in g["queries"] if q["qid"] not in set(s0_removed)]
+    s0 = simulated_audit.Release("v2", g["docs"], s0_queries, s0_rows, g["miner"], g["truth"], g["source"],
+                                 g["catalog"])
+    s0_grades = {}
+    for r in s0_rows:
+        s0_grades.setdefault(r["qid"], {})[r["docid"]] = r["grade"]
+    challenge, challenge_changes, challenge_pages = simulated_challenge.simulate(
+        seed, s0, s0_grades, g["raw_rankings"]["rrf_bm25and_pagetop3"], g["raw_rankings"]["bm25_and"])
+    s_rows, s_removed = simulated_audit.without_zero_gold(
+        simulated_audit.revised_qrels(s0_rows, challenge_changes, s0_queries), s0_queries)
+    releases = {"v1": v1, "v2": v2}
+    shown = {(r["release"], r["docid"], r["page"]) for r in records["pages"]} | challenge_pages
+    records["pages"] = [{"release": rel, "docid": docid, "page": page, "text": releases[rel].text(docid, page),
+                         "synthetic": True} for rel, docid, page in sorted(shown)]
     for name in ("key", "packet", "initial", "queue", "adjudication", "decisions", "pages"):
         put_jsonl("data/audit/%s.jsonl" % name, records[name])
-    put_json("data/audit/audit.json", simulated_audit.describe(cfg, seed))
-    put_jsonl("data/v2/qrels.jsonl", simulated_audit.revised_qrels(g["qrels_s0"], changes["v2"], g["queries"]))
+    for name in sorted(challenge):
+        put_jsonl("data/audit/%s.jsonl" % name, challenge[name])
+    put_json("data/audit/audit.json", dict(simulated_audit.describe(cfg, seed),
+                                           challenge=simulated_challenge.describe()))
+    put_jsonl("data/v2/qrels_s0.jsonl", s0_rows)
+    put_jsonl("data/v2/qrels.jsonl", s_rows)
+    put_json("data/v2/genealogy.json", _genealogy(g, (
+        (g["qrels_construction"], [], 0), (s0_rows, s0_removed, len(changes["v2"])),
+        (s_rows, s_removed, len(challenge_changes)))))
     put_jsonl("data/v1/repairs.jsonl", [
         {"qid": q, "docid": d, "grade_before": b, "grade_after": a, "synthetic": True}
         for (q, d), (b, a) in sorted(changes["v1"].items())])
@@ -120,7 +162,8 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
     v1_build = read_json(os.path.join(out_root, *layout.BUILD.split("/")), layout.BUILD)
     v1_build["audit_against_truth"] = truth["v1"]
     write_json(os.path.join(out_root, *layout.BUILD.split("/")), v1_build)
-    log("audit: %d pairs, %d queued conditions; v2 changes %d, v1 changes %d" % (
-        len(records["key"]), len(records["queue"]), len(changes["v2"]), len(changes["v1"])))
+    log("audit: %d pairs, %d queued conditions; v2 changes %d, v1 changes %d; challenge %d pairs, %d changes" % (
+        len(records["key"]), len(records["queue"]), len(changes["v2"]), len(changes["v1"]),
+        len(challenge["challenge_key"]), len(challenge_changes)))
     return written
 

@@ -53,7 +53,7 @@ def write_stats_audit(out_root, config_name):
     inst = Instrument(out_root)
     v1, v2 = inst.v1(), inst.v2()
     records = load_audit_records(out_root, {"v1": (v1.queries(), v1.corpus(), v1.qrels()),
-                                            "v2": (v2.queries(), v2.corpus(), v2.qrels(layout.V2_QRELS_S0))})
+                                            "v2": (v2.queries(), v2.corpus(), v2.qrels(layout.V2_QRELS_CONSTRUCTION))})
     return _write(out_root, layout.AUDIT_STATS, "table", packet_structure(records),
                   PAPER_PACKET if config_name == "full" else {},
                   "The simulated audit's packet as drawn; the paper column is supplement Table S7 and section 10.1. "

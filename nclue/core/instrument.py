@@ -13,7 +13,7 @@ from records (outcome vectors, shared bootstrap draws).
 import os
 
 from . import layout, loaders
-from .errors import NclueError
+from .errors import InputError, NclueError
 
 
 class Instrument:
@@ -78,9 +78,35 @@ class Instrument:
                                                                           self.conditions()))
 
     def qrels(self, rel=None):
-        """A qrel copy (default: the release's ``qrels.jsonl``; v2 also has ``qrels_s0.jsonl``)."""
+        """A qrel copy (default: the release's ``qrels.jsonl``; v2's other copies: ``layout.V2_COPIES``)."""
         rel = rel or self.QRELS
         return self.memo(rel, lambda: loaders.load_qrels(self.root, rel, self.queries(), self.corpus()))
+
+    def genealogy(self):
+        """v2's qrel copies ``{copy: CopyStage}`` (``data/v2/genealogy.json``); None for v1."""
+        if self.base != layout.V2:
+            return None
+        return self.memo(layout.V2_GENEALOGY, lambda: loaders.load_genealogy(self.root, layout.V2_GENEALOGY,
+                                                                           self.queries()))
+
+    def evaluation_queries(self, rel=None):
+        """The queries a qrel copy is evaluated on: every query of v1; for v2 the constructed queries
+        minus those the genealogy removed at the copy's stage or before (docs/schema.md#genealogyjson)."""
+        rel = rel or self.QRELS
+        if self.base != layout.V2:
+            return self.queries()
+
+        def build():
+            stages = self.genealogy()
+            removed = set()
+            for copy in layout.V2_COPIES:
+                removed.update(stages[copy.copy].removed_queries)
+                if copy.path == rel:
+                    break
+            else:
+                raise InputError(rel, "is not a qrel copy of %s" % layout.V2_GENEALOGY)
+            return {qid: q for qid, q in self.queries().items() if qid not in removed}
+        return self.memo("evaluation-queries:" + rel, build)
 
     def repairs(self):
         """``data/v1/repairs.jsonl``: the audit's changes to released v1 qrels."""

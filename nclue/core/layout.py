@@ -37,12 +37,34 @@ FORMS = V1 + "/rankings/forms"
 V2_CORPUS = V2 + "/corpus.jsonl"
 V2_CONDITIONS = V2 + "/conditions.jsonl"
 V2_QUERIES = V2 + "/queries.jsonl"
+V2_INVENTORY = V2 + "/inventory.jsonl"
+V2_QRELS_CONSTRUCTION = V2 + "/qrels_construction.jsonl"
 V2_QRELS_S0 = V2 + "/qrels_s0.jsonl"
 V2_QRELS = V2 + "/qrels.jsonl"
+V2_GENEALOGY = V2 + "/genealogy.json"
 V2_SYSTEMS = V2 + "/systems.json"
 V2_BUILD = V2 + "/build.json"
 V2_STATS = V2 + "/stats.json"
 AUDIT_STATS = AUDIT + "/stats.json"
+AUDIT_DECISIONS = AUDIT + "/decisions.jsonl"
+CHALLENGE_DECISIONS = AUDIT + "/challenge_decisions.jsonl"
+
+
+class QrelCopy(NamedTuple):
+    copy: str           # the copy's name in data/v2/genealogy.json
+    path: str           # its file
+    parent: str         # the copy it is derived from (None: constructed from the inventory)
+    decisions: str      # the records that derive it from the parent
+    stage: str          # what produced it
+
+
+# SourceShift's qrel genealogy (supplement sections 8 and 10.5-10.6; docs/schema.md#genealogyjson): each
+# copy is its parent plus the stage's decisions, with queries left without a gold removed.
+V2_COPIES = (
+    QrelCopy("construction", V2_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
+    QrelCopy("s0", V2_QRELS_S0, "construction", AUDIT_DECISIONS, "the stratified label audit"),
+    QrelCopy("s", V2_QRELS, "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge"),
+)
 
 QUERY_FORMS = ("raw", "clean_v2", "natural")
 
@@ -71,7 +93,10 @@ FILE_KINDS = (
     FileKind(V2_CORPUS, "corpus", "v2", True, "docs/schema.md#sourceshift-datav2"),
     FileKind(V2_CONDITIONS, "conditions", "v2", False, "docs/schema.md#sourceshift-datav2"),
     FileKind(V2_QUERIES, "queries", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_QRELS_S0, "qrels-initial", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_INVENTORY, "inventory", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_QRELS_CONSTRUCTION, "qrels-construction", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_QRELS_S0, "qrels-s0", "v2", True, "docs/schema.md#sourceshift-datav2"),
+    FileKind(V2_GENEALOGY, "genealogy", "v2", True, "docs/schema.md#genealogyjson"),
     FileKind(V2_QRELS, "qrels", "v2", True, "docs/schema.md#sourceshift-datav2"),
     FileKind(V2_SYSTEMS, "systems", "v2", True, "docs/schema.md#sourceshift-datav2"),
     FileKind(V2_BUILD, "build-info", "v2", False, "docs/schema.md#buildjson-and-statsjson"),

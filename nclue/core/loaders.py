@@ -12,7 +12,9 @@ import re
 
 from .errors import InputError
 from .jsonio import MAX_MAGNITUDE, Row, all_finite_numbers, is_finite_number, iter_jsonl, read_json, show_value
-from .records import Condition, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow, Repair, System
+from . import layout
+from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow,
+                      Repair, System)
 
 KINDS = ("section", "entity")
 FORMS = ("raw", "clean_v2", "natural")
@@ -159,6 +161,46 @@ def load_qrels(root, rel, queries, corpus):
         out[qid][docid] = grade
     if not any(out.values()):
         raise InputError(rel, "no qrel rows (a qrel copy lists at least one judged pair)")
+    return out
+
+
+def load_genealogy(root, rel, queries):
+    """``genealogy.json``: SourceShift's qrel copies in the order of :data:`layout.V2_COPIES`, each with
+    its file, parent, decisions file, the queries removed at that stage (known, distinct, not removed
+    before) and its declared counts.  Whether the counts and removals are right is the construction
+    level's question (``v2.genealogy``); this checks the shape.  Returns ``{copy: CopyStage}``."""
+    obj = read_json(_path(root, rel), rel)
+    copies = obj.get("copies")
+    if not isinstance(copies, list):
+        raise InputError(rel, "must be a list of qrel copies", field="copies")
+    if len(copies) != len(layout.V2_COPIES):
+        raise InputError(rel, "lists %d copies; expected %d (%s)" % (
+            len(copies), len(layout.V2_COPIES), ", ".join(c.copy for c in layout.V2_COPIES)), field="copies")
+    out, removed_before = {}, set()
+    for i, (entry, want) in enumerate(zip(copies, layout.V2_COPIES)):
+        where = "copies[%d]" % i
+        if not isinstance(entry, dict):
+            raise InputError(rel, "must be an object", field=where)
+        row = Row(entry, rel, None)
+        try:
+            for field, expected in (("copy", want.copy), ("file", want.path), ("from", want.parent),
+                                    ("decisions", want.decisions)):
+                found = row.get(field)
+                if found != expected:
+                    raise row.error(field, "expected %s, found %s" % (show_value(expected), show_value(found)))
+            removed = row.list("removed_queries")
+            for j, qid in enumerate(removed):
+                if not isinstance(qid, str) or qid not in queries:
+                    raise row.error("removed_queries[%d]" % j, "unknown query %s" % show_value(qid))
+                if qid in removed_before or removed.index(qid) != j:
+                    raise row.error("removed_queries[%d]" % j, "query %s removed twice" % qid)
+            removed_before.update(removed)
+            stage = CopyStage(want.copy, want.path, want.parent, want.decisions, tuple(removed),
+                              row.int("queries", 0, len(queries)), row.int("rows", 0, 10 ** 9),
+                              row.int("grades_changed", 0, 10 ** 9))
+        except InputError as exc:
+            raise InputError(rel, exc.message, field="%s.%s" % (where, exc.field))
+        out[want.copy] = stage
     return out
 
 

@@ -72,3 +72,15 @@ class Repair(NamedTuple):
     docid: str
     grade_before: int
     grade_after: int
+
+
+class CopyStage(NamedTuple):
+    """One qrel copy of data/v2/genealogy.json (docs/schema.md#genealogyjson)."""
+    copy: str
+    path: str
+    parent: Optional[str]
+    decisions: Optional[str]
+    removed_queries: Tuple[str, ...]     # queries (and their qrels) removed at this stage: no gold left
+    queries: int                         # evaluation queries of this copy
+    rows: int                            # qrel rows of this copy
+    grades_changed: int                  # pairs whose grade this stage changed (0 for construction)

@@ -166,10 +166,12 @@ def table1(queries, corpus, qrels, inventory):
 
 
 def sourceshift_table(inst):
-    """Scale of a SourceShift release (supplement section 8): queries and documents by source and n,
-    and for each qrel copy (``s0`` initial, final) rows, golds, subsets, distinct gold documents and
-    queries left without a gold."""
-    queries, corpus = inst.queries(), inst.corpus()
+    """Scale of a SourceShift release (supplement section 8): the evaluation queries of S by source
+    and n, documents by source, and for each qrel copy of ``layout.V2_COPIES`` (suffix ``_construction``,
+    ``_s0``, none for S) its evaluation queries, rows, golds, subsets, distinct gold documents and
+    evaluation queries without a gold."""
+    corpus = inst.corpus()
+    queries = inst.evaluation_queries(layout.V2_QRELS)
     out = {"queries": len(queries), "documents": len(corpus),
            "queries_n2": sum(1 for q in queries.values() if q.n == 2),
            "queries_n3": sum(1 for q in queries.values() if q.n == 3),
@@ -178,9 +180,13 @@ def sourceshift_table(inst):
     for src in sorted({d.source for d in corpus.values()}):
         out["documents_" + src] = sum(1 for d in corpus.values() if d.source == src)
         out["queries_" + src] = sum(1 for q in queries.values() if q.source == src)
-    for suffix, rel in (("_s0", layout.V2_QRELS_S0), ("", layout.V2_QRELS)):
-        qrels = inst.qrels(rel)
-        sets = gold_and_subsets(queries, qrels)
+    for copy in layout.V2_COPIES:
+        suffix = "" if copy.path == layout.V2_QRELS else "_" + copy.copy
+        copy_queries = inst.evaluation_queries(copy.path)
+        qrels = inst.qrels(copy.path)
+        sets = gold_and_subsets(copy_queries, qrels)
+        if suffix:
+            out["queries" + suffix] = len(copy_queries)
         out["qrel_rows" + suffix] = sum(len(v) for v in qrels.values())
         out["gold_qrels" + suffix] = sum(len(g) for g, _ in sets.values())
         out["subset_qrels" + suffix] = sum(len(s) for _, s in sets.values())

@@ -144,12 +144,34 @@ def audit_section(result):
            "  adjudication: %s/%s unanimous, Fleiss kappa %s" % (
                g("audit.agreement.adjudication.unanimous"), g("audit.agreement.adjudication.conditions"),
                g("audit.agreement.adjudication.fleiss_kappa", "%.3f"))]
-    if "audit.impact.v2.raw.max_abs_change" in got or "audit.impact.v1.matrix.max_abs_change" in got:
-        out.append("  impact on n-Clue Score@10: v1 raw matrix max |change| %s (rho %s), clean scorecard %s; "
-                   "v2 raw max |change| %s (rho %s)" % (
-                       g("audit.impact.v1.matrix.max_abs_change", "%.1f"), g("audit.impact.v1.matrix.spearman_rho", "%.4f"),
-                       g("audit.impact.v1.scorecard.max_abs_change", "%.1f"),
-                       g("audit.impact.v2.raw.max_abs_change", "%.1f"), g("audit.impact.v2.raw.spearman_rho", "%.4f")))
+    c = "audit.challenge."
+    if c + "targets" in got:
+        out.append("  residual-qrel challenge (SourceShift S0): %s targets + %s controls; %s streams, %s duplicate "
+                   "collapsed; %s/%s conditions agree; tie-break %s conditions over %s pairs; %s target grades "
+                   "changed (%s to gold), %s/%s control grades retained" % (
+                       g(c + "targets"), g(c + "controls"), g(c + "protocol.streams"),
+                       g(c + "protocol.duplicate_streams_collapsed"), g(c + "protocol.agreeing_conditions"),
+                       g(c + "protocol.conditions"), g(c + "protocol.tiebreak_conditions"),
+                       g(c + "protocol.tiebreak_pairs"), g(c + "decisions.targets_changed"),
+                       g(c + "decisions.targets_to_gold"), g(c + "decisions.controls_retained"),
+                       g(c + "decisions.controls")))
+    if "v2.genealogy.s.qrel_differences" in got:
+        out.append("  SourceShift qrel genealogy: construction -> S0 -> S re-derived with %s / %s differences; "
+                   "%s / %s zero-gold queries removed" % (
+                       g("v2.genealogy.s0.qrel_differences"), g("v2.genealogy.s.qrel_differences"),
+                       g("v2.genealogy.s0.removed_queries"), g("v2.genealogy.s.removed_queries")))
+    if "audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho" in got:
+        out.append("  stratified audit on v1 (raw matrix): rho %s, max |change| %s gold-only NDCG@10 (0-1), "
+                   "largest movement %s positions" % (
+                       g("audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho", "%.4f"),
+                       g("audit.impact.v1.audit.matrix.gold_ndcg.max_abs_change", "%.4f"),
+                       g("audit.impact.v1.audit.matrix.gold_ndcg.max_position_movement")))
+    if "audit.impact.v2.s.fusion_minus_bm25.gold_ndcg_gap" in got:
+        gaps = ", ".join("%s %s (query-paired p %s, family p %s)" % (
+            copy, g("audit.impact.v2.%s.fusion_minus_bm25.gold_ndcg_gap" % copy, "%+.4f"),
+            g("audit.impact.v2.%s.fusion_minus_bm25.query_paired_p" % copy, "%.4f"),
+            g("audit.impact.v2.%s.fusion_minus_bm25.family_p" % copy, "%.4f")) for copy in ("construction", "s0", "s"))
+        out.append("  SourceShift fusion - BM25-AND gold-only NDCG@10 gap (0-1): " + gaps)
     return out
 
 

@@ -54,11 +54,12 @@ def score_run(root, path, release="v1", qrels_copy="final", fmt="auto", ties="tr
     inst = Instrument(root)
     if release == "v2":
         inst = inst.v2()
-    rel = layout.V2_QRELS_S0 if qrels_copy == "s0" else inst.QRELS
-    verify_inputs(inst, [r for r in (inst.CORPUS, inst.CONDITIONS, inst.QUERIES, rel)
-                         if r != inst.CONDITIONS or inst.exists(r)], verify, warn)
-    queries, corpus, qrels = inst.queries(), inst.corpus(), inst.qrels(rel)
-    ranking, order = read_run(path, queries, corpus, fmt, ties)
+    copies = {c.copy: c.path for c in layout.V2_COPIES}
+    rel = copies[qrels_copy] if qrels_copy in ("s0", "construction") else inst.QRELS
+    needed = [inst.CORPUS, inst.CONDITIONS, inst.QUERIES, rel] + ([layout.V2_GENEALOGY] if release == "v2" else [])
+    verify_inputs(inst, [r for r in needed if r != inst.CONDITIONS or inst.exists(r)], verify, warn)
+    queries, corpus, qrels = inst.evaluation_queries(rel), inst.corpus(), inst.qrels(rel)
+    ranking, order = read_run(path, inst.queries(), corpus, fmt, ties)
     ranked = sum(1 for q in queries if q in ranking)
     result = summary(evaluate(ranking, queries, qrels, gold_and_subsets(queries, qrels)))
     about = "run %s on %s (%s, %s); %s; %d of %d queries ranked (absent queries score as empty lists); depth %d" % (

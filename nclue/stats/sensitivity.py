@@ -61,19 +61,25 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
     return out
 
 
-def crossed_intervals(deltas, memberships, n_docs, stream, draws, level=0.95):
-    return [percentile_interval(d, level) for d in crossed_bootstrap(deltas, memberships, n_docs, stream, draws)]
+def crossed_intervals(deltas, memberships, n_docs, stream, draws, level=0.95, scale=100.0):
+    """95% percentile intervals of :func:`crossed_bootstrap` (one per difference vector)."""
+    return [percentile_interval(d, level)
+            for d in crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=scale)]
 
 
-def _mean_delta(delta, keep):
+def _mean_delta(delta, keep, scale=100.0):
     idx = [i for i in range(len(delta)) if keep[i]]
-    return (100.0 * sum(delta[i] for i in idx) / len(idx)) if idx else None, len(idx)
+    return (scale * math.fsum(delta[i] for i in idx) / len(idx)) if idx else None, len(idx)
 
 
-def leave_one_document_range(delta, gold_sets, docs):
-    """Min and max of the mean difference when the queries whose gold set contains one
-    document are left out, over every gold document (returns (min, max, doc at min, doc at max))."""
-    total, n = sum(delta), len(delta)
+def leave_one_document_range(delta, gold_sets, docs, scale=100.0):
+    """Min and max of ``scale`` times the mean difference when the queries whose gold set contains one
+    document are left out, over every gold document (returns (min, max, doc at min, doc at max)).
+
+    >>> leave_one_document_range([1, 0, 1], [{"a"}, {"b"}, {"a", "b"}], ["a", "b"], scale=1.0)
+    (0.0, 1.0, 'a', 'b')
+    """
+    total, n = math.fsum(delta), len(delta)
     by_doc = {}
     for i, gold in enumerate(gold_sets):
         for d in gold:
@@ -83,7 +89,7 @@ def leave_one_document_range(delta, gold_sets, docs):
         rows = by_doc.get(d, [])
         if len(rows) == n:
             continue
-        value = 100.0 * (total - sum(delta[i] for i in rows)) / (n - len(rows))
+        value = scale * (total - math.fsum(delta[i] for i in rows)) / (n - len(rows))
         if lo is None or value < lo[0]:
             lo = (value, d)
         if hi is None or value > hi[0]:
@@ -91,7 +97,7 @@ def leave_one_document_range(delta, gold_sets, docs):
     return lo[0], hi[0], lo[1], hi[1]
 
 
-def drop_top_degree(delta, gold_sets, k=20):
+def drop_top_degree(delta, gold_sets, k=20, scale=100.0):
     """Mean difference after removing every query that involves one of the ``k`` highest-degree
     gold documents (degree = number of queries it is gold for; ties by document ID)."""
     degree = {}
@@ -101,7 +107,7 @@ def drop_top_degree(delta, gold_sets, k=20):
     top = [d for d, _ in sorted(degree.items(), key=lambda t: (-t[1], t[0]))[:k]]
     banned = set(top)
     keep = [not (set(g) & banned) for g in gold_sets]
-    value, left = _mean_delta(delta, keep)
+    value, left = _mean_delta(delta, keep, scale)
     return value, left, top
 
 

@@ -1,0 +1,165 @@
+"""Table S14: the evaluation impact of both validation stages (paper section 3.2; supplement 10.6;
+docs/analyses.md#auditimpact).
+
+``audit.impact`` (sensitivity level) compares consecutive qrel copies:
+
+* ``v1``: CrossPage before (``data/v1/qrels.jsonl``, the construction copy) and after the stratified
+  audit's repairs (``data/v1/repairs.jsonl``).  The challenge reviews SourceShift pairs only
+  (supplement 10.5), so v1's copy after the challenge is its repaired copy and is not a third column.
+* ``v2``: SourceShift construction -> S0 (the stratified audit) -> S (the residual-qrel challenge),
+  each copy over its own evaluation queries (``data/v2/genealogy.json``).
+
+Per stage: reviewed grades changed and zero-gold queries removed (from the genealogy, v2) or left
+(v1); over every run we have (v1: the raw matrix; v2: 13 systems x 3 forms) the Spearman rho of
+the before and after values of n-Clue Score@10 and of gold-only NDCG@10, the largest absolute
+change of each, and the largest movement in positions (runs ranked by value descending, ties
+sharing the better position).  Per copy: the representative systems' gold-only NDCG@10 in 0-1
+units, and on v2 the raw fusion - BM25-AND gold-only NDCG@10 gap with its two-sided query-paired
+sign-flip p and exact-gold-set-family sign-flip p (``DRAWS`` draws each, p = (1 + c)/(B + 1);
+:mod:`nclue.stats.randomization`).
+"""
+
+import math
+
+from ..core import layout
+from ..core.metrics import evaluate_changed, summary
+from ..core.rng import Stream
+from ..core.structure import families, gold_and_subsets
+from ..stats import randomization
+from ..stats.bootstrap import FamilyDesign
+from ..stats.rank import spearman
+from .base import Analysis, Unit, Value
+from .common import form_systems, gold_sets, outcomes
+
+SEED = 11
+DRAWS = randomization.DRAWS
+FUSION, BM25 = "rrf_bm25and_pagetop3", "bm25_and"
+V1_REPRESENTATIVE = (FUSION, "bm25_dec_sdr", BM25)
+SRC = "supplement Table S14 (validation stages; gold-only NDCG@10 in 0-1 units unless named)"
+
+
+def positions(values):
+    """1-based positions by value descending, ties sharing the better position.
+
+    >>> positions([0.3, 0.5, 0.3])
+    [2, 1, 2]
+    """
+    return [1 + sum(1 for w in values if w > v) for v in values]
+
+
+def stage_values(prefix, before, after):
+    """Spearman rho, largest absolute change and largest position movement between two lists of
+    run summaries (``{"nclue_score": points, "gold_ndcg": points}``), as Values (0-1 units for NDCG)."""
+    out = []
+    for key, scale in (("nclue_score", 1.0), ("gold_ndcg", 0.01)):
+        b = [s[key] * scale for s in before]
+        a = [s[key] * scale for s in after]
+        moves = [abs(x - y) for x, y in zip(positions(b), positions(a))]
+        out += [Value("%s.%s.spearman_rho" % (prefix, key), spearman(b, a) if len(set(b)) > 1 else None, source=SRC),
+                Value("%s.%s.max_abs_change" % (prefix, key), max(abs(x - y) for x, y in zip(a, b)), source=SRC),
+                Value("%s.%s.max_position_movement" % (prefix, key), max(moves), source=SRC)]
+    return out
+
+
+def _repaired_v1(inst):
+    def build():
+        qrels = {qid: dict(g) for qid, g in inst.qrels().items()}
+        for r in inst.repairs().values():
+            row = qrels.setdefault(r.qid, {})
+            if r.grade_after == 0:
+                row.pop(r.docid, None)
+            else:
+                row[r.docid] = r.grade_after
+        return qrels, gold_and_subsets(inst.queries(), qrels)
+    return inst.memo("audit:repaired-v1", build)
+
+
+def _v1_units(inst):
+    systems, _ = inst.systems()
+    sids = sorted(systems)
+    files = [layout.ranking_path(s) for s in sids]
+    scorecard = [layout.ranking_path(s, "clean_v2") for s in form_systems(inst)]
+
+    def compute():
+        qrels, sets = _repaired_v1(inst)
+        changed = {r.qid for r in inst.repairs().values()}
+        out = [Value("audit.impact.v1.audit.grades_changed", len(inst.repairs()), source=SRC),
+               Value("audit.impact.v1.audit.zero_gold_queries_after", sum(1 for g, _ in sets.values() if not g),
+                     source=SRC)]
+        for label, rels in (("matrix", files), ("scorecard", scorecard)):
+            before, after = [], []
+            for rel in rels:
+                base = outcomes(inst, rel)
+                before.append(summary(base))
+                after.append(summary(evaluate_changed(base, inst.ranking(rel), inst.queries(), qrels, sets, changed)))
+            out += stage_values("audit.impact.v1.audit.%s" % label, before, after)
+            if label == "matrix":
+                for sid, b, a in zip(sids, before, after):
+                    if sid in V1_REPRESENTATIVE:
+                        out += [Value("audit.impact.v1.construction.%s.gold_ndcg" % sid, b["gold_ndcg"] / 100.0,
+                                      source=SRC),
+                                Value("audit.impact.v1.audit.%s.gold_ndcg" % sid, a["gold_ndcg"] / 100.0,
+                                      source=SRC)]
+        return out
+    inputs = [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.SYSTEMS, layout.REPAIRS]
+    return [Unit("v1", inputs + sorted(set(files) | set(scorecard)), compute)]
+
+
+def gap_tests(inst, copy, label):
+    """The raw fusion - BM25-AND gold-only NDCG@10 gap on one qrel copy (0-1 units) with its
+    query-paired and family sign-flip p-values."""
+    qids = sorted(inst.evaluation_queries(copy))
+    fusion = outcomes(inst, layout.ranking_path(FUSION, "raw", layout.V2), copy).gold_ndcg
+    bm25 = outcomes(inst, layout.ranking_path(BM25, "raw", layout.V2), copy).gold_ndcg
+    prefix = "audit.impact.v2.%s" % label
+    query_masks = randomization.draw_masks(Stream.derived(SEED, "stages", label, "query"), len(qids), DRAWS)
+    per_query = randomization.to_integer_units([f - b for f, b in zip(fusion, bm25)])
+    design = FamilyDesign(qids, families(gold_sets(inst, copy)))
+    family_masks = randomization.draw_masks(Stream.derived(SEED, "stages", label, "family"), design.n_families, DRAWS)
+    by_family = randomization.family_differences(design, bm25, fusion)
+    return [Value(prefix + ".fusion.gold_ndcg", math.fsum(fusion) / len(qids), source=SRC),
+            Value(prefix + ".bm25_and.gold_ndcg", math.fsum(bm25) / len(qids), source=SRC),
+            Value(prefix + ".fusion_minus_bm25.gold_ndcg_gap", (math.fsum(fusion) - math.fsum(bm25)) / len(qids),
+                  source=SRC),
+            Value(prefix + ".fusion_minus_bm25.query_paired_p",
+                  randomization.SignFlipTest(per_query, query_masks).p_value(), source=SRC),
+            Value(prefix + ".fusion_minus_bm25.family_p",
+                  randomization.SignFlipTest(by_family, family_masks).p_value(), source=SRC),
+            Value(prefix + ".families", design.n_families, source=SRC),
+            Value(prefix + ".queries", len(qids), source=SRC)]
+
+
+def _v2_units(inst):
+    v2 = inst.v2()
+    sids = form_systems(v2)
+    runs = [layout.ranking_path(s, f, layout.V2) for s in sids for f in layout.QUERY_FORMS]
+    base = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_SYSTEMS, layout.V2_GENEALOGY]
+    units = []
+    if FUSION in sids and BM25 in sids:
+        raw = [layout.ranking_path(s, "raw", layout.V2) for s in (FUSION, BM25)]
+        for copy in layout.V2_COPIES:
+            units.append(Unit("v2/" + copy.copy, base + [copy.path] + raw,
+                              lambda copy=copy: gap_tests(v2, copy.path, copy.copy)))
+    for parent, child in zip(layout.V2_COPIES, layout.V2_COPIES[1:]):
+        def compute(parent=parent, child=child):
+            stage = v2.genealogy()[child.copy]
+            before = [summary(outcomes(v2, rel, parent.path)) for rel in runs]
+            after = [summary(outcomes(v2, rel, child.path)) for rel in runs]
+            prefix = "audit.impact.v2.%s" % child.copy
+            return [Value(prefix + ".grades_changed", stage.grades_changed, source=SRC),
+                    Value(prefix + ".zero_gold_queries_removed", len(stage.removed_queries), source=SRC),
+                    Value(prefix + ".runs", len(runs), source=SRC)] + stage_values(prefix, before, after)
+        units.append(Unit("v2/%s->%s" % (parent.copy, child.copy), base + [parent.path, child.path] + runs, compute))
+    return units
+
+
+def _units(inst):
+    units = []
+    if inst.exists(layout.REPAIRS):
+        units += _v1_units(inst)
+    if inst.exists(layout.V2_SYSTEMS) and inst.exists(layout.V2_GENEALOGY):
+        units += _v2_units(inst)
+    return units
+
+
+ANALYSES = [Analysis("audit.impact", "sensitivity", "paper section 3.2; supplement Table S14", _units)]
