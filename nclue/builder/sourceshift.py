@@ -76,7 +76,7 @@ SHIFT_CONFIGS = {
         Source("eric", "ERIC report", 125, 3125, 22, 90, ("education", "social", "health"), 40, 5),
         Source("fedreg", "Federal Register notice", 125, 3625, 24, 140,
                ("governance", "water", "agriculture", "transport", "urban"), 110, 15),
-        Source("pmc", "PMC OA article", 125, 1625, 11, 40, ("pmc",), 8, 2),
+        Source("pmc", "PMC OA article", 125, 1625, 11, 40, ("pmc",), 12, 2),
     ),
         # fitted by tools/fit_structure.py --release v2 (construction statistics only; docs/stand-in.md)
         fact_scale=0.2, fact_power=1.3906, fact_cap=31, min_golds=1, max_golds=16, max_union=81,
