@@ -156,7 +156,64 @@ def _contrast_units(inst):
     return [Unit("blocks", SCORE_INPUTS + [layout.SYSTEMS] + rels, lambda: _holm_unit(inst))]
 
 
+MASKING_SOURCE = ("supplement Table S5a (masked minus full, paired family bootstrap, %d draws, 95%% percentile "
+                  "interval; * = interval excludes 0; points)" % bootstrap.DRAWS)
+
+
+def masking_distributions(inst, sid, base, drop):
+    """Paired bootstrap distributions (points) of masked minus full Gold-NDCG@10 and Gold Hit@10.
+
+    Drop c1 / c2: the context's shared draws over all queries' families.  Drop c3: the n = 3 queries
+    only, with their own exact-gold-set families and draws (``Stream.derived(SEED, "bootstrap", "n3")``)."""
+    ctx = context(inst)
+    if drop < 3:
+        return {name: ctx.distribution(metric, sid, base) for name, metric in (("gold_ndcg", "gold_ndcg"),
+                                                                                 ("hit", "hit"))}
+
+    def build():
+        sets = gold_sets(inst)
+        queries = inst.queries()
+        qids = [q for q in ctx.qids if queries[q].n == 3]
+        design = bootstrap.FamilyDesign(qids, families({q: sets[q] for q in qids}))
+        draws = bootstrap.draw_indices(Stream.derived(SEED, "bootstrap", "n3"), design.n_families, bootstrap.DRAWS)
+        return qids, design, draws, bootstrap.draw_denominators(design, draws)
+    qids, design, draws, den = inst.memo("inference:n3-design", build)
+    position = {q: i for i, q in enumerate(ctx.qids)}
+    out = {}
+    for name, metric in (("gold_ndcg", "gold_ndcg"), ("hit", "hit")):
+        vb, vv = ctx.vector(base, metric), ctx.vector(sid, metric)
+        diff = [vv[position[q]] - vb[position[q]] for q in qids]
+        sums = bootstrap.draw_sums(design, [diff], draws)[0]
+        scale = _unit_scale(metric == "gold_ndcg")
+        out[name] = [scale * x / n for x, n in zip(sums, den)]
+    return out
+
+
+def _masking_units(inst):
+    systems, _ = inst.systems()
+    units = []
+    for sid in sorted(systems):
+        if not sid.startswith("mask_") or systems[sid].base is None:
+            continue
+        base, drop = systems[sid].base, int(sid[-1])
+
+        def compute(sid=sid, base=base, drop=drop):
+            prefix = "v1.inference.masking.%s.drop_c%d" % (base, drop)
+            out = []
+            for name, dist in sorted(masking_distributions(inst, sid, base, drop).items()):
+                lo, hi = bootstrap.percentile_interval(dist)
+                out += [Value("%s.delta_%s_ci_low" % (prefix, name), lo, source=MASKING_SOURCE),
+                        Value("%s.delta_%s_ci_high" % (prefix, name), hi, source=MASKING_SOURCE),
+                        Value("%s.delta_%s_excludes_zero" % (prefix, name), lo > 0 or hi < 0,
+                              source=MASKING_SOURCE)]
+            return out
+        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(base), layout.ranking_path(sid)],
+                          compute))
+    return units
+
+
 ANALYSES = [
     Analysis("v1.inference.bootstrap", "inference", SOURCE, _bootstrap_units),
     Analysis("v1.inference.contrasts", "inference", SOURCE, _contrast_units),
+    Analysis("v1.inference.masking", "inference", MASKING_SOURCE, _masking_units),
 ]

@@ -11,9 +11,11 @@ shows), on the raw matrix:
 * exact adversarial promotion bounds for k = 0..3 judged subsets per query;
 * common-support ordering: Delta D and both systems' M/P/G;
 
-and the difficulty regression (logistic, IRLS, Wald) of clean-form success on
-condition rarity, n, L_min and |D+| for the scorecard's lexical baseline and
-its strongest displayed hybrid.
+the promotion-stress verdict of Table S5b (does every positive displayed gap
+reach zero with one promotion per query?); the difficulty regression
+(logistic, IRLS, Wald) of clean-form success on condition rarity, n, L_min
+and |D+|: pooled over the 13 scorecard runs and per scorecard system; and
+Table S1i's CrossPage column (``v1.sensitivity.shared_documents``).
 """
 
 import math
@@ -26,13 +28,12 @@ from ..stats.logistic import FitError, logistic_fit
 from ..core.structure import gold_and_subsets, gold_graph_components
 from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range, promotion_bounds
 from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, outcomes
+from .common import SCORE_INPUTS, contrasts, displayed_variant, form_systems, gold_sets, outcomes
 from .inference import SEED, context
 from .tables import query_factors
 
 CROSSED_DRAWS = 500
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
-REGRESSION_SYSTEMS = ("bm25_and", "rrf_bm25and_pagetop3")
 
 
 def _delta(inst, base, var):
@@ -59,6 +60,38 @@ def crossed(inst):
     return inst.memo("sensitivity:crossed", compute)
 
 
+def block_promotion_bounds(inst, block):
+    """Exact adversarial promotion bounds k = 0..3 of a block's displayed contrast (memoised)."""
+    def compute():
+        qids = context(inst).qids
+        sets = gold_sets(inst)
+        var = displayed_variant(inst, block)
+        rb, rv = inst.ranking(layout.ranking_path(block["base"])), inst.ranking(layout.ranking_path(var))
+        return promotion_bounds([list(rb[q].docids) for q in qids], [list(rv[q].docids) for q in qids],
+                                [sets[q][0] for q in qids], [sets[q][1] for q in qids], 3)
+    return inst.memo("sensitivity:promotion:" + block["block"], compute)
+
+
+def _promotion_verdict(inst):
+    """Table S5b's promotion-stress row: does every positive displayed gap cross zero at k = 1?"""
+    src = "supplement Table S5b (promotion stress: every positive gap can cross zero at k = 1)"
+    positive = crossing = 0
+    first = ""
+    for block in contrasts(inst):
+        bounds = block_promotion_bounds(inst, block)
+        if bounds[0] > 0:
+            positive += 1
+            if bounds[1] <= 0:
+                crossing += 1
+            elif not first:
+                first = "%s: k = 1 bound %+.1f points" % (block["block"], bounds[1])
+    return [Value("v1.sensitivity.promotion.positive_gaps", positive, source=src),
+            Value("v1.sensitivity.promotion.positive_gaps_crossing_zero_at_k1", crossing, source=src),
+            Value("v1.sensitivity.promotion.every_positive_gap_crosses_zero_at_k1", crossing == positive, source=src,
+                  detail=first or "%d of %d positive displayed gaps reach <= 0 with one promotion per query" % (
+                      crossing, positive))]
+
+
 def _contrast_values(inst, block):
     ctx = context(inst)
     base, var = block["base"], displayed_variant(inst, block)
@@ -78,9 +111,7 @@ def _contrast_values(inst, block):
             Value(prefix + ".leave_one_gold_doc.argmin", at_lo), Value(prefix + ".leave_one_gold_doc.argmax", at_hi)]
     value, left, _ = drop_top_degree(delta, gold, 20)
     out += [Value(prefix + ".drop_top20_degree.delta_score", value), Value(prefix + ".drop_top20_degree.queries", left)]
-    rb, rv = inst.ranking(layout.ranking_path(base)), inst.ranking(layout.ranking_path(var))
-    bounds = promotion_bounds([list(rb[q].docids) for q in qids], [list(rv[q].docids) for q in qids],
-                              [sets[q][0] for q in qids], [sets[q][1] for q in qids], 3)
+    bounds = block_promotion_bounds(inst, block)
     out += [Value("%s.promotion_bound.k%d" % (prefix, k), b) for k, b in enumerate(bounds)]
     cs = common_support(outcomes(inst, layout.ranking_path(base)), outcomes(inst, layout.ranking_path(var)))
     out += [Value(prefix + ".common_support.queries", cs["common_queries"]),
@@ -95,10 +126,15 @@ def _contrast_values(inst, block):
 
 def _contrast_units(inst):
     units = []
+    every = set()
     for block in contrasts(inst):
         rels = [layout.ranking_path(s) for s in [block["base"]] + block["variants"]]
+        every.update(rels)
         units.append(Unit(block["block"], SCORE_INPUTS + [layout.SYSTEMS] + rels,
                           lambda block=block: _contrast_values(inst, block)))
+    if units:
+        units.append(Unit("promotion_verdict", SCORE_INPUTS + [layout.SYSTEMS] + sorted(every),
+                          lambda: _promotion_verdict(inst)))
     return units
 
 
@@ -178,24 +214,45 @@ def regression_rows(inst):
 TERMS = ("intercept", "mean_ln_condition_df", "n_is_3", "ln_lmin", "ln_positive_pool")
 
 
-def _regression_units(inst):
-    units = []
-    for sid in REGRESSION_SYSTEMS:
-        rel = layout.ranking_path(sid, "clean_v2")
+def _fit_values(prefix, rows, y, trials=None):
+    try:
+        fit = logistic_fit(rows, y, trials=trials)
+    except FitError as exc:
+        return [Value(prefix + ".converged", False, source=SOURCE, detail=str(exc))]
+    out = [Value(prefix + ".converged", fit["converged"], source=SOURCE)]
+    for i, term in enumerate(TERMS):
+        for key in ("coef", "se", "p"):
+            out.append(Value("%s.%s.%s" % (prefix, term, key), fit[key][i], rule="abs:1e-7", source=SOURCE))
+    return out
 
-        def compute(sid=sid, rel=rel):
-            y = list(outcomes(inst, rel).success)
-            prefix = "v1.sensitivity.regression.%s" % sid
-            try:
-                fit = logistic_fit(regression_rows(inst), y)
-            except FitError as exc:
-                return [Value(prefix + ".converged", False, source=SOURCE, detail=str(exc))]
-            out = [Value(prefix + ".converged", fit["converged"], source=SOURCE)]
-            for i, term in enumerate(TERMS):
-                for key in ("coef", "se", "p"):
-                    out.append(Value("%s.%s.%s" % (prefix, term, key), fit[key][i], rule="abs:1e-7", source=SOURCE))
-            return out
-        units.append(Unit(sid, SCORE_INPUTS + [layout.INVENTORY, rel], compute))
+
+def pooled_outcomes(inst):
+    """Per query (sorted qids): successes out of the scorecard systems' clean-form runs, and their number."""
+    sids = form_systems(inst)
+    vectors = [outcomes(inst, layout.ranking_path(sid, "clean_v2")).success for sid in sids]
+    return [sum(col) for col in zip(*vectors)], len(sids)
+
+
+def _regression_units(inst):
+    """The difficulty regression (supplement section 9; docs/analyses.md#the-difficulty-regression): one
+    pooled fit -- per query, successes out of the 13 scorecard runs (binomial logistic, one row per query;
+    the pooled estimate treats runs of a query as independent given the covariates) -- and one fit per
+    scorecard system, each on condition rarity, n, ln L_min and ln |D+| with Wald SEs and p."""
+    units = []
+    sids = form_systems(inst)
+    rels = [layout.ranking_path(sid, "clean_v2") for sid in sids]
+    for sid, rel in zip(sids, rels):
+        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.INVENTORY, rel], lambda sid=sid, rel=rel: (
+            _fit_values("v1.sensitivity.regression.%s" % sid, regression_rows(inst), list(outcomes(inst, rel).success)))))
+
+    def pooled():
+        y, runs = pooled_outcomes(inst)
+        rows = regression_rows(inst)
+        return [Value("v1.sensitivity.regression.pooled.runs", runs, source=SOURCE),
+                Value("v1.sensitivity.regression.pooled.rows", runs * len(rows), source=SOURCE)] + _fit_values(
+            "v1.sensitivity.regression.pooled", rows, y, [runs] * len(rows))
+    if sids:
+        units.append(Unit("pooled", SCORE_INPUTS + [layout.SYSTEMS, layout.INVENTORY] + rels, pooled))
     return units
 
 

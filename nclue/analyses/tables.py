@@ -7,8 +7,9 @@
 * ``v1.slices`` -- Table 6 task-factor slices of the clean scorecard: n = 2 / 3,
   shortest gold ``L_min <= 30`` / ``> 100`` pages, positive pool
   ``|D+| <= 25`` / ``> 50``;
-* ``v1.masking`` -- Table S5a condition masking: masked minus full Gold-NDCG
-  and Score (drop c1, c2 over all queries; drop c3 over n = 3 queries);
+* ``v1.masking`` -- Table S5a condition masking: masked minus full Gold-NDCG,
+  Gold Hit and Score (drop c1, c2 over all queries; drop c3 over n = 3 queries;
+  the paired bootstrap intervals are ``v1.inference.masking``);
 * ``v1.evidence`` -- Table 8 page evidence of every page-scored run;
 * ``v1.controls`` -- validity controls (section 5).
 """
@@ -100,6 +101,7 @@ def _masking_units(inst):
             src = "Table S5a condition masking (%s)" % ("all queries" if drop < 3 else "n = 3 queries")
             return [Value(prefix + ".queries", a["queries"], source=src),
                     Value(prefix + ".delta_gold_ndcg", delta(a, b, "gold_ndcg"), source=src),
+                    Value(prefix + ".delta_gold_hit", delta(a, b, "gold_hit"), source=src),
                     Value(prefix + ".delta_score", delta(a, b, "nclue_score"), source=src)]
         units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(base), layout.ranking_path(sid)], compute))
     return units

@@ -87,15 +87,8 @@ def graded_ndcg(docids, grades, k=10, ideal=None):
     return dcg / ideal
 
 
-def pairwise_auc(docids, gold, subset, k=10):
-    """Mean over ``(g, s)`` in ``G x S`` of ``1[rank(g) < rank(s)]``, 0.5 when both are
-    unranked; None when either set is empty.  Counted, not enumerated.
-
-    >>> pairwise_auc(["g", "s"], {"g", "h"}, {"s", "t"})
-    0.625
-    """
-    if not gold or not subset:
-        return None
+def _auc_wins2(docids, gold, subset, k):
+    """Twice the pairwise wins of ``gold`` over ``subset`` in ``docids[:k]`` (an integer)."""
     ranked_gold = ranked_subset = 0
     gold_first = 0           # ranked (g, s) pairs with g ranked first
     for d in docids[:k]:
@@ -106,9 +99,53 @@ def pairwise_auc(docids, gold, subset, k=10):
             gold_first += ranked_gold
     unranked_gold = len(gold) - ranked_gold
     unranked_subset = len(subset) - ranked_subset
-    # twice the wins: ranked-before-ranked and ranked-before-unranked count 2, unranked ties 1
-    wins2 = 2 * (gold_first + ranked_gold * unranked_subset) + unranked_gold * unranked_subset
-    return wins2 / (2 * len(gold) * len(subset))
+    # ranked-before-ranked and ranked-before-unranked count 2, unranked ties 1
+    return 2 * (gold_first + ranked_gold * unranked_subset) + unranked_gold * unranked_subset
+
+
+def pairwise_auc(docids, gold, subset, k=10):
+    """Mean over ``(g, s)`` in ``G x S`` of ``1[rank(g) < rank(s)]``, 0.5 when both are
+    unranked; None when either set is empty.  Counted, not enumerated.
+
+    >>> pairwise_auc(["g", "s"], {"g", "h"}, {"s", "t"})
+    0.625
+    """
+    if not gold or not subset:
+        return None
+    return _auc_wins2(docids, gold, subset, k) / (2 * len(gold) * len(subset))
+
+
+def length_bin(pages):
+    """Half-octave length bin of a document: the largest ``b`` with ``2 ** (b / 2) <= pages``, i.e.
+    ``floor(2 * log2(pages))``, computed exactly on integers (docs/analyses.md#v1diagnostics).
+
+    >>> [length_bin(p) for p in (1, 2, 3, 4, 5, 6, 8, 11, 12)]
+    [0, 2, 3, 4, 4, 5, 6, 6, 7]
+    """
+    return (pages * pages).bit_length() - 1
+
+
+def length_matched_auc(docids, gold, subset, bins, k=10):
+    """:func:`pairwise_auc` over the length-matched gold x subset pairs only: pairs whose documents share
+    a :func:`length_bin` (``bins``: ``{docid: bin}``).  Returns ``(auc, matched_pairs)``; ``auc`` is None
+    when no pair is matched.  Counted per bin, not enumerated.
+
+    >>> bins = {"g": 3, "h": 5, "s": 3, "t": 5, "u": 9}
+    >>> length_matched_auc(["s", "g", "h"], {"g", "h"}, {"s", "t", "u"}, bins)   # (g, s) lost, (h, t) won
+    (0.5, 2)
+    """
+    gold_by, subset_by = {}, {}
+    for d in gold:
+        gold_by.setdefault(bins[d], set()).add(d)
+    for d in subset:
+        subset_by.setdefault(bins[d], set()).add(d)
+    wins2 = pairs = 0
+    top = docids[:k]
+    for b in sorted(set(gold_by) & set(subset_by)):
+        g, s = gold_by[b], subset_by[b]
+        wins2 += _auc_wins2(top, g, s, k)
+        pairs += len(g) * len(s)
+    return (None, 0) if not pairs else (wins2 / (2 * pairs), pairs)
 
 
 class Outcomes(NamedTuple):

@@ -87,6 +87,36 @@ def query_factors(queries, corpus, qrels, sets):
     return out
 
 
+def density_matched_pairs(factors):
+    """Density matching of supplement section 9 (docs/analyses.md#v1diagnostics): every n = 3 query is
+    matched, without replacement, to the unmatched n = 2 query nearest in positive-pool size |D+|
+    (``factors[q]["pool"]``).  n = 3 queries are taken by |D+| descending (ties by qid); among equally
+    near n = 2 queries the smaller |D+| and then the smaller qid wins.  Returns ``[(n3 qid, n2 qid)]``
+    in that order; n = 3 queries left when the n = 2 queries run out are unmatched.
+
+    >>> f = {"a": {"n": 3, "pool": 10}, "b": {"n": 3, "pool": 4}, "c": {"n": 2, "pool": 9},
+    ...      "d": {"n": 2, "pool": 11}, "e": {"n": 2, "pool": 5}}
+    >>> density_matched_pairs(f)
+    [('a', 'c'), ('b', 'e')]
+    """
+    three = sorted((q for q, f in factors.items() if f["n"] == 3), key=lambda q: (-factors[q]["pool"], q))
+    two = sorted((q for q, f in factors.items() if f["n"] == 2), key=lambda q: (factors[q]["pool"], q))
+    used, out = set(), []
+    for q in three:
+        best = None
+        for c in two:
+            if c in used:
+                continue
+            key = (abs(factors[c]["pool"] - factors[q]["pool"]), factors[c]["pool"], c)
+            if best is None or key < best:
+                best = key
+        if best is None:
+            break
+        used.add(best[2])
+        out.append((q, best[2]))
+    return out
+
+
 def median(values):
     """Median of a non-empty list (mean of the two middle values for even length)."""
     s = sorted(values)

@@ -1,0 +1,171 @@
+"""Secondary CrossPage diagnostics (paper section 5; supplement section 9 and Table S5b;
+docs/analyses.md#v1diagnostics).
+
+``v1.diagnostics`` (scoring level):
+
+* ``length_matched``: for each query-form system on the raw matrix, the macro pairwise AUC of gold
+  over subsets (:func:`nclue.core.metrics.pairwise_auc`) and the same over length-matched pairs only
+  (gold and subset in the same half-octave page-count bin; :func:`nclue.core.metrics.length_matched_auc`),
+  with the queries and matched pairs behind each;
+* ``density_matched``: every n = 3 query matched to an n = 2 query of nearest |D+|
+  (:func:`nclue.core.structure.density_matched_pairs`); each scorecard system's n-Clue Score and Gold
+  Hit on the two matched sets (clean form), and whether n = 3 scores higher for every system;
+* ``repairs``: the stratified audit's v1 repairs by transition (subset -> gold, gold -> subset, other)
+  and how many appear in the union of the clean scorecard's top 10 for their query.
+
+``v1.figure2`` (scoring level): Figure 2's data -- every fair method's (``fair`` and not in the
+``controls`` block of systems.json) raw-form n-Clue Score and Gold Hit, and each Table 5 block's
+displayed pair in the Delta Gold Hit / Delta n-Clue Score plane (points).
+"""
+
+from ..core import layout
+from ..core.metrics import length_bin, length_matched_auc, summary
+from ..core.structure import density_matched_pairs
+from .base import Analysis, Unit, Value
+from .common import SCORE_INPUTS, contrasts, delta, displayed_variant, form_systems, gold_sets, outcomes
+from .tables import query_factors
+
+SRC_LENGTH = "paper section 5 and supplement section 9 (length-matched gold-subset AUC; AUC 0-1)"
+SRC_DENSITY = "supplement section 9 (density-matched n = 3 vs n = 2; n-Clue Score and Gold Hit in points)"
+SRC_REPAIRS = "supplement Table S5b (observed audit repairs)"
+SRC_FIGURE = "paper Figure 2 (fair methods; Table 5 pairs in the Delta-Hit / Delta-Score plane; points)"
+
+
+def _length_values(inst, sid):
+    rel = layout.ranking_path(sid)
+    ranking = inst.ranking(rel)
+    sets = gold_sets(inst)
+    corpus = inst.corpus()
+    bins = {d: length_bin(doc.pages) for d, doc in corpus.items()}
+    aucs, pairs = [], 0
+    for qid in sorted(inst.queries()):
+        gold, subset = sets[qid]
+        row = ranking.get(qid)
+        auc, matched = length_matched_auc(list(row.docids) if row else [], gold, subset, bins)
+        if auc is not None:
+            aucs.append(auc)
+            pairs += matched
+    s = summary(outcomes(inst, rel))
+    prefix = "v1.diagnostics.length_matched.%s" % sid
+    matched_auc = sum(aucs) / len(aucs) if aucs else None
+    out = [Value(prefix + ".auc", s["pairwise_auc"], source=SRC_LENGTH),
+           Value(prefix + ".length_matched_auc", matched_auc, source=SRC_LENGTH),
+           Value(prefix + ".auc_change", None if matched_auc is None or s["pairwise_auc"] is None
+                 else matched_auc - s["pairwise_auc"], source=SRC_LENGTH)]
+    if sid == form_systems(inst)[0]:      # the pairs are the qrels', the same for every system: stated once
+        out += [Value("v1.diagnostics.length_matched.auc_queries", s["auc_queries"], source=SRC_LENGTH),
+                Value("v1.diagnostics.length_matched.matched_queries", len(aucs), source=SRC_LENGTH),
+                Value("v1.diagnostics.length_matched.matched_pairs", pairs, source=SRC_LENGTH),
+                Value("v1.diagnostics.length_matched.all_pairs",
+                      sum(len(g) * len(b) for g, b in sets.values()), source=SRC_LENGTH)]
+    return out
+
+
+def _density_values(inst):
+    factors = query_factors(inst)
+    pairs = density_matched_pairs(factors)
+    three = {q for q, _ in pairs}
+    two = {c for _, c in pairs}
+    out = [Value("v1.diagnostics.density_matched.pairs", len(pairs), source=SRC_DENSITY),
+           Value("v1.diagnostics.density_matched.n3_mean_pool", sum(factors[q]["pool"] for q in three) / len(pairs),
+                 source=SRC_DENSITY),
+           Value("v1.diagnostics.density_matched.n2_mean_pool", sum(factors[q]["pool"] for q in two) / len(pairs),
+                 source=SRC_DENSITY),
+           Value("v1.diagnostics.density_matched.max_pool_gap",
+                 max(abs(factors[a]["pool"] - factors[b]["pool"]) for a, b in pairs), source=SRC_DENSITY)]
+    easier = 0
+    sids = form_systems(inst)
+    for sid in sids:
+        o = outcomes(inst, layout.ranking_path(sid, "clean_v2"))
+        s3 = summary(o, [q in three for q in o.qids])
+        s2 = summary(o, [q in two for q in o.qids])
+        prefix = "v1.diagnostics.density_matched.%s" % sid
+        out += [Value(prefix + ".n3_nclue_score", s3["nclue_score"], source=SRC_DENSITY),
+                Value(prefix + ".n2_nclue_score", s2["nclue_score"], source=SRC_DENSITY),
+                Value(prefix + ".n3_minus_n2_nclue_score", s3["nclue_score"] - s2["nclue_score"], source=SRC_DENSITY),
+                Value(prefix + ".n3_gold_hit", s3["gold_hit"], source=SRC_DENSITY),
+                Value(prefix + ".n2_gold_hit", s2["gold_hit"], source=SRC_DENSITY)]
+        easier += s3["nclue_score"] > s2["nclue_score"]
+    out += [Value("v1.diagnostics.density_matched.systems_n3_higher", easier, source=SRC_DENSITY),
+            Value("v1.diagnostics.density_matched.n3_higher_for_every_system", easier == len(sids), source=SRC_DENSITY,
+                  detail="%d of %d scorecard systems score higher on the matched n = 3 queries" % (easier, len(sids)))]
+    return out
+
+
+def _repair_values(inst):
+    queries = inst.queries()
+    repairs = list(inst.repairs().values())
+    tops = {}
+    for sid in form_systems(inst):
+        for qid, row in inst.ranking(layout.ranking_path(sid, "clean_v2")).items():
+            tops.setdefault(qid, set()).update(row.docids[:10])
+    kinds = {"subset_to_gold": 0, "gold_to_subset": 0, "other": 0}
+    in_top = 0
+    for r in repairs:
+        n = queries[r.qid].n
+        if r.grade_after == n and 0 < r.grade_before < n:
+            kinds["subset_to_gold"] += 1
+        elif r.grade_before == n and 0 < r.grade_after < n:
+            kinds["gold_to_subset"] += 1
+        else:
+            kinds["other"] += 1
+        in_top += r.docid in tops.get(r.qid, ())
+    out = [Value("v1.diagnostics.repairs.count", len(repairs), source=SRC_REPAIRS),
+           Value("v1.diagnostics.repairs.in_clean_top10_union", in_top, source=SRC_REPAIRS)]
+    out += [Value("v1.diagnostics.repairs.%s" % k, v, source=SRC_REPAIRS) for k, v in sorted(kinds.items())]
+    return out
+
+
+def _units(inst):
+    units = []
+    sids = form_systems(inst)
+    for sid in sids:
+        units.append(Unit("length/" + sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(sid)],
+                          lambda sid=sid: _length_values(inst, sid)))
+    clean = [layout.ranking_path(s, "clean_v2") for s in sids]
+    if sids:
+        units.append(Unit("density", SCORE_INPUTS + [layout.SYSTEMS] + clean, lambda: _density_values(inst)))
+    if inst.exists(layout.REPAIRS) and sids:
+        units.append(Unit("repairs", SCORE_INPUTS + [layout.SYSTEMS, layout.REPAIRS] + clean,
+                          lambda: _repair_values(inst)))
+    return units
+
+
+def fair_methods(inst):
+    """Figure 2's methods: systems.json ``fair`` systems outside the ``controls`` block (sorted)."""
+    systems, _ = inst.systems()
+    return sorted(sid for sid, s in systems.items() if s.fair and s.block != "controls")
+
+
+def _figure_units(inst):
+    fair = fair_methods(inst)
+    blocks = contrasts(inst)
+
+    def methods():
+        out = [Value("v1.figure2.fair_methods", len(fair), source=SRC_FIGURE)]
+        for sid in fair:
+            s = summary(outcomes(inst, layout.ranking_path(sid)))
+            out += [Value("v1.figure2.methods.%s.nclue_score" % sid, s["nclue_score"], source=SRC_FIGURE),
+                    Value("v1.figure2.methods.%s.gold_hit" % sid, s["gold_hit"], source=SRC_FIGURE)]
+        return out
+
+    def pairs():
+        out = []
+        for block in blocks:
+            var = displayed_variant(inst, block)
+            sb = summary(outcomes(inst, layout.ranking_path(block["base"])))
+            sv = summary(outcomes(inst, layout.ranking_path(var)))
+            prefix = "v1.figure2.pairs.%s" % block["block"]
+            out += [Value(prefix + ".delta_gold_hit", delta(sb, sv, "gold_hit"), source=SRC_FIGURE),
+                    Value(prefix + ".delta_nclue_score", delta(sb, sv, "nclue_score"), source=SRC_FIGURE)]
+        return out
+    files = sorted({layout.ranking_path(s) for s in fair} |
+                   {layout.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
+    return [Unit("methods", SCORE_INPUTS + [layout.SYSTEMS] + [layout.ranking_path(s) for s in fair], methods),
+            Unit("pairs", SCORE_INPUTS + [layout.SYSTEMS] + files, pairs)]
+
+
+ANALYSES = [
+    Analysis("v1.diagnostics", "scoring", "section 5, supplement section 9 and Table S5b", _units),
+    Analysis("v1.figure2", "scoring", "Figure 2 (fair methods and Table 5 pairs)", _figure_units),
+]
