@@ -90,7 +90,7 @@ def test_density_matching_is_nearest_without_replacement():
 
 def test_binomial_fit_equals_statsmodels_on_stacked_rows():
     import numpy as np
-    import statsmodels.api as sm
+    from statsmodels.discrete.discrete_model import Logit
 
     from nclue.stats.logistic import logistic_fit
 
@@ -104,7 +104,7 @@ def test_binomial_fit_equals_statsmodels_on_stacked_rows():
     for r, k in zip(rows, y):
         stacked_x += [[1.0] + r] * trials
         stacked_y += [1] * k + [0] * (trials - k)
-    ref = sm.Logit(np.array(stacked_y), np.array(stacked_x)).fit(disp=0, tol=1e-12)
+    ref = Logit(np.array(stacked_y), np.array(stacked_x)).fit(disp=0, tol=1e-12)
     assert ours["coef"] == pytest.approx(list(ref.params), abs=1e-8)
     assert ours["se"] == pytest.approx(list(ref.bse), abs=1e-8)
     assert ours["p"] == pytest.approx(list(ref.pvalues), abs=1e-8)
@@ -112,7 +112,7 @@ def test_binomial_fit_equals_statsmodels_on_stacked_rows():
 
 def test_released_pooled_regression_equals_statsmodels():
     import numpy as np
-    import statsmodels.api as sm
+    from statsmodels.discrete.discrete_model import Logit
 
     from nclue.analyses.sensitivity import TERMS, pooled_outcomes, regression_rows
     from nclue.core.instrument import Instrument
@@ -126,7 +126,7 @@ def test_released_pooled_regression_equals_statsmodels():
     for r, k in zip(rows, y):
         x += [[1.0] + r] * runs
         target += [1] * k + [0] * (runs - k)
-    ref = sm.Logit(np.array(target), np.array(x)).fit(disp=0, tol=1e-12)
+    ref = Logit(np.array(target), np.array(x)).fit(disp=0, tol=1e-12)
     for i, term in enumerate(TERMS):
         assert frozen["v1.sensitivity.regression.pooled.%s.coef" % term] == pytest.approx(ref.params[i], abs=1e-7)
         assert frozen["v1.sensitivity.regression.pooled.%s.se" % term] == pytest.approx(ref.bse[i], abs=1e-7)

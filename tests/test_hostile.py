@@ -48,6 +48,8 @@ JSONL = {
     "data/audit/queue.jsonl": ("pool", "pair"),
     "data/audit/adjudication.jsonl": ("positive", "pair"),
     "data/audit/decisions.jsonl": ("grade_after", "pair"),
+    "data/audit/condition_decisions.jsonl": ("votes_positive", "pair"),
+    "data/audit/pool_recall.jsonl": ("submitted", "pair"),
     "data/audit/challenge_key.jsonl": ("gap_change", "qid"),
     "data/audit/challenge_packet.jsonl": ("conditions", "docid"),
     "data/audit/challenge_responses.jsonl": ("answers", "pair"),

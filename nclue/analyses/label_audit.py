@@ -7,9 +7,15 @@
   with Wilson and binary kappa, page-set agreement, the grade confusion
   matrix (Table S9), strata by n and release, and the adjudication poll's
   unanimity, Fleiss' kappa and pairwise agreement (10.3.2);
+* ``audit.pool``: the expanded-page pool (Table S10): pairs and conditions,
+  displayed pages, pages per condition, route memberships, every pool
+  re-derived from its recorded candidates, the fixed routes checked against
+  the initial answers, the packet and the inventories; and the held-out
+  recall check on the locked positives (recovered by rank 6 and 9);
 * ``audit.policy``: the evidence-asymmetric policy re-run on the records
-  (routes, queue, locked conditions, the distinct-page gate), the decisions
-  file checked against it, transitions (Table S12), corrections by stratum
+  (routes, queue, locked conditions, the distinct-page gate, any recorded
+  administrative override), the per-condition decision records and the
+  decisions file checked against it, transitions (Table S12), corrections by stratum
   (Table S13), and v1's repairs re-derived from the records and compared
   with ``data/v1/repairs.jsonl`` (v2's S0 is re-derived by ``v2.genealogy``,
   :mod:`nclue.analyses.genealogy`; Table S14 is ``audit.impact``,
@@ -117,6 +123,9 @@ def _policy_units(inst):
         out += [Value("audit.policy.transition.%s" % k.replace("->", "_to_"), v, source=src)
                 for k, v in sorted(transitions.items())]
         out += _flat("audit.policy.strata", strata, src)
+        table, first = audit_scoring.condition_decisions(rec)
+        out += [Value("audit.policy.condition_decisions.%s" % k, v, source=src + ", 10.4 (per-condition decisions)",
+                      detail=first if k.endswith(("mismatches", "missing")) else "") for k, v in sorted(table.items())]
         released = {(r.qid, r.docid): (r.grade_before, r.grade_after) for r in v1.repairs().values()}
         mine = {(p.qid, p.docid): (p.grade_before, decided[p.pair]) for p in rec.pairs.values()
                 if p.release == "v1" and decided[p.pair] != p.grade_before}
@@ -130,8 +139,36 @@ def _policy_units(inst):
     return [Unit("policy", inputs, compute)] if _present(inst) else []
 
 
+def _pool_units(inst):
+    src = SRC + ", 10.3.1, Table S10"
+
+    def construction():
+        out = {}
+        for release, part in (("v1", inst.v1()), ("v2", inst.v2())):
+            for (docid, cid), row in part.inventory().items():
+                out[(release, docid, cid)] = list(row.pages)
+        return out
+
+    def pool():
+        table, first = audit_scoring.expanded_pool(audit_records(inst), construction())
+        members = table.pop("memberships")
+        out = [Value("audit.pool.%s" % k, v, source=src, detail=first if k.endswith(("mismatches", "pages")) else "")
+               for k, v in sorted(table.items())]
+        out += [Value("audit.pool.memberships.%s" % k, v, source=src) for k, v in sorted(members.items())]
+        return out
+
+    def recall():
+        table, first = audit_scoring.pool_recall(audit_records(inst))
+        return [Value("audit.pool.recall.%s" % k, v, source=src + " (held-out recall check)",
+                      detail=first if k.endswith(("mismatches", "missing", "unexpected")) else "")
+                for k, v in sorted(table.items())]
+    inputs = INPUTS + [layout.INVENTORY, layout.V2_INVENTORY]
+    return [Unit("pool", inputs, pool), Unit("recall", INPUTS, recall)] if _present(inst) else []
+
+
 ANALYSES = [
     Analysis("audit.integrity", "construction", SRC + ", Tables S8 and S11", _integrity_units),
     Analysis("audit.agreement", "construction", SRC + ", Tables S8-S9, 10.3.2", _agreement_units),
     Analysis("audit.policy", "construction", SRC + ", 10.2.2, 10.4, Tables S12-S13", _policy_units),
+    Analysis("audit.pool", "construction", SRC + ", 10.3.1, Table S10", _pool_units),
 ]

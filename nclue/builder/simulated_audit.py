@@ -23,9 +23,13 @@ paper:
   it) verbatim from the first one.  The simulated interface enforces the
   quote gate (:func:`nclue.labelaudit.rules.gate`), as the paper's did.
 * **Adjudication** (10.3): the conditions the policy leaves unresolved get a
-  6-9 page pool (pages already selected, construction pages, the shown
-  pages, surface-form hits, random pages, in that order) and three responses
-  (A, E and a third responder F) under the same model.
+  6-9 page pool merged from the routes of :mod:`nclue.labelaudit.pool`
+  (prior selections, construction pages, the shown pages, then exact/alias
+  lexical, BM25 and OCR-fuzzy hits interleaved, then random pages; the text
+  routes are :mod:`nclue.builder.pool_routes`) and three responses (A, E and a
+  third responder F) under the same model; each queued condition gets a
+  decision record (votes, majority, no override).  The locked positives of
+  the same pairs get the held-out recall check's pool (no prior route).
 * **Decisions** (10.4): :func:`nclue.labelaudit.rules.repair`, the one implementation of
   the evidence-asymmetric policy; there is no administrative override.
 """
@@ -33,7 +37,9 @@ paper:
 from dataclasses import dataclass
 
 from ..core.rng import Stream
+from ..labelaudit import pool as pool_rules
 from ..labelaudit.rules import Answer, gate, repair
+from .pool_routes import DEPTH, DocumentRoutes
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,21 @@ def _fill(stream, pages, n_pages, target):
     return out
 
 
+def _candidates(rel, routes, docid, condition, prior, stream, size):
+    """The route candidates of one condition's expanded-page pool (:mod:`nclue.labelaudit.pool`);
+    ``prior`` None leaves out the prior-selected route (the held-out recall check)."""
+    cid = condition["cid"]
+    cand = {"construction": list(rel.construction.get((docid, cid), ())), "original_shown": list(condition["shown"]),
+            "lexical": _lexical_pages(rel, docid, cid)[:DEPTH], "bm25": routes.bm25(condition["label"]),
+            "ocr_fuzzy": routes.ocr_fuzzy(rel.forms(cid))}
+    if prior is not None:
+        cand["prior_selected"] = list(prior)
+    merged = pool_rules.merge(cand)
+    n_pages = rel.docs[docid]["pages"]
+    cand["random_fill"] = _fill(stream, merged, n_pages, size)[len(merged):] if len(merged) < size else []
+    return {route: cand[route] for route in sorted(cand)}
+
+
 def read(rel, responder, stream, docid, cid, shown):
     """One simulated response to one condition on the ``shown`` pages (see module doc)."""
     true_pages = rel.truth.get((docid, cid), set())
@@ -271,7 +292,16 @@ def simulate(cfg, seed, releases):
     """All audit records, and the per-release grade changes ``{release: {(qid, docid): (before, after)}}``."""
     grades = {name: {(r["qid"], r["docid"]): r["grade"] for r in rel.qrel_rows} for name, rel in releases.items()}
     key, packet, initial, queue, adjudication, decisions = [], [], [], [], [], []
+    condition_decisions, recall = [], []
     shown_pages = set()
+    doc_routes = {}
+
+    def routes_of(release, docid):
+        if (release, docid) not in doc_routes:
+            rel = releases[release]
+            doc_routes[(release, docid)] = DocumentRoutes(
+                [rel.text(docid, p) for p in range(1, rel.docs[docid]["pages"] + 1)])
+        return doc_routes[(release, docid)]
     changes = {name: {} for name in releases}
     for number, (release, source, stratum, qid, docid) in enumerate(_sample(cfg, seed, releases), 1):
         pair = "J%03d" % number
@@ -309,11 +339,11 @@ def simulate(cfg, seed, releases):
                     continue
                 stream = Stream.derived(seed, "audit", "pool", pair, c["cid"])
                 target = cfg.pool[0] + stream.randbelow(cfg.pool[1] - cfg.pool[0] + 1)
-                first = _dedupe(list(a[i].pages) + list(e[i].pages) + list(rel.construction.get((docid, c["cid"]), ()))
-                                + c["shown"] + _lexical_pages(rel, docid, c["cid"]))
-                pool = _fill(stream, first, n_pages, target)
+                prior = _dedupe(list(a[i].pages) + list(e[i].pages))
+                cand = _candidates(rel, routes_of(release, docid), docid, c, prior, stream, target)
+                pool = pool_rules.merge(cand)[:target]
                 shown_pages.update((release, docid, p) for p in pool)
-                queue.append({"pair": pair, "cid": c["cid"], "pool": pool, "synthetic": True})
+                queue.append({"pair": pair, "cid": c["cid"], "pool": pool, "candidates": cand, "synthetic": True})
                 trio = []
                 for r in cfg.initial + (cfg.third,):
                     ans = read(rel, r, Stream.derived(seed, "audit", "adjudicate", r.name, pair, c["cid"]),
@@ -321,6 +351,19 @@ def simulate(cfg, seed, releases):
                     trio.append(ans)
                     adjudication.append(dict(_answer_json(c["cid"], ans), pair=pair, responder=r.name, synthetic=True))
                 adj.append(trio)
+                votes = sum(1 for ans in trio if ans.positive and gate_ok(ans))
+                condition_decisions.append({
+                    "pair": pair, "cid": c["cid"], "votes_positive": votes, "majority": votes >= 2, "override": None,
+                    "override_pages": [], "final": votes >= 2, "synthetic": True,
+                    "reason": "no administrative override: the stand-in applies the majority of the valid answers"})
+            for i, c in enumerate(conds):       # the held-out recall check on the locked positives
+                if adj[i] is not None:
+                    continue
+                stream = Stream.derived(seed, "audit", "recall", pair, c["cid"])
+                cand = _candidates(rel, routes_of(release, docid), docid, c, None, stream, cfg.pool[1])
+                recall.append({"pair": pair, "cid": c["cid"], "candidates": cand,
+                               "pool": pool_rules.merge(cand)[:cfg.pool[1]],
+                               "submitted": _dedupe(list(a[i].pages) + list(e[i].pages)), "synthetic": True})
             grade, route = repair(g0, query["n"], a, e, adj, gate_ok)
         decisions.append({"pair": pair, "grade_before": g0, "grade_after": grade, "route": route, "synthetic": True})
         if grade != g0:
@@ -328,7 +371,8 @@ def simulate(cfg, seed, releases):
     pages = [{"release": release, "docid": docid, "page": page, "text": releases[release].text(docid, page),
               "synthetic": True} for release, docid, page in sorted(shown_pages)]
     records = {"key": key, "packet": packet, "initial": initial, "queue": queue, "adjudication": adjudication,
-               "decisions": decisions, "pages": pages}
+               "condition_decisions": condition_decisions, "pool_recall": recall, "decisions": decisions,
+               "pages": pages}
     return records, changes
 
 

@@ -128,7 +128,8 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
     shown = {(r["release"], r["docid"], r["page"]) for r in records["pages"]} | challenge_pages
     records["pages"] = [{"release": rel, "docid": docid, "page": page, "text": releases[rel].text(docid, page),
                          "synthetic": True} for rel, docid, page in sorted(shown)]
-    for name in ("key", "packet", "initial", "queue", "adjudication", "decisions", "pages"):
+    for name in ("key", "packet", "initial", "queue", "adjudication", "condition_decisions", "pool_recall", "decisions",
+                 "pages"):
         put_jsonl("data/audit/%s.jsonl" % name, records[name])
     for name in sorted(challenge):
         put_jsonl("data/audit/%s.jsonl" % name, challenge[name])

@@ -144,6 +144,17 @@ def audit_section(result):
            "  adjudication: %s/%s unanimous, Fleiss kappa %s" % (
                g("audit.agreement.adjudication.unanimous"), g("audit.agreement.adjudication.conditions"),
                g("audit.agreement.adjudication.fleiss_kappa", "%.3f"))]
+    if "audit.pool.conditions" in got:
+        m = "audit.pool.memberships."
+        out.append("  expanded-page pool: %s conditions of %s pairs, %s displayed pages (%s-%s per condition, mean %s); "
+                   "memberships prior %s, construction %s, shown %s, lexical %s, BM25 %s, OCR-fuzzy %s; held-out "
+                   "recall %s/%s by rank 6, %s/%s by rank 9; overrides %s" % (
+                       g("audit.pool.conditions"), g("audit.pool.pairs"), g("audit.pool.displayed_pages"),
+                       g("audit.pool.pages_min"), g("audit.pool.pages_max"), g("audit.pool.pages_mean", "%.2f"),
+                       g(m + "prior_selected"), g(m + "construction"), g(m + "original_shown"), g(m + "lexical"),
+                       g(m + "bm25"), g(m + "ocr_fuzzy"), g("audit.pool.recall.recovered_by_6"),
+                       g("audit.pool.recall.conditions"), g("audit.pool.recall.recovered_by_9"),
+                       g("audit.pool.recall.conditions"), g("audit.policy.condition_decisions.overrides")))
     c = "audit.challenge."
     if c + "targets" in got:
         out.append("  residual-qrel challenge (SourceShift S0): %s targets + %s controls; %s streams, %s duplicate "

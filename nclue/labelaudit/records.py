@@ -13,9 +13,18 @@ Files (JSON Lines unless said; every row ``synthetic`` in the stand-in):
   ``responder``, ``answers`` (per condition, in packet order: ``cid``,
   ``positive``, ``pages``, ``quote``);
 * ``queue.jsonl`` -- the expanded-page adjudication queue: ``pair``, ``cid``,
-  ``pool`` (the 6-9 pages shown);
+  ``pool`` (the 6-9 pages shown), ``candidates`` (``{route: [pages]}`` for the
+  routes of :mod:`nclue.labelaudit.pool`);
 * ``adjudication.jsonl`` -- one row per queued condition and responder:
   ``pair``, ``cid``, ``responder``, ``positive``, ``pages``, ``quote``;
+* ``condition_decisions.jsonl`` -- one row per queued condition: ``pair``,
+  ``cid``, ``votes_positive`` (adjudication answers that are positive and pass
+  the quote gate), ``majority``, ``override`` (null, or the administrative
+  decision), ``override_pages``, ``reason``, ``final``;
+* ``pool_recall.jsonl`` -- the held-out recall check: one row per locked
+  positive condition of a queued pair: ``pair``, ``cid``, ``candidates`` (no
+  ``prior_selected``), ``pool`` (up to 9 pages, ranked), ``submitted`` (the
+  pages the initial evaluators selected);
 * ``decisions.jsonl`` -- the final decision per pair: ``pair``,
   ``grade_before``, ``grade_after``, ``route``.
 
@@ -31,10 +40,12 @@ import re
 
 from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
+from .pool import ROUTES as POOL_ROUTES
 from .rules import Answer
 
 AUDIT = "data/audit"
-FILES = ("key", "packet", "pages", "initial", "queue", "adjudication", "decisions")
+FILES = ("key", "packet", "pages", "initial", "queue", "adjudication", "condition_decisions", "pool_recall",
+         "decisions")
 ROUTES = ("keep", "accept-increase", "adjudicated")
 _PAIR = re.compile(r"^[A-Za-z0-9_.:-]{1,32}$")
 
@@ -47,7 +58,8 @@ class Pair:
     """One audited query-document pair with everything recorded about it."""
 
     __slots__ = ("pair", "release", "source", "stratum", "qid", "docid", "n", "grade_before", "cids",
-                 "labels", "shown", "initial", "queue", "adjudication", "decision")
+                 "labels", "shown", "initial", "queue", "candidates", "adjudication", "condition_decisions",
+                 "recall", "decision")
 
     def __init__(self, pair, release, source, stratum, qid, docid, n, grade_before):
         self.pair, self.release, self.source, self.stratum = pair, release, source, stratum
@@ -55,8 +67,35 @@ class Pair:
         self.cids, self.labels, self.shown = (), (), ()
         self.initial = {}          # responder -> [Answer] in condition order
         self.queue = {}            # cid -> pool pages
+        self.candidates = {}       # cid -> {route: [pages]} behind the pool
         self.adjudication = {}     # cid -> {responder: Answer}
+        self.condition_decisions = {}   # cid -> ConditionDecision
+        self.recall = {}           # cid -> (candidates, pool, submitted) of the held-out check
         self.decision = None       # (grade_after, route)
+
+
+class ConditionDecision:
+    __slots__ = ("votes_positive", "majority", "override", "override_pages", "reason", "final", "line")
+
+    def __init__(self, votes_positive, majority, override, override_pages, reason, final, line):
+        self.votes_positive, self.majority, self.override = votes_positive, majority, override
+        self.override_pages, self.reason, self.final, self.line = override_pages, reason, final, line
+
+
+def _candidates(row, field, n_pages, allowed):
+    obj = row.get(field)
+    if not isinstance(obj, dict):
+        raise row.error(field, "must be an object {route: [pages]}")
+    out = {}
+    for route in sorted(obj):
+        if route not in allowed:
+            raise row.error("%s.%s" % (field, route), "unknown route (expected one of %s)" % ", ".join(allowed))
+        sub = Row(obj, row.where, row.line)
+        try:
+            out[route] = _pages_list(sub, route, n_pages, False)
+        except InputError as exc:
+            raise row.error("%s.%s" % (field, exc.field), exc.message)
+    return out
 
 
 class AuditRecords:
@@ -227,6 +266,7 @@ def load(root, releases):
         if cid in p.queue:
             raise row.error("cid", "condition %s of pair %s queued twice" % (cid, p.pair))
         p.queue[cid] = _pages_list(row, "pool", n_pages(p), True)
+        p.candidates[cid] = _candidates(row, "candidates", n_pages(p), POOL_ROUTES)
 
     adj_names = set()
     for row in rows("adjudication"):
@@ -249,6 +289,40 @@ def load(root, releases):
             if tuple(sorted(p.adjudication.get(cid, {}))) != adj:
                 raise InputError(path_of("adjudication"), "queued condition %s of pair %s lacks responses" % (
                     cid, p.pair))
+
+    for row in rows("condition_decisions"):
+        p = pair_of(row)
+        cid = row.str("cid")
+        if cid not in p.queue:
+            raise row.error("cid", "condition %s of pair %s is not in the adjudication queue" % (cid, p.pair))
+        if cid in p.condition_decisions:
+            raise row.error("cid", "condition %s of pair %s decided twice" % (cid, p.pair))
+        override = row.get("override")
+        if override is not None and not isinstance(override, bool):
+            raise row.error("override", "must be null or a boolean")
+        reason = row.str("reason")
+        if override is not None and not reason.strip():
+            raise row.error("reason", "an administrative override must state its reason")
+        override_pages = _pages_list(row, "override_pages", n_pages(p), False)
+        if override_pages and override is not True:
+            raise row.error("override_pages", "only a positive override selects pages")
+        unshown = [pg for pg in override_pages if pg not in p.queue[cid]]
+        if unshown:
+            raise row.error("override_pages", "page %d is not in the condition's pool" % unshown[0])
+        p.condition_decisions[cid] = ConditionDecision(row.int("votes_positive", 0, 3), row.bool("majority"),
+                                                       override, override_pages, reason, row.bool("final"),
+                                                       row.line)
+
+    for row in rows("pool_recall"):
+        p = pair_of(row)
+        cid = row.str("cid")
+        if cid not in p.cids:
+            raise row.error("cid", "pair %s has no condition %r" % (p.pair, cid))
+        if cid in p.recall:
+            raise row.error("cid", "condition %s of pair %s checked twice" % (cid, p.pair))
+        candidates = _candidates(row, "candidates", n_pages(p), POOL_ROUTES[1:])
+        p.recall[cid] = (candidates, _pages_list(row, "pool", n_pages(p), True),
+                         _pages_list(row, "submitted", n_pages(p), True))
 
     for row in rows("decisions"):
         p = pair_of(row)

@@ -112,8 +112,12 @@ def repair(g0, n, a, e, adjudication=None, gate_ok=None):
     return grade, route
 
 
-def repair_detail(g0, n, a, e, adjudication=None, gate_ok=None):
-    """:func:`repair` with a third value: True when the distinct-page gate kept a would-be gold partial."""
+def repair_detail(g0, n, a, e, adjudication=None, gate_ok=None, overrides=None):
+    """:func:`repair` with a third value: True when the distinct-page gate kept a would-be gold partial.
+
+    ``overrides``: ``{condition index: Answer}``, administrative decisions (10.4) that replace the
+    majority of an adjudicated condition; the distinct-page gate still applies to them."""
+    overrides = overrides or {}
     gate_ok = gate_ok or (lambda ans: True)
     ga, ge = derived_grade(a), derived_grade(e)
     if ga == ge == g0:
@@ -129,6 +133,9 @@ def repair_detail(g0, n, a, e, adjudication=None, gate_ok=None):
     for i in range(n):
         if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
             final.append(_merge(a[i], e[i]))
+            continue
+        if i in overrides:
+            final.append(overrides[i])
             continue
         votes = [r for r in (adjudication[i] or ()) if r.positive and gate_ok(r)]
         if len(votes) >= 2:

@@ -7,7 +7,8 @@ for qrels, the released copies) and returns plain numbers.  The policy is
 """
 
 from ..stats.agreement import cohen_kappa, fleiss_kappa, wilson
-from .rules import derived_grade, gate, repair_detail
+from . import pool as pool_rules
+from .rules import Answer, derived_grade, gate, repair_detail
 
 
 def gate_checker(records, p):
@@ -109,8 +110,52 @@ def decide(records, p):
     if p.queue:
         adjudication = [None if cid not in p.adjudication else
                         [p.adjudication[cid][who] for who in records.adjudication_responders] for cid in p.cids]
-    grade, route, blocked = repair_detail(p.grade_before, p.n, p.initial[a], p.initial[e], adjudication, ok)
+    overrides = {}
+    for i, cid in enumerate(p.cids):
+        record = p.condition_decisions.get(cid)
+        if record is not None and record.override is not None:
+            overrides[i] = Answer(record.override, record.override_pages, record.reason, p.queue[cid])
+    grade, route, blocked = repair_detail(p.grade_before, p.n, p.initial[a], p.initial[e], adjudication, ok,
+                                          overrides)
     return grade, route, blocked
+
+
+def condition_decisions(records):
+    """The per-condition decision records (10.4) against the adjudication answers: conditions
+    recorded and missing, vote / majority / final disagreements, overrides (with the first problem)."""
+    out = {"conditions": 0, "missing": 0, "vote_mismatches": 0, "majority_mismatches": 0, "final_mismatches": 0,
+           "overrides": 0, "overrides_to_positive": 0, "overrides_to_negative": 0}
+    first = ""
+    for p in records.pairs.values():
+        ok = gate_checker(records, p)
+        for cid in p.cids:
+            if cid not in p.queue:
+                continue
+            record = p.condition_decisions.get(cid)
+            if record is None:
+                out["missing"] += 1
+                first = first or "pair %s / %s: queued but has no decision record" % (p.pair, cid)
+                continue
+            out["conditions"] += 1
+            votes = sum(1 for who in records.adjudication_responders
+                        if p.adjudication[cid][who].positive and ok(p.adjudication[cid][who]))
+            if votes != record.votes_positive:
+                out["vote_mismatches"] += 1
+                first = first or "pair %s / %s: %d valid positive answers, the record says %d" % (
+                    p.pair, cid, votes, record.votes_positive)
+            if (votes >= 2) != record.majority:
+                out["majority_mismatches"] += 1
+                first = first or "pair %s / %s: majority is %s, the record says %s" % (
+                    p.pair, cid, votes >= 2, record.majority)
+            want = record.override if record.override is not None else votes >= 2
+            if record.final != want:
+                out["final_mismatches"] += 1
+                first = first or "pair %s / %s: final should be %s, the record says %s" % (
+                    p.pair, cid, want, record.final)
+            if record.override is not None:
+                out["overrides"] += 1
+                out["overrides_to_positive" if record.override else "overrides_to_negative"] += 1
+    return out, first
 
 
 def policy(records):
@@ -221,3 +266,93 @@ def qrel_differences(derived, released):
             if a.get(d, 0) != b.get(d, 0):
                 diffs.append((qid, d, a.get(d, 0), b.get(d, 0)))
     return diffs
+
+
+def _prior_pages(records, p, i):
+    a, e = records.initial_responders
+    out = []
+    for page in list(p.initial[a][i].pages) + list(p.initial[e][i].pages):
+        if page not in out:
+            out.append(page)
+    return out
+
+
+def expanded_pool(records, construction):
+    """Table S10 from the queue records, and the pools re-derived from their candidates
+    (:func:`nclue.labelaudit.pool.merge`).  ``construction``: ``{(release, docid, cid): pages}`` of the
+    released inventories.  Returns ``(table, first_problem)``."""
+    sizes, members = [], {route: 0 for route in pool_rules.MEMBERSHIP_ROUTES}
+    out = {"pairs": 0, "conditions": 0, "pool_mismatches": 0, "size_out_of_range": 0, "prior_mismatches": 0,
+           "shown_mismatches": 0, "construction_mismatches": 0, "unproposed_pages": 0}
+    first = ""
+    for p in records.pairs.values():
+        if not p.queue:
+            continue
+        out["pairs"] += 1
+        for i, cid in enumerate(p.cids):
+            if cid not in p.queue:
+                continue
+            pool, cand = p.queue[cid], p.candidates[cid]
+            out["conditions"] += 1
+            sizes.append(len(pool))
+            checks = (
+                ("pool_mismatches", list(pool) != pool_rules.merge(cand)[:len(pool)], "the pool is not the merged candidates"),
+                ("size_out_of_range", not pool_rules.POOL_SIZES[0] <= len(pool) <= pool_rules.POOL_SIZES[1],
+                 "pool of %d pages" % len(pool)),
+                ("prior_mismatches", list(cand.get("prior_selected", ())) != _prior_pages(records, p, i),
+                 "prior_selected is not the initial evaluators' pages"),
+                ("shown_mismatches", list(cand.get("original_shown", ())) != list(p.shown[i]),
+                 "original_shown is not the packet's shown pages"),
+                ("construction_mismatches", list(cand.get("construction", ())) != list(
+                    construction.get((p.release, p.docid, cid), ())), "construction is not the inventory's pages"),
+                ("unproposed_pages", any(not any(pg in cand.get(r, ()) for r in pool_rules.ROUTES) for pg in pool),
+                 "a pool page no route proposes"))
+            for key, bad, why in checks:
+                if bad:
+                    out[key] += 1
+                    first = first or "pair %s / %s: %s" % (p.pair, cid, why)
+            for route, count in pool_rules.memberships(cand, pool).items():
+                members[route] += count
+    out["displayed_pages"] = sum(sizes)
+    out["pages_min"] = min(sizes) if sizes else None
+    out["pages_mean"] = sum(sizes) / len(sizes) if sizes else None
+    out["pages_max"] = max(sizes) if sizes else None
+    out["memberships"] = members
+    return out, first
+
+
+def pool_recall(records):
+    """The held-out recall check (10.3.1): for every locked positive condition of a queued pair, is an
+    evaluator-selected page in the pool by rank 6 / by rank 9, and are all of them there by rank 9."""
+    a, e = records.initial_responders
+    out = {"conditions": 0, "missing": 0, "unexpected": 0, "pool_mismatches": 0, "submitted_mismatches": 0}
+    for rank in pool_rules.RECALL_RANKS:
+        out["recovered_by_%d" % rank] = 0
+    out["all_submitted_by_%d" % pool_rules.RECALL_RANKS[-1]] = 0
+    first = ""
+    for p in records.pairs.values():
+        ok = gate_checker(records, p)
+        locked = {cid for i, cid in enumerate(p.cids) if p.queue and cid not in p.queue and p.initial[a][i].positive
+                  and p.initial[e][i].positive and ok(p.initial[a][i]) and ok(p.initial[e][i])}
+        for cid in sorted(set(p.recall) - locked):
+            out["unexpected"] += 1
+            first = first or "pair %s / %s: checked but not a locked positive of a queued pair" % (p.pair, cid)
+        for i, cid in enumerate(p.cids):
+            if cid not in locked:
+                continue
+            if cid not in p.recall:
+                out["missing"] += 1
+                first = first or "pair %s / %s: locked positive without a recall record" % (p.pair, cid)
+                continue
+            cand, pool, submitted = p.recall[cid]
+            out["conditions"] += 1
+            if list(pool) != pool_rules.merge(cand)[:pool_rules.POOL_SIZES[1]]:
+                out["pool_mismatches"] += 1
+                first = first or "pair %s / %s: the recall pool is not the merged candidates" % (p.pair, cid)
+            if sorted(submitted) != sorted(_prior_pages(records, p, i)):
+                out["submitted_mismatches"] += 1
+                first = first or "pair %s / %s: submitted is not the initial evaluators' pages" % (p.pair, cid)
+            for rank in pool_rules.RECALL_RANKS:
+                out["recovered_by_%d" % rank] += bool(set(pool[:rank]) & set(submitted))
+            out["all_submitted_by_%d" % pool_rules.RECALL_RANKS[-1]] += set(submitted) <= set(pool[:pool_rules.RECALL_RANKS[-1]])
+    return out, first
