@@ -58,7 +58,7 @@ JSONL = {
 DOCUMENTS = {
     "data/v1/systems.json": "systems", "data/v2/systems.json": "systems", "data/v1/stats.json": "table1",
     "data/v2/stats.json": "table", "data/v1/build.json": "seed", "data/v2/build.json": "seed",
-    "data/audit/audit.json": "seed", "data/v2/genealogy.json": "copies", "reference_metrics/v1.matrix.json": "claims",
+    "data/audit/audit.json": "seed", "data/v2/genealogy.json": "copies", "data/crosswalk.json": "rows", "reference_metrics/v1.matrix.json": "claims",
     "reference_metrics/v1.construction.json": "claims",
 }
 CORE = ("data/v1/corpus.jsonl", "data/v1/queries.jsonl", "data/v1/qrels.jsonl", "data/v1/inventory.jsonl",

@@ -8,8 +8,13 @@ finding the audit reports (status ``fail`` of that relation), not a failure
 of the harness.
 """
 
+from ..core import layout
+from ..paperaudit import results as result_rules
 from ..paperaudit.check import NUMBERS, audit, load_numbers
+from ..paperaudit.crosswalk import completeness
+from ..paperaudit.crosswalk import load as load_crosswalk
 from .base import Analysis, Unit, Value
+from .common import systems_document
 
 SOURCE = "paper audit (reference_metrics/paper/numbers.json)"
 
@@ -38,4 +43,55 @@ def _values(inst):
     return out
 
 
-ANALYSES = [Analysis("paper.audit", "paper", SOURCE, lambda inst: [Unit("audit", [NUMBERS], lambda: _values(inst))])]
+CROSSWALK_SOURCE = "the crosswalk (data/crosswalk.json) against Table 2 and the systems"
+
+
+def _known_ids(inst):
+    """Every id a crosswalk row may name: systems, controlled blocks and SourceShift contrast /
+    direction ids of both releases' systems.json."""
+    ids = set()
+    for part in (inst.v1(), inst.v2()):
+        if not part.exists(part.SYSTEMS):
+            continue
+        systems, _ = part.systems()
+        ids.update(systems)
+        doc = systems_document(part)
+        for field, key in (("contrasts", "block"), ("source_shift_contrasts", "id"), ("directions", "id")):
+            ids.update(c.get(key) for c in doc.get(field, []) if isinstance(c, dict) and isinstance(c.get(key), str))
+    return ids
+
+
+def _crosswalk_values(inst):
+    cw = load_crosswalk(inst.root)
+    numbers = {nid: float(num.value) for nid, (num, _) in load_numbers(inst.root).items()}
+    problems = completeness(cw, numbers, _known_ids(inst))
+    out = [Value("paper.crosswalk.problems", len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
+           Value("paper.crosswalk.table2_blocks", len(cw.table2), source=CROSSWALK_SOURCE),
+           Value("paper.crosswalk.table2_runs", sum(t["paper_runs"] for t in cw.table2), source=CROSSWALK_SOURCE),
+           Value("paper.crosswalk.blocked_configurations", len(cw.blocked), source=CROSSWALK_SOURCE)]
+    for ns in sorted(cw.rows):
+        rows = cw.rows[ns]
+        out += [Value("paper.crosswalk.%s.played" % ns, sum(1 for v in rows.values() if v is not None),
+                      source=CROSSWALK_SOURCE),
+                Value("paper.crosswalk.%s.blocked" % ns, sum(1 for v in rows.values() if v is None),
+                      source=CROSSWALK_SOURCE)]
+    bound = {}
+    for nid, (num, row) in load_numbers(inst.root).items():
+        b = bound.setdefault(row["table"], [0, 0])
+        b[0] += 1
+        b[1] += result_rules.rule_for(nid)[0] is not None
+    for table in sorted(bound):
+        out += [Value("paper.bindings.%s.numbers" % table, bound[table][0], source=SOURCE),
+                Value("paper.bindings.%s.bound" % table, bound[table][1], source=SOURCE)]
+    return out
+
+
+def _units(inst):
+    units = [Unit("audit", [NUMBERS], lambda: _values(inst))]
+    if inst.exists(layout.CROSSWALK):
+        units.append(Unit("crosswalk", [NUMBERS, layout.CROSSWALK, layout.SYSTEMS, layout.V2_SYSTEMS],
+                          lambda: _crosswalk_values(inst)))
+    return units
+
+
+ANALYSES = [Analysis("paper.audit", "paper", SOURCE, _units)]

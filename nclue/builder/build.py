@@ -1,7 +1,7 @@
 """The whole stand-in in build order (docs/stand-in.md): ``data/v1`` (CrossPage), then ``data/v2``
 (SourceShift) and ``data/audit`` (the simulated label audit), then both stats files."""
 
-from . import sourceshift, sourceshift_release
+from . import crosswalk, sourceshift, sourceshift_release
 from .crosspage import write_instrument
 from .stats_files import write_stats_audit, write_stats_v2
 
@@ -15,4 +15,5 @@ def write_all(out_root, cfg, seed, shift_seed=None, log=print):
     written += sourceshift_release.write_audit(out_root, cfg.name, v1, v2, shift_seed, log=log)
     written.append(write_stats_v2(out_root, cfg.name))
     written.append(write_stats_audit(out_root, cfg.name))
+    written.append(crosswalk.write(out_root))
     return written

@@ -21,6 +21,7 @@ V2 = "data/v2"
 AUDIT = "data/audit"
 CLAIMS_DIR = "reference_metrics"
 PAPER_NUMBERS = "reference_metrics/paper/numbers.json"
+CROSSWALK = "data/crosswalk.json"
 
 CORPUS = V1 + "/corpus.jsonl"
 CONDITIONS = V1 + "/conditions.jsonl"
@@ -106,6 +107,7 @@ FILE_KINDS = (
     FileKind(AUDIT_STATS, "statistics", "audit", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, "docs/schema.md#the-label-audit-dataaudit"),
     FileKind(PAPER_NUMBERS, "paper-numbers", "paper", False, "docs/paper-audit.md"),
+    FileKind(CROSSWALK, "crosswalk", "v1", False, "docs/paper-audit.md#the-crosswalk"),
     FileKind(CLAIMS_DIR + "/*.json", "frozen-claims", "claims", True, "docs/claims.md"),
 )
 

@@ -3,7 +3,7 @@
 * stdout: the instrument line, one line per group (level), then every fail
   and skip in full (skips for unrequested levels are summarised per group),
   then the result line.
-* ``--json FILE``: a deterministic report (schema ``nclue.report/1``): the same
+* ``--json FILE``: a deterministic report (schema ``nclue.report/2``, with the headline and the published-result bindings): the same
   inputs give the same bytes on every interpreter, so it carries no time,
   path or interpreter data.
 * provenance (``--provenance FILE``; beside the JSON report by default):
@@ -25,7 +25,7 @@ from ..stats.randomization import DRAWS as RANDOMIZATION_DRAWS
 from .locate import CHECKOUT
 from .outputs import write_text
 
-REPORT_SCHEMA = "nclue.report/1"
+REPORT_SCHEMA = "nclue.report/2"
 
 
 def instrument_line(result):
@@ -74,10 +74,55 @@ def _grouped(checks, word):
     return lines + grouped
 
 
+def headline(result):
+    """The three-way summary (docs/usage.md#what-a-run-says): the instrument, this instrument's own claims,
+    the paper's internal consistency, and the published results verified against data."""
+    m = result.integrity.manifest or {}
+    own = {"pass": 0, "fail": 0, "skip": 0}
+    for c in result.checks:
+        if c.group != "published":
+            own[c.status] += 1
+    out = {"instrument": m.get("instrument"), "synthetic": m.get("synthetic") is not False,
+           "claims": own, "paper_consistency": None, "published_results": None}
+    if result.paper is not None:
+        rc = result.paper.counts("relations")
+        out["paper_consistency"] = {"consistent_relations": rc["pass"], "inconsistent_relations": rc["fail"],
+                                    "undeterminable_relations": rc["skip"]}
+    if getattr(result, "published", None) is not None:
+        sm = result.published["summary"]
+        out["published_results"] = {k: sm[k] for k in ("numbers", "bound", "verified", "failed", "skipped",
+                                                        "skipped_synthetic", "skipped_blocked", "skipped_not_computed")}
+    return out
+
+
+def headline_lines(result):
+    h = headline(result)
+    kind = ("SYNTHETIC stand-in (its numbers are its own, not the paper's)" if h["synthetic"]
+            else "a release marked not synthetic (published results are checked against it)")
+    c = h["claims"]
+    lines = ["HEADLINE", "  instrument: %s" % kind,
+             "  this instrument's claims: %d pass, %d fail, %d skip" % (c["pass"], c["fail"], c["skip"])]
+    p = h["paper_consistency"]
+    lines.append("  the paper's internal consistency: " + (
+        "not audited in this run" if p is None else "%d relations consistent, %d inconsistent, %d undeterminable" % (
+            p["consistent_relations"], p["inconsistent_relations"], p["undeterminable_relations"])))
+    r = h["published_results"]
+    if r is None:
+        lines.append("  published results verified against data: none (the paper level did not run)")
+    else:
+        lines.append("  published results verified against data: %d of %d bound numbers (%d fail; %d skip: %d synthetic "
+                     "stand-in, whose values are its own, %d blocked configurations, %d not computed in this run); "
+                     "%d of the %d transcribed numbers are not bound to a claim (reasons in the JSON report)" % (
+                         r["verified"], r["bound"], r["failed"], r["skipped"], r["skipped_synthetic"],
+                         r["skipped_blocked"], r["skipped_not_computed"], r["numbers"] - r["bound"], r["numbers"]))
+    return lines
+
+
 def render_text(result, strict=False, quiet=False):
     lines = [instrument_line(result), "root: %s" % os.path.abspath(result.root)]
+    lines += headline_lines(result)
     groups = group_counts(result)
-    for level in LEVELS:
+    for level in LEVELS + ("published",):
         g = groups.get(level, {"pass": 0, "fail": 0, "skip": 0})
         lines.append("  %-13s %5d pass %5d fail %5d skip" % (level, g["pass"], g["fail"], g["skip"]))
     fails = [c for c in result.checks if c.status == "fail"]
@@ -111,6 +156,8 @@ def render_text(result, strict=False, quiet=False):
         lines.extend(paper_section(result.paper, quiet))
     counts = result.counts()
     failed = counts["fail"] + (counts["skip"] if strict else 0)
+    lines.append("")
+    lines += headline_lines(result)
     lines.append("")
     lines.append("RESULT: %s -- %d pass, %d fail, %d skip%s" % (
         "FAIL" if failed else "OK", counts["pass"], counts["fail"], counts["skip"],
@@ -225,6 +272,7 @@ def report_json(result, strict=False):
         "levels_requested": [lv for lv in LEVELS if lv in result.levels],
         "strict": strict,
         "summary": counts,
+        "headline": headline(result),
         "groups": group_counts(result),
         "exit_code": exit_code(result, strict),
         "checks": [c.as_json() for c in sorted(result.checks, key=lambda c: (c.group, c.id))],
@@ -233,6 +281,7 @@ def report_json(result, strict=False):
             "relations": result.paper.relations,
             "numbers": result.paper.numbers,
         },
+        "published_results": getattr(result, "published", None),
     })
 
 

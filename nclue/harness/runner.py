@@ -17,6 +17,7 @@ from ..core.jsonio import read_json
 from .checks import Check
 from .claims import compare, load_claim_file
 from .guard import attempt
+from .published import build as build_published
 from .rebuild import rebuild_checks
 from .shape import Presence, analysis_part, missing_files, part_of, unread_files
 
@@ -28,6 +29,7 @@ class RunResult:
         self.integrity = integrity_result
         self.levels = levels
         self.paper = None
+        self.published = None      # {summary, bindings} of the published results (nclue.harness.published)
 
     def counts(self):
         out = {"pass": 0, "fail": 0, "skip": 0}
@@ -257,6 +259,7 @@ def run(root, levels=LEVELS, deep=False, log=None):
         ok, paper = attempt("auditing the paper's numbers", lambda: paper_result(inst))
         if not ok:
             paper = None      # the paper.audit claims already report the failure
+    published = _published(root, result, checks, levels)
     _attribute(checks)
     if deep:
         ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(root, result, log=log))
@@ -265,4 +268,24 @@ def run(root, levels=LEVELS, deep=False, log=None):
         checks.append(Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)"))
     run_result = RunResult(root, checks, result, levels)
     run_result.paper = paper
+    run_result.published = published
     return run_result
+
+
+def _published(root, result, checks, levels):
+    """Append the published-result checks (:mod:`nclue.harness.published`); return their bindings and
+    summary (None when the paper level does not run or the paper part is absent)."""
+    if "paper" not in levels or "paper" not in result.presence:
+        return None
+    gate = _worst_gate(result, [layout.PAPER_NUMBERS, layout.CROSSWALK])
+    if gate is not None:
+        checks.append(Check("published", "published", gate[0], "published results cannot be bound: " + gate[1],
+                            cause=gate[2]))
+        return None
+    synthetic = (result.manifest or {}).get("synthetic") is not False
+    ok, built = attempt("binding the published results", lambda: build_published(root, checks, synthetic))
+    if not ok:
+        checks.append(Check("published", "published", "fail", built))
+        return None
+    checks.extend(built[0])
+    return built[1]

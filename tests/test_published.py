@@ -1,0 +1,171 @@
+"""Published results bound to claims (issue 16): bindings resolve to claims in a compatible unit; on an
+instrument marked not synthetic whose 'published' values are its own outputs every bound number passes
+and one changed value fails naming table and row; marked synthetic, they skip with the reason; the
+crosswalk check fails when a Table 2 block is dropped."""
+
+import json
+import os
+import shutil
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+from conftest import REPO, reproduce_report
+
+from nclue.paperaudit import results
+
+NUMBERS = os.path.join(REPO, "reference_metrics", "paper", "numbers.json")
+
+
+def test_rule_matching_and_reasons_by_hand():
+    rule, row = results.rule_for("T3.hybrid.score")
+    assert rule.claim == "v1.scorecard.{row}.nclue_score_at_10" and row == "hybrid"
+    rule, row = results.rule_for("S2b.colqwen2.5_ptop3.clean")       # a run id with a dot
+    assert rule.claim == "v1.forms.{row}.clean_v2.nclue_score_at_10" and row == "colqwen2.5_ptop3"
+    rule, row = results.rule_for("X.s41.hybrid_miss")                 # a prose restatement names its row
+    assert rule.namespace == "system" and row == "hybrid"
+    assert results.rule_for("T6.size.all")[0].claim == "v1.table1.queries"
+    assert results.rule_for("X.s43.long_gap_top3.gap") == (None, None)
+    assert "crosswalk" in results.unbound_reason("T2.total")
+    crosswalk = {"block": {"fusion": "fusion", "scale": None}}
+    claim, why = results.resolve(results.rule_for("T5.fusion.delta")[0], "fusion", crosswalk,
+                                 {"v1.contrasts.fusion.displayed_variant": "rrf_x"})
+    assert claim == "v1.contrasts.fusion.rrf_x.delta_score" and why == ""
+    assert results.resolve(results.rule_for("T5.scale.delta")[0], "scale", crosswalk, {}) == (
+        None, "blocked on this instrument")
+    rule = results.ResultRule("S9.a1.e2", "audit.agreement.initial.confusion", index=(1, 2))
+    assert results.claim_value(rule, rule.claim, {rule.claim: [[0, 1, 2], [3, 4, 5]]}) == 5
+    rule = results.ResultRule("x", "absent.tally", absent_zero=True)
+    assert results.claim_value(rule, rule.claim, {}) == 0
+    assert results.scale_value(50.0, "1/100") == 0.5
+
+
+RANGES = {"pct": (0.0, 100.0), "prop": (-1.0, 1.0), "p": (0.0, 1.0)}
+
+
+def test_every_binding_resolves_to_a_computed_claim_in_a_compatible_unit():
+    code, _, _, report, fails = reproduce_report(REPO)
+    assert code == 0, sorted(fails)[:5]
+    rows = {r["id"]: r for r in json.load(open(NUMBERS, encoding="utf-8"))["numbers"]}
+    published = report["published_results"]
+    bound = [b for b in published["bindings"] if b["bound"]]
+    assert len(bound) >= 700 and published["summary"]["bound"] == len(bound)
+    problems = []
+    for b in bound:
+        if b["claim"] is None:
+            assert b["status"] == "skip"              # a blocked configuration, said so
+            continue
+        value, kind = b["recomputed"], rows[b["number"]]["kind"]
+        if value is None:
+            problems.append("%s: %s not computed" % (b["number"], b["claim"]))
+        elif kind in RANGES and not RANGES[kind][0] - 1e-9 <= value <= RANGES[kind][1] + 1e-9:
+            problems.append("%s (%s) bound to %s = %r" % (b["number"], kind, b["claim"], value))
+        elif kind == "count" and float(value) != int(value):
+            problems.append("%s (count) bound to %s = %r" % (b["number"], b["claim"], value))
+    assert not problems, problems[:10]
+    # the stand-in is synthetic: every computed binding is a skip showing its own value, never a verdict
+    checks = {c["id"]: c for c in report["checks"] if c["group"] == "published"}
+    assert all(c["status"] == "skip" for c in checks.values())
+    assert "synthetic stand-in: published value applies to the original release" in checks[
+        "published:T3.bm25_and.score"]["reason"]
+    assert any(i.startswith("published.config:") for i in checks)        # blocked configurations are listed
+    assert report["headline"]["published_results"]["verified"] == 0
+
+
+def _display(value, decimals):
+    q = Decimal(1).scaleb(-decimals)
+    return str(Decimal(value).quantize(q, rounding=ROUND_HALF_UP))
+
+
+@pytest.fixture(scope="module")
+def self_published(mini_all, tmp_path_factory):
+    """The mini release with the paper's transcription whose bound numbers are set to the mini's own
+    recomputed values (at the paper's display precision), and the release marked not synthetic."""
+    root = str(tmp_path_factory.mktemp("self_published") / "inst")
+    shutil.copytree(mini_all, root)
+    os.makedirs(os.path.join(root, "reference_metrics", "paper"), exist_ok=True)
+    shutil.copy(NUMBERS, os.path.join(root, "reference_metrics", "paper", "numbers.json"))
+    from nclue.harness.freeze import write_release_manifest
+    write_release_manifest(root)
+    _, _, _, report, _ = reproduce_report(root)
+    doc = json.load(open(NUMBERS, encoding="utf-8"))
+    own = {b["number"]: b for b in report["published_results"]["bindings"] if b["bound"]
+           and b["recomputed"] is not None}
+    for r in doc["numbers"]:
+        if r["id"] in own:
+            r["text"] = _display(own[r["id"]]["recomputed"], own[r["id"]]["decimals"])
+            r["value"] = float(r["text"])
+    open(os.path.join(root, "reference_metrics", "paper", "numbers.json"), "w", encoding="utf-8").write(
+        json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    build = os.path.join(root, "data", "v1", "build.json")
+    info = json.load(open(build, encoding="utf-8"))
+    info["synthetic"] = False
+    open(build, "w", encoding="utf-8").write(json.dumps(info, indent=1, sort_keys=True) + "\n")
+    write_release_manifest(root)
+    return root, sorted(own)
+
+
+def _published(report):
+    return {c["id"]: c for c in report["checks"] if c["group"] == "published"}
+
+
+def test_a_release_not_marked_synthetic_verifies_its_own_published_values(self_published):
+    root, own = self_published
+    _, _, _, report, _ = reproduce_report(root)
+    checks = _published(report)
+    verdicts = {i: c for i, c in checks.items() if c["status"] != "skip"}
+    assert len(verdicts) == len(own) > 300
+    assert all(c["status"] == "pass" for c in verdicts.values()), [
+        c["reason"] for c in verdicts.values() if c["status"] != "pass"][:5]
+    assert report["headline"]["published_results"]["verified"] == len(own)
+
+
+def test_one_changed_published_value_fails_naming_table_and_row(self_published, tmp_path):
+    root = str(tmp_path / "inst")
+    shutil.copytree(self_published[0], root)
+    path = os.path.join(root, "reference_metrics", "paper", "numbers.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    target = next(r for r in doc["numbers"] if r["id"] == "T3.bm25_and.score")
+    target["value"] += 0.5
+    target["text"] = "%.1f" % target["value"]
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    from nclue.harness.freeze import write_release_manifest
+    write_release_manifest(root)
+    code, out, _, report, fails = reproduce_report(root)
+    assert code == 1
+    failed = [c for c in _published(report).values() if c["status"] == "fail"]
+    assert [c["id"] for c in failed] == ["published:T3.bm25_and.score"]
+    assert "Table 3, row bm25_and, column n-Clue Score@10" in failed[0]["reason"]
+
+
+def test_the_same_release_marked_synthetic_skips_with_the_reason(self_published, tmp_path):
+    root = str(tmp_path / "inst")
+    shutil.copytree(self_published[0], root)
+    build = os.path.join(root, "data", "v1", "build.json")
+    info = json.load(open(build, encoding="utf-8"))
+    info["synthetic"] = True
+    open(build, "w", encoding="utf-8").write(json.dumps(info, indent=1, sort_keys=True) + "\n")
+    from nclue.harness.freeze import write_release_manifest
+    write_release_manifest(root)
+    _, _, _, report, _ = reproduce_report(root)
+    checks = _published(report)
+    assert all(c["status"] == "skip" for c in checks.values())
+    assert sum("synthetic stand-in: published value applies" in c["reason"] for c in checks.values()) == len(
+        self_published[1])
+
+
+def test_dropping_a_table2_block_from_the_crosswalk_fails(mini_all, tmp_path):
+    from nclue.harness.freeze import freeze, write_release_manifest
+
+    root = str(tmp_path / "inst")
+    shutil.copytree(mini_all, root)
+    os.makedirs(os.path.join(root, "reference_metrics", "paper"), exist_ok=True)
+    shutil.copy(NUMBERS, os.path.join(root, "reference_metrics", "paper", "numbers.json"))
+    freeze(root, log=lambda *a: None)                   # the crosswalk is complete: frozen with 0 problems
+    path = os.path.join(root, "data", "crosswalk.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    doc["table2"] = [t for t in doc["table2"] if t["block"] != "reranking"]
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    write_release_manifest(root)
+    code, _, _, _, fails = reproduce_report(root, "--only", "paper")
+    assert code == 1
+    assert "Table 2 block reranking (4 runs) is not in the crosswalk" in fails["paper.crosswalk.problems"]["reason"]
