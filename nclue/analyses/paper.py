@@ -11,7 +11,7 @@ of the harness.
 from ..core import layout
 from ..paperaudit import results as result_rules
 from ..paperaudit.check import NUMBERS, audit, load_numbers
-from ..paperaudit.crosswalk import completeness
+from ..paperaudit.crosswalk import completeness, unknown_ids
 from ..paperaudit.crosswalk import load as load_crosswalk
 from .base import Analysis, Unit, Value
 from .common import systems_document
@@ -62,19 +62,13 @@ def _known_ids(inst):
 
 
 def _crosswalk_values(inst):
+    """The crosswalk against the transcription (Table 2) and the bound share by table."""
     cw = load_crosswalk(inst.root)
     numbers = {nid: float(num.value) for nid, (num, _) in load_numbers(inst.root).items()}
-    problems = completeness(cw, numbers, _known_ids(inst))
+    problems = completeness(cw, numbers)
     out = [Value("paper.crosswalk.problems", len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
            Value("paper.crosswalk.table2_blocks", len(cw.table2), source=CROSSWALK_SOURCE),
-           Value("paper.crosswalk.table2_runs", sum(t["paper_runs"] for t in cw.table2), source=CROSSWALK_SOURCE),
-           Value("paper.crosswalk.blocked_configurations", len(cw.blocked), source=CROSSWALK_SOURCE)]
-    for ns in sorted(cw.rows):
-        rows = cw.rows[ns]
-        out += [Value("paper.crosswalk.%s.played" % ns, sum(1 for v in rows.values() if v is not None),
-                      source=CROSSWALK_SOURCE),
-                Value("paper.crosswalk.%s.blocked" % ns, sum(1 for v in rows.values() if v is None),
-                      source=CROSSWALK_SOURCE)]
+           Value("paper.crosswalk.table2_runs", sum(t["paper_runs"] for t in cw.table2), source=CROSSWALK_SOURCE)]
     bound = {}
     for nid, (num, row) in load_numbers(inst.root).items():
         b = bound.setdefault(row["table"], [0, 0])
@@ -86,12 +80,34 @@ def _crosswalk_values(inst):
     return out
 
 
+def _release_crosswalk_values(inst):
+    """The released crosswalk against the instrument: every id it names exists; counts by namespace."""
+    cw = load_crosswalk(inst.root)
+    problems = unknown_ids(cw, _known_ids(inst))
+    out = [Value("v1.crosswalk.unknown_ids", len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
+           Value("v1.crosswalk.blocked_configurations", len(cw.blocked), source=CROSSWALK_SOURCE)]
+    for ns in sorted(cw.rows):
+        rows = cw.rows[ns]
+        out += [Value("v1.crosswalk.%s.played" % ns, sum(1 for v in rows.values() if v is not None),
+                      source=CROSSWALK_SOURCE),
+                Value("v1.crosswalk.%s.blocked" % ns, sum(1 for v in rows.values() if v is None),
+                      source=CROSSWALK_SOURCE)]
+    return out
+
+
+def _crosswalk_units(inst):
+    if not inst.exists(layout.CROSSWALK):
+        return []
+    inputs = [layout.CROSSWALK, layout.SYSTEMS] + ([layout.V2_SYSTEMS] if inst.exists(layout.V2_SYSTEMS) else [])
+    return [Unit("crosswalk", inputs, lambda: _release_crosswalk_values(inst))]
+
+
 def _units(inst):
     units = [Unit("audit", [NUMBERS], lambda: _values(inst))]
     if inst.exists(layout.CROSSWALK):
-        units.append(Unit("crosswalk", [NUMBERS, layout.CROSSWALK, layout.SYSTEMS, layout.V2_SYSTEMS],
-                          lambda: _crosswalk_values(inst)))
+        units.append(Unit("crosswalk", [NUMBERS, layout.CROSSWALK], lambda: _crosswalk_values(inst)))
     return units
 
 
-ANALYSES = [Analysis("paper.audit", "paper", SOURCE, _units)]
+ANALYSES = [Analysis("paper.audit", "paper", SOURCE, _units),
+            Analysis("v1.crosswalk", "construction", CROSSWALK_SOURCE, _crosswalk_units)]

@@ -72,10 +72,24 @@ def load(root):
     return Crosswalk(tuple(table2), rows, notes, tuple(blocked), synthetic if isinstance(synthetic, bool) else None)
 
 
-def completeness(crosswalk, numbers, known_ids):
+def unknown_ids(crosswalk, known_ids):
+    """Ids the crosswalk names that the instrument does not have (``known_ids``: system, block and
+    contrast ids of its systems.json files), as messages."""
+    problems = []
+    for t in crosswalk.table2:
+        unknown = [s for s in t["stand_in_systems"] if s not in known_ids]
+        if unknown:
+            problems.append("Table 2 block %s names unknown system %s" % (t["block"], unknown[0]))
+    for ns in NAMESPACES:
+        for key, sid in sorted(crosswalk.rows[ns].items()):
+            if sid is not None and sid not in known_ids:
+                problems.append("row %s / %s names unknown id %s" % (ns, key, sid))
+    return problems
+
+
+def completeness(crosswalk, numbers):
     """Problems of the crosswalk against the transcribed paper: every Table 2 block with its run count
-    (``T2.<block>``) and their total (``T2.total``); every stand-in id known to the instrument
-    (``known_ids``: system, block and contrast ids).  Returns a list of messages (empty: complete)."""
+    (``T2.<block>``) and their total (``T2.total``).  Returns a list of messages (empty: complete)."""
     problems = []
     want = {nid.split(".", 1)[1]: num for nid, num in numbers.items()
             if nid.startswith("T2.") and nid not in (TABLE2_TOTAL, "T2.fair", "T2.nonfair")}
@@ -92,12 +106,4 @@ def completeness(crosswalk, numbers, known_ids):
     if total is not None and sum(t["paper_runs"] for t in crosswalk.table2) != total:
         problems.append("the crosswalk's Table 2 runs sum to %d, the paper's total is %g" % (
             sum(t["paper_runs"] for t in crosswalk.table2), total))
-    for t in crosswalk.table2:
-        unknown = [s for s in t["stand_in_systems"] if s not in known_ids]
-        if unknown:
-            problems.append("Table 2 block %s names unknown system %s" % (t["block"], unknown[0]))
-    for ns in NAMESPACES:
-        for key, sid in sorted(crosswalk.rows[ns].items()):
-            if sid is not None and sid not in known_ids:
-                problems.append("row %s / %s names unknown id %s" % (ns, key, sid))
     return problems
