@@ -20,6 +20,7 @@ COMMAND_HELP = {
     "build": "build the synthetic stand-in instrument from its seeds (builder only)",
     "freeze": "write reference_metrics/*.json, MANIFEST.json and SHA256SUMS (builder only)",
     "export-pages": "write the stand-in's page text for external retrievers",
+    "export-qrels": "write TREC qrels (graded, gold-only, subset-only) and topics for external tools",
 }
 
 
@@ -158,34 +159,91 @@ def cmd_export(argv, prog):
     return 0
 
 
-def cmd_score(argv, prog):
-    """Score one run (TREC or released JSONL) on an instrument and print every measure with its unit."""
-    from .harness.locate import data_root
-    from .harness.score import render, score_run
+SCORE_EPILOG = """measures (all at depth 10; docs/metrics.md):
+  n-Clue Score@10   points: share of queries whose first top-10 gold precedes every judged subset
+  Gold Hit@10       points: share of queries with a gold in the top 10
+  Complete first / Subset first / No top-10 gold   points: the three outcomes (they sum to 100)
+  Gold-NDCG@10      NDCG x100: binary gain for gold documents only
+  graded NDCG@10    NDCG (0-1): linear gain = grade (trec_eval ndcg_cut.10)
+  pairwise AUC      AUC (0-1): gold ranked before subset, over queries with both
+intervals: 95% family-clustered percentile bootstrap (1,000 draws over exact-gold-set families);
+paired tests: 10,000 whole-family sign flips of Delta n-Clue successes, p = (1 + c)/(B + 1), with
+max-|T| and Holm over each run's comparisons.  On v1's final qrels the draws and masks are the
+harness's own, so a shipped ranking gets its frozen interval and p.
+exit codes: 0 scored; 1 a release file failed verification; 2 bad usage or a bad run file."""
 
-    p = _Parser(prog=prog, description="Score a run against an instrument's qrels.")
-    p.add_argument("run", help="a TREC run (qid Q0 docno rank score tag) or a JSONL ranking")
+
+def cmd_score(argv, prog):
+    """Score runs (TREC or released JSONL, gzip accepted) with intervals and paired tests; writes nothing."""
+    from .harness.score import FORMATS, render, score
+
+    p = _Parser(prog=prog, description="Score runs against an instrument's qrels, with intervals and paired "
+                                       "tests against the reference runs.  Writes nothing.",
+                epilog=SCORE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("run", nargs="+", help="TREC runs (qid Q0 docno rank score tag) or JSONL rankings, told apart "
+                                          "by content; .gz accepted")
     _data_option(p)
-    p.add_argument("--format", choices=("auto", "trec", "jsonl"), default="auto")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv, "
+                                                                      "markdown or latex")
+    p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
+                   help="input format of the runs (default: detected from content)")
     p.add_argument("--ties", choices=("trec", "file"), default="trec",
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
     p.add_argument("--qrels", choices=("final", "s0", "construction"), default="final",
                    help="v2 only: the qrel copy S (qrels.jsonl, after the challenge; default), S0 (qrels_s0.jsonl, "
                         "after the stratified audit) or construction (qrels_construction.jsonl)")
+    p.add_argument("--against", metavar="ID[,ID]", default=None,
+                   help="reference systems to compare with (default: every system of the release's systems.json; "
+                        "'none' for no comparison); several runs are also compared with each other")
+    p.add_argument("--per-query", action="store_true", help="also one row per query and measure (like trec_eval -q)")
     p.add_argument("--no-verify", action="store_true",
                    help="score even when a release file it reads fails its integrity check (warn on stderr)")
     args = p.parse_args(argv)
+    against = None if args.against is None else [] if args.against == "none" else [
+        a for a in args.against.split(",") if a]
+    result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
+                   verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query)
+    STDOUT.write(render(result, args.format))
+    return 0
+
+
+def cmd_export_qrels(argv, prog):
+    """Write TREC qrels and topics of a release (docs/usage.md#exporting-qrels-and-topics)."""
+    from .core import layout
+    from .core.instrument import Instrument
+    from .harness.export_qrels import export
+    from .harness.locate import data_root
+    from .harness.outputs import check_output_dir
+    from .harness.runner import check_root
+    from .harness.score import verify_inputs
+
+    p = _Parser(prog=prog, description="Write TREC qrels (graded, gold-only, subset-only), topics (TREC and JSONL) "
+                                       "and a README stating the grade semantics into OUT.  Gold is grade n: 2 for "
+                                       "two-condition queries, 3 for three-condition ones.")
+    p.add_argument("out", help="output folder (created; never inside the release)")
+    _data_option(p)
+    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
+    p.add_argument("--qrels", choices=("final", "s0", "construction"), default="final",
+                   help="v2 only: the qrel copy (default S, qrels.jsonl)")
+    p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
+    args = p.parse_args(argv)
     if args.qrels != "final" and args.release != "v2":
         raise UsageError("--qrels %s exists only for --release v2" % args.qrels)
-    result, about = score_run(data_root(args.data), args.run, args.release, args.qrels, args.format, args.ties,
-                              verify=not args.no_verify, warn=STDERR.write)
-    STDOUT.write(render(result, about))
+    root = data_root(args.data)
+    check_root(root)
+    check_output_dir(args.out, root, "qrels")
+    inst = Instrument(root) if args.release == "v1" else Instrument(root).v2()
+    copies = {c.copy: c.path for c in layout.V2_COPIES}
+    rel = copies[args.qrels] if args.qrels in ("s0", "construction") else inst.QRELS
+    verify_inputs(inst, [inst.CORPUS, inst.QUERIES, rel] + ([layout.V2_GENEALOGY] if args.release == "v2" else []))
+    for path in export(root, args.out, args.release, args.qrels, args.form):
+        STDOUT.write("wrote %s\n" % path)
     return 0
 
 
 COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "build": cmd_build, "freeze": cmd_freeze,
-            "export-pages": cmd_export}
+            "export-pages": cmd_export, "export-qrels": cmd_export_qrels}
 
 
 def _usage(prog):

@@ -98,8 +98,8 @@ def _release_crosswalk_values(inst):
 def _crosswalk_units(inst):
     if not inst.exists(layout.CROSSWALK):
         return []
-    inputs = [layout.CROSSWALK, layout.SYSTEMS] + ([layout.V2_SYSTEMS] if inst.exists(layout.V2_SYSTEMS) else [])
-    return [Unit("crosswalk", inputs, lambda: _release_crosswalk_values(inst))]
+    return [Unit("crosswalk", [layout.CROSSWALK, layout.SYSTEMS, layout.V2_SYSTEMS],
+                 lambda: _release_crosswalk_values(inst))]
 
 
 def _units(inst):
