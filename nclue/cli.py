@@ -55,11 +55,19 @@ def reproduce_parser(prog="reproduce.py"):
     p.add_argument("--json", metavar="FILE", help="write the deterministic JSON report here")
     p.add_argument("--provenance", metavar="FILE", help="write the provenance record here "
                                                         "(default with --json: FILE.provenance.json)")
-    p.add_argument("--strict", action="store_true", help="count skips as fails")
+    p.add_argument("--html", metavar="FILE", help="write the self-contained HTML report here (figures, tables; "
+                                                  "no network)")
+    p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report here (one test case per check)")
+    p.add_argument("--strict", action="store_true", help="count the skips of the requested levels as fails")
     p.add_argument("--deep", action="store_true", help="also run the rebuild level (regenerate the stand-in)")
-    p.add_argument("--quiet", action="store_true", help="print group lines, fails and the result only")
+    p.add_argument("--quiet", action="store_true", help="print the fails and the result line only (no progress)")
     p.add_argument("--version", action="version", version="nclue %s" % __version__)
     return p
+
+
+def progress_line(message):
+    """One progress line on stderr (never on stdout, never in a report)."""
+    STDERR.write(message + "\n")
 
 
 def cmd_reproduce(argv, prog="reproduce.py"):
@@ -75,13 +83,20 @@ def cmd_reproduce(argv, prog="reproduce.py"):
     if args.deep and "rebuild" not in levels:
         levels = levels + ("rebuild",)
     prov = args.provenance or (args.json + ".provenance.json" if args.json else None)
-    for target, what in ((args.json, "the JSON report"), (prov, "the provenance record")):
+    for target, what in ((args.json, "the JSON report"), (prov, "the provenance record"),
+                         (args.html, "the HTML report"), (args.junit, "the JUnit report")):
         if target:
             check_output_file(target, root, what)
-    result = run(root, levels=levels, deep="rebuild" in levels)
+    result = run(root, levels=levels, deep="rebuild" in levels, log=None if args.quiet else progress_line)
     STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet))
     if args.json:
         write_text(args.json, report_json(result, strict=args.strict))
+    if args.html:
+        from .harness.html_report import render_html
+        write_text(args.html, render_html(result, strict=args.strict))
+    if args.junit:
+        from .harness.junit import render_junit
+        write_text(args.junit, render_junit(result, strict=args.strict))
     if prov:
         write_provenance(prov, result, [prog] + list(argv))
     return exit_code(result, strict=args.strict)
@@ -175,6 +190,8 @@ exit codes: 0 scored; 1 a release file failed verification; 2 bad usage or a bad
 
 def cmd_score(argv, prog):
     """Score runs (TREC or released JSONL, gzip accepted) with intervals and paired tests; writes nothing."""
+    from .harness.locate import data_root
+    from .harness.outputs import check_output_file, write_text
     from .harness.score import FORMATS, render, score
 
     p = _Parser(prog=prog, description="Score runs against an instrument's qrels, with intervals and paired "
@@ -197,14 +214,20 @@ def cmd_score(argv, prog):
                    help="reference systems to compare with (default: every system of the release's systems.json; "
                         "'none' for no comparison); several runs are also compared with each other")
     p.add_argument("--per-query", action="store_true", help="also one row per query and measure (like trec_eval -q)")
+    p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page of the result")
     p.add_argument("--no-verify", action="store_true",
                    help="score even when a release file it reads fails its integrity check (warn on stderr)")
     args = p.parse_args(argv)
+    if args.html:
+        check_output_file(args.html, data_root(args.data), "the HTML page")
     against = None if args.against is None else [] if args.against == "none" else [
         a for a in args.against.split(",") if a]
     result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
                    verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query)
     STDOUT.write(render(result, args.format))
+    if args.html:
+        from .harness.html_report import render_score_html
+        write_text(args.html, render_score_html(result))
     return 0
 
 

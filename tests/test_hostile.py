@@ -391,7 +391,7 @@ def test_score_refuses_a_release_file_that_fails_integrity(mini_all_copy):
     code, out, err = _cli("score", run_file, "--data", mini_all_copy)
     assert code == 1 and "data/v1/qrels.jsonl" in err and out == ""
     code, out, err = _cli("score", run_file, "--data", mini_all_copy, "--no-verify")
-    assert code == 0 and "warning: data/v1/qrels.jsonl" in err and "nclue_score_at_10" in out
+    assert code == 0 and "warning: data/v1/qrels.jsonl" in err and "n-Clue Score@10" in out
 
 
 def test_a_closed_pipe_ends_quietly(mini_all):

@@ -338,9 +338,9 @@ def test_score_command_on_v2_matches_the_frozen_table_s3_value():
     frozen = {c["id"]: c["value"] for c in json.load(open(os.path.join(REPO, "reference_metrics",
                                                                         "v2.forms.json")))["claims"]}
     run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_dec_sdr__natural.jsonl")
-    out = subprocess.run([sys.executable, "-m", "nclue", "score", run, "--release", "v2"], cwd=REPO,
-                         capture_output=True, text=True).stdout
-    score = float(next(line.split()[1] for line in out.splitlines() if line.strip().startswith("nclue_score_at_10")))
+    out = subprocess.run([sys.executable, "-m", "nclue", "score", run, "--release", "v2", "--against", "none",
+                          "--format", "json"], cwd=REPO, capture_output=True, text=True).stdout
+    score = json.loads(out)["runs"][0]["measures"]["nclue_score_at_10"]["value"]
     assert score == pytest.approx(frozen["v2.forms.bm25_dec_sdr.natural.nclue_score_at_10"], abs=5e-5)
 
 

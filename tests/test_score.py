@@ -12,7 +12,7 @@ import sys
 import pytest
 from conftest import REPO
 
-import nclue
+from nclue import api
 from nclue.harness.score import render, score
 
 
@@ -112,7 +112,7 @@ def test_formats_and_per_query_rows():
 
 
 def test_the_python_api_is_the_command():
-    via_api = nclue.score([_rankings("bm25_and")], REPO, against=["bm25_or"])
+    via_api = api.score([_rankings("bm25_and")], REPO, against=["bm25_or"])
     out = subprocess.run([sys.executable, "-m", "nclue", "score", _rankings("bm25_and"), "--data", REPO,
                           "--against", "bm25_or", "--format", "json"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr

@@ -60,6 +60,9 @@ def write_text(path, text):
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)          # a report is an ordinary file, not mkstemp's private 0600
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -119,6 +119,11 @@ def headline_lines(result):
 
 
 def render_text(result, strict=False, quiet=False):
+    if quiet:           # the fails and the result line only
+        fails = [c for c in result.checks if c.status == "fail"]
+        lines = (["FAIL (%d):" % len(fails)] + _grouped(fails, "FAIL") + [""]) if fails else []
+        lines.append(_result_line(result, strict))
+        return "\n".join(lines) + "\n"
     lines = [instrument_line(result), "root: %s" % os.path.abspath(result.root)]
     lines += headline_lines(result)
     groups = group_counts(result)
@@ -154,15 +159,19 @@ def render_text(result, strict=False, quiet=False):
     if result.paper is not None:
         lines.append("")
         lines.extend(paper_section(result.paper, quiet))
-    counts = result.counts()
-    failed = counts["fail"] + (counts["skip"] if strict else 0)
     lines.append("")
     lines += headline_lines(result)
     lines.append("")
-    lines.append("RESULT: %s -- %d pass, %d fail, %d skip%s" % (
-        "FAIL" if failed else "OK", counts["pass"], counts["fail"], counts["skip"],
-        " (--strict: skips count as fails)" if strict else ""))
+    lines.append(_result_line(result, strict))
     return "\n".join(lines) + "\n"
+
+
+def _result_line(result, strict):
+    counts = result.counts()
+    strict_skips = len(requested_skips(result)) if strict else 0
+    return "RESULT: %s -- %d pass, %d fail, %d skip%s" % (
+        "FAIL" if counts["fail"] or strict_skips else "OK", counts["pass"], counts["fail"], counts["skip"],
+        " (--strict: %d skips of requested levels count as fails)" % strict_skips if strict else "")
 
 
 def audit_section(result):
@@ -285,9 +294,16 @@ def report_json(result, strict=False):
     })
 
 
+def requested_skips(result):
+    """Skips of the levels that were requested (``published`` belongs to the paper level): what
+    ``--strict`` counts as failures."""
+    levels = set(result.levels) | {"integrity"} | ({"published"} if "paper" in result.levels else set())
+    return [c for c in result.checks if c.status == "skip" and c.group in levels]
+
+
 def exit_code(result, strict=False):
     counts = result.counts()
-    return 1 if counts["fail"] or (strict and counts["skip"]) else 0
+    return 1 if counts["fail"] or (strict and requested_skips(result)) else 0
 
 
 def _git(args, cwd):

@@ -6,6 +6,7 @@ writes anything under the instrument root.
 """
 
 import os
+import time
 
 from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
@@ -240,10 +241,17 @@ def run(root, levels=LEVELS, deep=False, log=None):
     read = set()
     files = claim_files(root, result)
     checks.extend(_shape_checks(inst, result, {rel for rel in files if os.path.isfile(os.path.join(root, *rel.split("/")))}))
+    started = time.monotonic()
     for rel in files:
+        before = len(checks)
         for c in _run_claim_file(inst, result, rel, levels, read):
             seen_levels.add(c.group)
             checks.append(c)
+        if log is not None and len(checks) > before:
+            group = checks[-1].group
+            if group in levels:
+                log("[%6.1fs] %-12s %s (%d checks)" % (time.monotonic() - started, group,
+                                                       rel.split("/")[-1][:-5], len(checks) - before))
     if result.manifest is not None:
         unread = unread_files({p: f.role for p, f in result.files.items()}, read, files)
         checks.append(Check("integrity.coverage", "integrity", "fail" if unread else "pass",
@@ -260,6 +268,10 @@ def run(root, levels=LEVELS, deep=False, log=None):
         if not ok:
             paper = None      # the paper.audit claims already report the failure
     published = _published(root, result, checks, levels)
+    if log is not None and published is not None:
+        log("[%6.1fs] %-12s %d of %d transcribed numbers bound" % (time.monotonic() - started, "published",
+                                                                  published["summary"]["bound"],
+                                                                  published["summary"]["numbers"]))
     _attribute(checks)
     if deep:
         ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(root, result, log=log))

@@ -213,9 +213,10 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
 
     ``against``: reference system ids (None: every system of the release; ``[]``: none).
 
-    >>> import nclue, os
+    >>> import os
+    >>> from nclue.api import score
     >>> from nclue.harness.locate import CHECKOUT
-    >>> result = nclue.score([os.path.join(CHECKOUT, "data/v1/rankings/bm25_and.jsonl")], against=["bm25_or"])
+    >>> result = score([os.path.join(CHECKOUT, "data/v1/rankings/bm25_and.jsonl")], against=["bm25_or"])
     >>> run = result["runs"][0]
     >>> run["measures"]["nclue_score_at_10"]["unit"], run["comparisons"][0]["against"]
     ('points', 'bm25_or')
