@@ -95,6 +95,21 @@ def test_exact_sign_flip_equals_scipy_exact_permutation_test():
     assert randomization.exact_sign_flip_p(diffs) == pytest.approx(ref.pvalue, abs=1e-12)
 
 
+def test_polynomial_exact_p_equals_brute_force_enumeration():
+    rng = Stream(4)
+    for size in range(0, 15):
+        diffs = [rng.randbelow(9) - 4 for _ in range(size)]
+        assert randomization.exact_sign_flip_p(diffs) == randomization.brute_force_sign_flip_p(diffs) if diffs else True
+        dist = randomization.sign_flip_distribution(diffs)
+        assert sum(dist.values()) == 2 ** size and all(dist[t] == dist[-t] for t in dist)
+    # a large design: 547 families with the counts of a real contrast, in well under a second
+    big = [rng.randbelow(7) - 3 for _ in range(547)]
+    dist = randomization.sign_flip_distribution(big)
+    assert sum(dist.values()) == 2 ** 547
+    with pytest.raises(Exception):
+        randomization.sign_flip_distribution([0.5])
+
+
 def test_monte_carlo_p_is_within_error_of_exact():
     stream = Stream(9)
     diffs = [stream.randbelow(5) - 1 for _ in range(16)]

@@ -143,9 +143,13 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
         src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, randomization.DRAWS, copy)
         for (form, c, sv, sb), t in zip(keys, tests):
             prefix = "%s.%s.%s" % (name, c["id"], form)
+            exact = randomization.exact_sign_flip_p(t.diffs)
             out += [Value(prefix + ".delta_score", 100.0 * (sv - sb) / n, source=src),
                     Value(prefix + ".success_difference", sv - sb, source=src),
-                    Value(prefix + ".p_value", t.p_value(), source=src)]
+                    Value(prefix + ".p_value", t.p_value(), source=src),
+                    Value(prefix + ".p_exact", exact, source=src + "; exact over all 2^n sign vectors"),
+                    Value(prefix + ".p_value_within_3se_of_exact",
+                          randomization.within_monte_carlo_error(t.p_value(), exact, randomization.DRAWS), source=src)]
         return out
     return [Unit("contrasts", _copy_inputs(copy) + files, compute)] if contrasts else []
 

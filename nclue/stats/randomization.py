@@ -22,6 +22,7 @@ endpoints are tested on the same draws; max-|T| compares each endpoint's
 (6, 0.26)
 """
 
+import math
 from itertools import product as _cartesian
 
 from ..core.errors import StatisticsError
@@ -133,8 +134,53 @@ def max_t_p_values(tests):
     return out
 
 
+def sign_flip_distribution(diffs):
+    """The exact null distribution of ``T = sum_f s_f d_f`` over all ``2**F`` sign vectors, for integer
+    ``d_f``: ``{t: number of sign vectors}``, from the generating function ``prod_f (x^d_f + x^-d_f)``.
+
+    Since ``x^d + x^-d = x^-d (1 + x^2d)``, the distribution is that of ``prod_f (1 + y^|d_f|)`` with
+    ``y = x^2``: exponent ``k`` stands for ``T = 2k - sum |d_f|``.  The product is computed on one big
+    integer, one ``w``-bit lane per coefficient (``w = F + 2`` bits: no coefficient exceeds ``2**F``);
+    each factor is one shift and one addition (``P + (P << |d_f| w)``), and a zero ``d_f`` doubles
+    every coefficient.
+
+    >>> sorted(sign_flip_distribution([1, 2]).items())
+    [(-3, 1), (-1, 1), (1, 1), (3, 1)]
+    >>> sign_flip_distribution([0, 2]) == {-2: 2, 2: 2}
+    True
+    """
+    values = [abs(int(d)) for d in diffs]
+    if any(v != d and v != -d for v, d in zip(values, diffs)):
+        raise StatisticsError("exact sign-flip distributions need integer differences")
+    width = len(values) + 2
+    poly = 1
+    for v in values:
+        poly = poly << 1 if v == 0 else poly + (poly << (v * width))
+    total = sum(values)
+    mask = (1 << width) - 1
+    out = {}
+    for k in range(total + 1):
+        count = (poly >> (k * width)) & mask
+        if count:
+            out[2 * k - total] = count
+    return out
+
+
 def exact_sign_flip_p(diffs):
-    """Exact two-sided p over all ``2**F`` sign vectors: ``#{|T| >= |T_obs|} / 2**F`` (small F only)."""
+    """Exact two-sided p over all ``2**F`` sign vectors, ``#{|T| >= |T_obs|} / 2**F``
+    (:func:`sign_flip_distribution`; any number of families).
+
+    >>> exact_sign_flip_p([2, 2, 2])
+    0.25
+    """
+    obs = abs(sum(int(d) for d in diffs))
+    dist = sign_flip_distribution(diffs)
+    extreme = sum(count for t, count in dist.items() if abs(t) >= obs)
+    return extreme / (1 << len(diffs))
+
+
+def brute_force_sign_flip_p(diffs):
+    """:func:`exact_sign_flip_p` by enumerating every sign vector (a reference for small ``F``)."""
     obs = abs(sum(diffs))
     count = total = 0
     for signs in _cartesian((1, -1), repeat=len(diffs)):
@@ -142,6 +188,20 @@ def exact_sign_flip_p(diffs):
         if abs(sum(s * d for s, d in zip(signs, diffs))) >= obs:
             count += 1
     return count / total
+
+
+def within_monte_carlo_error(p_mc, p_exact, draws, k=3.0):
+    """Does the Monte Carlo ``p = (1 + c)/(B + 1)`` agree with the exact p within ``k`` Monte Carlo
+    standard errors?  The count ``c`` of extreme draws is Binomial(``B``, ``p_exact``), so the check is
+    ``|c - B p| <= k sqrt(B p (1 - p)) + 1`` (the 1 allows for ``c`` being an integer).
+
+    >>> within_monte_carlo_error(0.0501, 0.05, 10000), within_monte_carlo_error(0.08, 0.05, 10000)
+    (True, False)
+    >>> within_monte_carlo_error(2 / 10001, 2.6e-6, 10000)      # one extreme draw of a tiny p
+    True
+    """
+    count = p_mc * (draws + 1) - 1
+    return abs(count - draws * p_exact) <= k * math.sqrt(draws * p_exact * (1.0 - p_exact)) + 1.0 + 1e-9
 
 
 def holm(p_values):
