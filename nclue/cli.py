@@ -59,6 +59,9 @@ def reproduce_parser(prog="reproduce.py"):
                                                   "no network)")
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report here (one test case per check)")
     p.add_argument("--strict", action="store_true", help="count the skips of the requested levels as fails")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes for the claim files (default: the cores available; 1: in this process); "
+                        "the reports are byte-identical for any N")
     p.add_argument("--deep", action="store_true", help="also run the rebuild level (regenerate the stand-in)")
     p.add_argument("--quiet", action="store_true", help="print the fails and the result line only (no progress)")
     p.add_argument("--version", action="version", version="nclue %s" % __version__)
@@ -74,7 +77,7 @@ def cmd_reproduce(argv, prog="reproduce.py"):
     from .harness.locate import data_root
     from .harness.outputs import check_output_file, write_text
     from .harness.report import exit_code, render_text, report_json, write_provenance
-    from .harness.runner import check_root, run
+    from .harness.runner import check_root, default_jobs, run
 
     args = reproduce_parser(prog).parse_args(argv)
     root = data_root(args.data)
@@ -87,7 +90,10 @@ def cmd_reproduce(argv, prog="reproduce.py"):
                          (args.html, "the HTML report"), (args.junit, "the JUnit report")):
         if target:
             check_output_file(target, root, what)
-    result = run(root, levels=levels, deep="rebuild" in levels, log=None if args.quiet else progress_line)
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    result = run(root, levels=levels, deep="rebuild" in levels, log=None if args.quiet else progress_line, jobs=jobs)
     STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet))
     if args.json:
         write_text(args.json, report_json(result, strict=args.strict))

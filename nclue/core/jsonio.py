@@ -53,11 +53,16 @@ def write_json(path, obj):
 
 
 def _no_duplicate_keys(pairs):
-    out = {}
-    for key, value in pairs:
-        if key in out:
+    """``object_pairs_hook``: the dict, or ValueError naming the first repeated key.  The common case
+    (no repeat) costs one ``dict()`` and a length comparison; the loop only runs to name the key."""
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
             raise ValueError("duplicate key %r" % key)
-        out[key] = value
+        seen.add(key)
     return out
 
 

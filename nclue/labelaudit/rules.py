@@ -31,6 +31,7 @@ conditions:
 """
 
 import re
+from functools import lru_cache
 
 from ..core.verify import distinct_page_valid
 
@@ -38,8 +39,10 @@ MIN_QUOTE_WORDS = 3
 _FOLD = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-", "\u00a0": " "}
 
 
+@lru_cache(maxsize=65536)
 def normalise(text):
-    """Lower case, fold curly quotes/dashes/no-break spaces, collapse white space.
+    """Lower case, fold curly quotes/dashes/no-break spaces, collapse white space (memoised: the gate
+    normalises the same displayed pages for every answer that selects them).
 
     >>> normalise("  The \u201cGrievance\u201d\\nMechanism ")
     'the "grievance" mechanism'
