@@ -65,6 +65,14 @@ def form_systems(inst):
     return list(systems_document(inst).get("form_systems", []))
 
 
+def masked_systems(inst):
+    """``[(masked system, its base, the dropped condition position)]`` of systems.json, sorted: the
+    ``mask_*`` systems with a base (Table S5a)."""
+    systems, _ = inst.systems()
+    return [(sid, systems[sid].base, int(sid[-1])) for sid in sorted(systems)
+            if sid.startswith("mask_") and systems[sid].base is not None]
+
+
 def page_scored_systems(inst):
     """Systems whose systems.json entry says ``page_scored`` (they release page scores)."""
     systems, _ = inst.systems()

@@ -17,7 +17,7 @@ from ..core.rng import Stream
 from ..core.structure import families
 from ..stats import bootstrap, randomization
 from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, outcomes
+from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, masked_systems, outcomes
 
 SEED = 11
 SOURCE = "Table 5 / S1 intervals (section 3.4)"
@@ -199,12 +199,8 @@ def masking_distributions(inst, sid, base, drop):
 
 
 def _masking_units(inst):
-    systems, _ = inst.systems()
     units = []
-    for sid in sorted(systems):
-        if not sid.startswith("mask_") or systems[sid].base is None:
-            continue
-        base, drop = systems[sid].base, int(sid[-1])
+    for sid, base, drop in masked_systems(inst):
 
         def compute(sid=sid, base=base, drop=drop):
             prefix = "v1.inference.masking.%s.drop_c%d" % (base, drop)

@@ -26,6 +26,7 @@ from .common import (
     displayed_variant,
     form_systems,
     gold_sets,
+    masked_systems,
     outcomes,
     page_scored_systems,
 )
@@ -84,13 +85,8 @@ def _slice_units(inst):
 
 
 def _masking_units(inst):
-    systems, _ = inst.systems()
     units = []
-    for sid in sorted(systems):
-        if not sid.startswith("mask_") or systems[sid].base is None:
-            continue
-        base = systems[sid].base
-        drop = int(sid[-1])
+    for sid, base, drop in masked_systems(inst):
 
         def compute(sid=sid, base=base, drop=drop):
             full = outcomes(inst, layout.ranking_path(base))

@@ -29,7 +29,7 @@ import re
 
 from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
-from .records import _answer, _pages_list
+from .records import _answer, packet_conditions
 
 AUDIT = "data/audit"
 FILES = ("challenge_key", "challenge_packet", "challenge_responses", "challenge_tiebreak", "challenge_decisions")
@@ -139,25 +139,7 @@ def load(root, queries, corpus, s0, pages):
             raise row.error("docid", "does not match the key for pair %s" % p.pair)
         if row.int("n", 2, 3) != p.n:
             raise row.error("n", "does not match the key for pair %s" % p.pair)
-        conds = row.list("conditions")
-        want = [c.cid for c in queries[p.qid].conditions]
-        if len(conds) != len(want):
-            raise row.error("conditions", "has %d conditions but query %s has %d" % (len(conds), p.qid, len(want)))
-        cids, labels, pools = [], [], []
-        for i, c in enumerate(conds):
-            if not isinstance(c, dict):
-                raise row.error("conditions[%d]" % i, "must be an object")
-            sub = Row(c, row.where, row.line)
-            try:
-                cid = sub.str("cid")
-                if cid != want[i]:
-                    raise sub.error("cid", "is %r but condition %d of %s is %r" % (cid, i + 1, p.qid, want[i]))
-                labels.append(sub.str("label"))
-                pools.append(_pages_list(sub, "pool", n_pages(p), True))
-            except InputError as exc:
-                raise row.error("conditions[%d].%s" % (i, exc.field), exc.message)
-            cids.append(cid)
-        p.cids, p.labels, p.pools = tuple(cids), tuple(labels), tuple(pools)
+        p.cids, p.labels, p.pools = packet_conditions(row, queries[p.qid], "pool", n_pages(p))
     missing = [pid for pid in pairs if pid not in seen]
     if missing:
         raise InputError(path_of("challenge_packet"), "pair %s of the key has no packet row" % missing[0])

@@ -124,6 +124,30 @@ def _pages_list(row, field, n_pages, nonempty):
     return tuple(pages)
 
 
+def packet_conditions(row, query, pages_field, n_pages):
+    """``(cids, labels, page lists)`` of a packet row's ``conditions``: one object per condition of
+    ``query``, in its order, each with ``cid``, ``label`` and a non-empty page list ``pages_field``."""
+    conds = row.list("conditions")
+    want = [c.cid for c in query.conditions]
+    if len(conds) != len(want):
+        raise row.error("conditions", "has %d conditions but query %s has %d" % (len(conds), query.qid, len(want)))
+    cids, labels, pages = [], [], []
+    for i, c in enumerate(conds):
+        if not isinstance(c, dict):
+            raise row.error("conditions[%d]" % i, "must be an object")
+        sub = Row(c, row.where, row.line)
+        try:
+            cid = sub.str("cid")
+            if cid != want[i]:
+                raise sub.error("cid", "is %r but condition %d of %s is %r" % (cid, i + 1, query.qid, want[i]))
+            labels.append(sub.str("label"))
+            pages.append(_pages_list(sub, pages_field, n_pages, True))
+        except InputError as exc:
+            raise row.error("conditions[%d].%s" % (i, exc.field), exc.message)
+        cids.append(cid)
+    return tuple(cids), tuple(labels), tuple(pages)
+
+
 def _answer(row, obj, field, n_pages, shown):
     sub = Row(obj, row.where, row.line) if isinstance(obj, dict) else None
     if sub is None:
@@ -194,25 +218,7 @@ def load(root, releases):
         seen.add(p.pair)
         if row.str("release") != p.release or row.str("docid") != p.docid:
             raise row.error("docid", "does not match the key for pair %s" % p.pair)
-        conds = row.list("conditions")
-        want = [c.cid for c in releases[p.release][0][p.qid].conditions]
-        if len(conds) != len(want):
-            raise row.error("conditions", "has %d conditions but query %s has %d" % (len(conds), p.qid, len(want)))
-        cids, labels, shown = [], [], []
-        for i, c in enumerate(conds):
-            if not isinstance(c, dict):
-                raise row.error("conditions[%d]" % i, "must be an object")
-            sub = Row(c, row.where, row.line)
-            try:
-                cid = sub.str("cid")
-                if cid != want[i]:
-                    raise sub.error("cid", "is %r but condition %d of %s is %r" % (cid, i + 1, p.qid, want[i]))
-                labels.append(sub.str("label"))
-                shown.append(_pages_list(sub, "shown", n_pages(p), True))
-            except InputError as exc:
-                raise row.error("conditions[%d].%s" % (i, exc.field), exc.message)
-            cids.append(cid)
-        p.cids, p.labels, p.shown = tuple(cids), tuple(labels), tuple(shown)
+        p.cids, p.labels, p.shown = packet_conditions(row, releases[p.release][0][p.qid], "shown", n_pages(p))
     missing = [pid for pid in pairs if pid not in seen]
     if missing:
         raise InputError(path_of("packet"), "pair %s of the key has no packet row" % missing[0])
