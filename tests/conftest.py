@@ -84,3 +84,24 @@ def reproduce_report(root, *args, env=None):
         report = json.load(open(out, encoding="utf-8")) if os.path.exists(out) else None
     fails = {} if report is None else {c["id"]: c for c in report["checks"] if c["status"] == "fail"}
     return code, stdout, stderr, report, fails
+
+
+@pytest.fixture(scope="session")
+def repo_run(tmp_path_factory):
+    """One full ``reproduce.py`` run on the repository's release, shared by the tests that only read its
+    outputs: exit code, stdout, stderr, the JSON report and the paths of the JSON, HTML and JUnit files;
+    ``git_status`` is the release folders' git status before and after the run."""
+    import json
+
+    out = tmp_path_factory.mktemp("repo_run")
+    paths = {"json": str(out / "r.json"), "html": str(out / "r.html"), "junit": str(out / "r.xml")}
+
+    def status():
+        return subprocess.run(["git", "status", "--porcelain", "--", "data", "reference_metrics"], cwd=REPO,
+                              capture_output=True, text=True).stdout
+    before = status()
+    code, stdout, stderr = run_reproduce("--json", paths["json"], "--html", paths["html"], "--junit", paths["junit"])
+    after = status()
+    report = json.load(open(paths["json"], encoding="utf-8")) if os.path.exists(paths["json"]) else None
+    return {"code": code, "stdout": stdout, "stderr": stderr, "report": report, "paths": paths,
+            "git_status": (before, after)}

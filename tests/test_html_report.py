@@ -25,14 +25,14 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory):
+def reports(repo_run, tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    paths = {k: str(out / name) for k, name in (("html", "r.html"), ("html2", "r2.html"), ("junit", "r.xml"))}
-    code, stdout, stderr = run_reproduce("--html", paths["html"], "--junit", paths["junit"])
-    assert code == 0, stdout[-2000:]
-    code, _, _ = run_reproduce("--html", paths["html2"], "--quiet", env={"PYTHONHASHSEED": "7", "LC_ALL": "C"})
+    paths = dict(repo_run["paths"], html2=str(out / "r2.html"))
+    assert repo_run["code"] == 0, repo_run["stdout"][-2000:]
+    code, _, _ = run_reproduce("--html", paths["html2"], "--quiet", "--jobs", "1",
+                               env={"PYTHONHASHSEED": "7", "LC_ALL": "C"})
     assert code == 0
-    return paths, stdout, stderr
+    return paths, repo_run["stdout"], repo_run["stderr"]
 
 
 def test_html_is_self_contained_deterministic_and_complete_without_scripts(reports):

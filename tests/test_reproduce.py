@@ -16,11 +16,10 @@ def _checks(report, status):
     return {c["id"]: c for c in report["checks"] if c["status"] == status}
 
 
-def test_clean_release_passes(release_copy, tmp_path):
-    out = str(tmp_path / "r.json")
-    code, stdout, stderr = run_reproduce("--data", release_copy, "--json", out)
+def test_clean_release_passes(repo_run):
+    code, stdout, stderr, out = repo_run["code"], repo_run["stdout"], repo_run["stderr"], repo_run["paths"]["json"]
     assert code == 0, stdout + stderr
-    report = _report(out)
+    report = repo_run["report"]
     assert report["summary"]["fail"] == 0
     assert report["summary"]["pass"] >= 140
     assert stdout.splitlines()[0].startswith("nclue ") and "SYNTHETIC" in stdout.splitlines()[0]
@@ -173,21 +172,16 @@ def test_only_level_skips_other_levels(release_copy, tmp_path):
     assert "v1.construction.rederived_qrel_differences" in _checks(report, "pass")
 
 
-def test_json_report_is_byte_identical_across_hash_seeds(release_copy, tmp_path):
-    a, b = str(tmp_path / "a.json"), str(tmp_path / "b.json")
-    run_reproduce("--data", release_copy, "--json", a, env={"PYTHONHASHSEED": "1", "LC_ALL": "C"})
-    run_reproduce("--data", release_copy, "--json", b, env={"PYTHONHASHSEED": "987", "LC_ALL": "C.UTF-8"})
-    assert open(a, "rb").read() == open(b, "rb").read()
+def test_json_report_is_byte_identical_across_hash_seeds_roots_and_jobs(repo_run, release_copy, tmp_path):
+    b = str(tmp_path / "b.json")
+    run_reproduce("--data", release_copy, "--json", b, "--jobs", "1",
+                  env={"PYTHONHASHSEED": "987", "LC_ALL": "C.UTF-8"})
+    assert open(repo_run["paths"]["json"], "rb").read() == open(b, "rb").read()
 
 
-def test_repository_release_is_untouched_by_a_run(tmp_path):
-    import subprocess
-    before = subprocess.run(["git", "status", "--porcelain", "--", "data", "reference_metrics"], cwd=REPO,
-                            capture_output=True, text=True).stdout
-    code, _, _ = run_reproduce("--json", str(tmp_path / "r.json"))
-    after = subprocess.run(["git", "status", "--porcelain", "--", "data", "reference_metrics"], cwd=REPO,
-                           capture_output=True, text=True).stdout
-    assert code == 0 and before == after
+def test_repository_release_is_untouched_by_a_run(repo_run):
+    before, after = repo_run["git_status"]
+    assert repo_run["code"] == 0 and before == after
 
 
 def _pyenv_python(version_prefix):
