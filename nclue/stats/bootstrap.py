@@ -16,6 +16,7 @@ Integer vectors (success, hit) are summed exactly as integers; float vectors
 
 import math
 
+from .lanes import pack, width_for
 from .quantiles import norm_cdf, norm_ppf, quantile
 
 DRAWS = 1000
@@ -71,8 +72,6 @@ def draw_sums(design, vectors, draws):
     Family sums of all vectors are packed into lanes of one int per family
     (:mod:`nclue.stats.lanes`), so a draw costs one big-integer sum.
     """
-    from .lanes import pack, unpack, width_for
-
     fam = [design.family_sums(v) for v in vectors]
     if not fam:
         return []
@@ -83,12 +82,9 @@ def draw_sums(design, vectors, draws):
     rows = [[fam[j][f] for j in range(len(vectors))] for f in range(design.n_families)]
     packed = pack(rows, bias, width)
     get = packed.__getitem__
-    out = [[] for _ in vectors]
-    for idx in draws:
-        sums = unpack(sum(map(get, idx)), len(vectors), width, bias, len(idx))
-        for j, value in enumerate(sums):
-            out[j].append(value)
-    return out
+    totals = [(sum(map(get, idx)), len(idx)) for idx in draws]
+    lane_mask = (1 << width) - 1
+    return [[((t >> (j * width)) & lane_mask) - bias * n for t, n in totals] for j in range(len(vectors))]
 
 
 def percentile_interval(dist, level=LEVEL):

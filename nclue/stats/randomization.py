@@ -25,7 +25,10 @@ endpoints are tested on the same draws; max-|T| compares each endpoint's
 import math
 from itertools import product as _cartesian
 
+from operator import add
+
 from ..core.errors import StatisticsError
+from .lanes import pack, width_for
 from ..core.rng import Stream  # noqa: F401  (doctest)
 
 DRAWS = 10000
@@ -52,10 +55,9 @@ class Masks:
         self.n_families = n_families
         self.n_bytes = (n_families + 7) // 8
         self.draws = len(masks)
-        self.indices = []
-        for mask in masks:
-            data = mask.to_bytes(self.n_bytes, "little")
-            self.indices.append([256 * c + byte for c, byte in enumerate(data)])
+        offsets = range(0, 256 * self.n_bytes, 256)
+        n_bytes = self.n_bytes
+        self.indices = [list(map(add, offsets, mask.to_bytes(n_bytes, "little"))) for mask in masks]
 
 
 def draw_masks(stream, n_families, draws=DRAWS):
@@ -99,8 +101,6 @@ class SignFlipTest:
 def sign_flip_tests(diff_lists, masks):
     """Tests of many contrasts on the same masks, computed together in packed lanes
     (:mod:`nclue.stats.lanes`): one big-integer sum per draw for all contrasts."""
-    from .lanes import pack, unpack, width_for
-
     if not diff_lists:
         return []
     tables = [_chunk_tables(list(d), masks.n_bytes) for d in diff_lists]
@@ -113,11 +113,9 @@ def sign_flip_tests(diff_lists, masks):
             rows.append([t[c][m] for t in tables])
     flat = pack(rows, bias, width)
     get = flat.__getitem__
-    nulls = [[] for _ in diff_lists]
-    lanes = len(diff_lists)
-    for idx in masks.indices:
-        for j, v in enumerate(unpack(sum(map(get, idx)), lanes, width, bias, len(idx))):
-            nulls[j].append(v)
+    totals = [sum(map(get, idx)) for idx in masks.indices]
+    lane_mask, offset = (1 << width) - 1, bias * masks.n_bytes
+    nulls = [[((t >> (j * width)) & lane_mask) - offset for t in totals] for j in range(len(diff_lists))]
     return [SignFlipTest(d, masks, null) for d, null in zip(diff_lists, nulls)]
 
 
