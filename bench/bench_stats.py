@@ -40,6 +40,7 @@ def main():
     import numpy as np
     from scipy import stats
 
+    from nclue.analyses.common import contrasts
     from nclue.analyses.inference import context
     from nclue.core.instrument import Instrument
     from nclue.core.rng import Stream
@@ -106,8 +107,75 @@ def main():
                                 rng=np.random.default_rng(11)).confidence_interval for a in fam_arrays]
 
     o, r = best_of(ours_batch, max(1, args.repeat // 2)), best_of(scipy_batch, max(1, args.repeat // 2))
-    print("  %-28s ours %7.1f ms   scipy %7.1f ms   scipy/ours %5.2f   (%d statistics on shared draws)" % (
-        "bootstrap, all systems", 1000 * o[0], 1000 * r[0], r[0] / o[0], len(vectors)))
+    print("  %-28s ours %7.1f ms   scipy %7.1f ms   scipy/ours %5.2f   (%d statistics; NOT the same work: ours "
+          "shares draws, scipy draws afresh per statistic)" % ("bootstrap, all systems", 1000 * o[0], 1000 * r[0],
+                                                               r[0] / o[0], len(vectors)))
+    # the same work for both: the same shared draws, in pure Python (ours) and in numpy
+    shared = bootstrap.draw_indices(Stream.derived(11, "bootstrap"), design.n_families, 1000)
+    idx = np.array(shared)
+    fam_matrix = np.array([design.family_sums(v) for v in vectors], dtype=np.int64)
+    size_vec = np.array(sizes, dtype=np.int64)
+
+    def ours_shared():
+        den = bootstrap.draw_denominators(design, shared)
+        return [bootstrap.percentile_interval([100.0 * x / n for x, n in zip(sums, den)])
+                for sums in bootstrap.draw_sums(design, vectors, shared)]
+
+    def numpy_shared():
+        counts = np.zeros((idx.shape[0], design.n_families), dtype=np.int64)     # family counts per draw
+        np.add.at(counts, (np.repeat(np.arange(idx.shape[0]), idx.shape[1]), idx.ravel()), 1)
+        dist = 100.0 * (counts @ fam_matrix.T) / (counts @ size_vec)[:, None]
+        return np.percentile(dist, [2.5, 97.5], axis=0)
+
+    o, r = best_of(ours_shared, max(1, args.repeat // 2)), best_of(numpy_shared, max(1, args.repeat // 2))
+    print("  %-28s ours %7.1f ms   numpy %7.1f ms   numpy/ours %5.2f   (%d statistics, the same shared draws)" % (
+        "bootstrap, shared draws", 1000 * o[0], 1000 * r[0], r[0] / o[0], len(vectors)))
+    blocks = [(b["base"], v) for b in contrasts(inst) for v in b["variants"]]
+    diff_lists = [randomization.family_differences(design, ctx.vector(b, "success"), ctx.vector(v, "success"))
+                  for b, v in blocks]
+    masks = randomization.draw_masks(Stream.derived(11, "randomization"), design.n_families, 10000)
+    bits = np.array([[(m >> f) & 1 for f in range(design.n_families)] for m in
+                     [int.from_bytes(bytes(i - 256 * c for c, i in enumerate(row)), "little") for row in masks.indices]],
+                    dtype=np.int8)
+    signs = 2 * bits.astype(np.int64) - 1
+    d_matrix = np.array(diff_lists, dtype=np.int64)
+
+    def ours_flips():
+        return [t.p_value() for t in randomization.sign_flip_tests(diff_lists, masks)]
+
+    def numpy_flips():
+        null = signs @ d_matrix.T
+        obs = np.abs(d_matrix.sum(axis=1))
+        return (1 + (np.abs(null) >= obs).sum(axis=0)) / (len(null) + 1)
+
+    o, r = best_of(ours_flips, max(1, args.repeat // 2)), best_of(numpy_flips, max(1, args.repeat // 2))
+    assert np.allclose(ours_flips(), numpy_flips())
+    print("  %-28s ours %7.1f ms   numpy %7.1f ms   numpy/ours %5.2f   (%d contrasts, the same shared masks)" % (
+        "sign flips, shared masks", 1000 * o[0], 1000 * r[0], r[0] / o[0], len(diff_lists)))
+    try:
+        import pytrec_eval
+    except ImportError:
+        pytrec_eval = None
+    if pytrec_eval is not None:
+        from nclue.core import layout
+        from nclue.core.metrics import evaluate
+        from nclue.analyses.common import gold_sets
+        queries, qrels, sets = inst.queries(), inst.qrels(), gold_sets(inst)
+        rankings = [inst.ranking(layout.ranking_path(sid)) for sid in sorted(systems)]
+        runs = [{q: {d: float(len(r.docids) - i) for i, d in enumerate(r.docids)} for q, r in rk.items()}
+                for rk in rankings]
+
+        def ours_score():
+            return [evaluate(rk, queries, qrels, sets) for rk in rankings]
+
+        def trec_score():
+            ev = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"})
+            return [ev.evaluate(run) for run in runs]
+
+        o, r = best_of(ours_score, max(1, args.repeat // 2)), best_of(trec_score, max(1, args.repeat // 2))
+        print("  %-28s ours %7.1f ms   pytrec_eval %7.1f ms   pytrec_eval/ours %5.2f   (%d runs; ours computes "
+              "every measure, pytrec_eval graded NDCG only)" % ("scoring every run", 1000 * o[0], 1000 * r[0],
+                                                               r[0] / o[0], len(rankings)))
     print("  p-values: ours %.5f  scipy %.5f" % (ours_perm(), scipy_perm()))
     print("  intervals: ours [%.2f, %.2f]  scipy [%.2f, %.2f]" % (tuple(ours_boot()) + tuple(scipy_boot())))
 
