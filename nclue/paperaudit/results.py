@@ -276,7 +276,28 @@ _RULES += [
     ResultRule("X.s32.reversal_max", "audit.impact.v1.audit.scorecard.nclue_score.max_abs_change"),
     ResultRule("X.s32.rho", "audit.impact.v1.audit.scorecard.nclue_score.spearman_rho"),
     ResultRule("X.s5.reversal", "audit.impact.v1.audit.scorecard.nclue_score.max_abs_change"),
+    ResultRule("X.s5.oracle", "v1.controls.oracle_facts.nclue_score_at_10"),
+    ResultRule("X.s5.single", "v1.controls.floor_single_page.nclue_score_at_10"),
+    ResultRule("X.s5.prior", "v1.controls.prior_condition_frequency.nclue_score_at_10"),
+    ResultRule("X.s5.distinct", "v1.table1.distinct_page_valid_golds"),
+    ResultRule("X.s106.cp", "audit.policy.v1_repairs"),
+    ResultRule("X.s106.ss", "v2.genealogy.s0.grades_changed"),
+    ResultRule("S14.ss_queries.a", "v2.structure.queries_s0"),
+    ResultRule("S14.ss_qrels.a", "v2.structure.qrel_rows_s0"),
+    ResultRule("X.s1j.q06_hit_n2", "v1.slices.{row}.n2.gold_hit_at_10", "system", key="qwen06_dec"),
+    ResultRule("X.s1j.q06_score_n2", "v1.slices.{row}.n2.nclue_score_at_10", "system", key="qwen06_dec"),
+    ResultRule("X.s1j.q06_hit_n3", "v1.slices.{row}.n3.gold_hit_at_10", "system", key="qwen06_dec"),
+    ResultRule("X.s1j.q06_score_n3", "v1.slices.{row}.n3.nclue_score_at_10", "system", key="qwen06_dec"),
+    ResultRule("X.s1j.bm25_short", "v1.slices.{row}.lmin_le30.nclue_score_at_10", "system", key="bm25_and"),
+    ResultRule("X.s1j.bm25_long", "v1.slices.{row}.lmin_gt100.nclue_score_at_10", "system", key="bm25_and"),
+    ResultRule("X.s1j.hit_n2", "v1.slices.{row}.n2.gold_hit_at_10", "system", key="hybrid"),
+    ResultRule("X.s1j.hit_n3", "v1.slices.{row}.n3.gold_hit_at_10", "system", key="hybrid"),
+    ResultRule("X.s1j.score_n2", "v1.slices.{row}.n2.nclue_score_at_10", "system", key="hybrid"),
+    ResultRule("X.s1j.score_n3", "v1.slices.{row}.n3.nclue_score_at_10", "system", key="hybrid"),
 ]
+_RULES += [ResultRule("S1j.size.%s" % s, "v1.table1.%s" % claim) for s, claim in (
+    ("all", "queries"), ("n2", "queries_n2"), ("n3", "queries_n3"), ("lmin_le30", "slice_lmin_le30"),
+    ("lmin_gt100", "slice_lmin_gt100"), ("pool_le25", "slice_pool_le25"), ("pool_gt50", "slice_pool_gt50"))]
 # Table 6's slice cells (and their copy in Table S1j), Tables S2b / S3 (n-Clue Score per form), Table S4 (delta and p per form),
 # Table S1i (both columns): one rule per cell kind, written out
 for _table in ("T6", "S1j"):
