@@ -105,3 +105,22 @@ def repo_run(tmp_path_factory):
     report = json.load(open(paths["json"], encoding="utf-8")) if os.path.exists(paths["json"]) else None
     return {"code": code, "stdout": stdout, "stderr": stderr, "report": report, "paths": paths,
             "git_status": (before, after)}
+
+
+def read_rows(path):
+    """The rows of a JSON Lines file (tests that edit released records)."""
+    import json
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def write_rows(path, rows):
+    """Write rows back in the release's JSON Lines form."""
+    from nclue.core.jsonio import write_jsonl
+    write_jsonl(path, rows)
+
+
+def resign(root):
+    """Re-sign a damaged copy's MANIFEST.json and SHA256SUMS (its frozen claims keep their input hashes)."""
+    from nclue.harness.freeze import write_release_manifest
+    write_release_manifest(root)

@@ -2,29 +2,15 @@
 (Table S10), the held-out recall check, and the per-condition decision records with administrative
 overrides -- worked cases and negative controls on the mini release."""
 
-import json
 import os
 
 import pytest
-from conftest import reproduce_report
+from conftest import read_rows, reproduce_report, resign, write_rows
 
 from nclue.core.errors import InputError
 from nclue.labelaudit import pool as pool_rules
 
 
-def _rows(path):
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh]
-
-
-def _write(path, rows):
-    from nclue.core.jsonio import write_jsonl
-    write_jsonl(path, rows)
-
-
-def _resign(root):
-    from nclue.harness.freeze import write_release_manifest
-    write_release_manifest(root)
 
 
 def _audit(root, name):
@@ -63,10 +49,10 @@ def test_released_mini_pool_records_rederive(mini_all):
 
 def test_a_changed_candidate_list_fails_the_pool(mini_all_copy):
     root = mini_all_copy
-    rows = _rows(_audit(root, "queue"))
+    rows = read_rows(_audit(root, "queue"))
     rows[0]["candidates"]["original_shown"] = []          # the pages the evaluators were shown, dropped
-    _write(_audit(root, "queue"), rows)
-    _resign(root)
+    write_rows(_audit(root, "queue"), rows)
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1 and "Traceback" not in out
     assert "audit.pool.shown_mismatches" in fails and rows[0]["pair"] in fails["audit.pool.shown_mismatches"]["reason"]
@@ -74,10 +60,10 @@ def test_a_changed_candidate_list_fails_the_pool(mini_all_copy):
 
 def test_a_missing_recall_record_fails(mini_all_copy):
     root = mini_all_copy
-    rows = _rows(_audit(root, "pool_recall"))
+    rows = read_rows(_audit(root, "pool_recall"))
     assert rows, "the mini release has locked positives in queued pairs"
-    _write(_audit(root, "pool_recall"), rows[1:])
-    _resign(root)
+    write_rows(_audit(root, "pool_recall"), rows[1:])
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
     assert "audit.pool.recall.missing" in fails and rows[0]["pair"] in fails["audit.pool.recall.missing"]["reason"]
@@ -85,13 +71,13 @@ def test_a_missing_recall_record_fails(mini_all_copy):
 
 def test_an_override_is_applied_by_the_policy_and_fails_the_frozen_decisions(mini_all_copy):
     root = mini_all_copy
-    rows = _rows(_audit(root, "condition_decisions"))
-    queue = {(q["pair"], q["cid"]): q["pool"] for q in _rows(_audit(root, "queue"))}
+    rows = read_rows(_audit(root, "condition_decisions"))
+    queue = {(q["pair"], q["cid"]): q["pool"] for q in read_rows(_audit(root, "queue"))}
     target = next(r for r in rows if not r["majority"])
     target.update(override=True, final=True, override_pages=queue[(target["pair"], target["cid"])][:1],
                   reason="a displayed page has the heading and its body (test)")
-    _write(_audit(root, "condition_decisions"), rows)
-    _resign(root)
+    write_rows(_audit(root, "condition_decisions"), rows)
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1 and "Traceback" not in out
     assert "audit.policy.condition_decisions.overrides" in fails            # frozen: none
@@ -111,9 +97,9 @@ def test_bad_condition_decisions_name_file_line_and_field(mini_all_copy, edit, f
     from nclue.core.instrument import Instrument
 
     root = mini_all_copy
-    rows = _rows(_audit(root, "condition_decisions"))
+    rows = read_rows(_audit(root, "condition_decisions"))
     edit(rows[0])
-    _write(_audit(root, "condition_decisions"), rows)
+    write_rows(_audit(root, "condition_decisions"), rows)
     with pytest.raises(InputError) as info:
         audit_records(Instrument(root))
     assert str(info.value).startswith("data/audit/condition_decisions.jsonl:1: field '%s'" % field), str(info.value)
@@ -124,9 +110,9 @@ def test_an_unknown_route_names_the_field(mini_all_copy):
     from nclue.core.instrument import Instrument
 
     root = mini_all_copy
-    rows = _rows(_audit(root, "pool_recall"))
+    rows = read_rows(_audit(root, "pool_recall"))
     rows[0]["candidates"]["prior_selected"] = rows[0]["submitted"]     # the held-out check may not use it
-    _write(_audit(root, "pool_recall"), rows)
+    write_rows(_audit(root, "pool_recall"), rows)
     with pytest.raises(InputError) as info:
         audit_records(Instrument(root))
     assert "data/audit/pool_recall.jsonl:1: field 'candidates.prior_selected'" in str(info.value)

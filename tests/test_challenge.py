@@ -8,26 +8,13 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, reproduce_report
+from conftest import REPO, read_rows, reproduce_report, resign, write_rows
 
 from nclue.core.errors import InputError
 from nclue.labelaudit import challenge as rules
 from nclue.labelaudit.genealogy import apply_stage
 
 
-def _rows(path):
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh]
-
-
-def _write(path, rows):
-    from nclue.core.jsonio import write_jsonl
-    write_jsonl(path, rows)
-
-
-def _resign(root):
-    from nclue.harness.freeze import write_release_manifest
-    write_release_manifest(root)
 
 
 # --- the rules by hand ---------------------------------------------------------------------------------
@@ -110,9 +97,9 @@ def challenge_release(tmp_path_factory):
 def _damage(name, edit):
     def apply(root):
         path = os.path.join(root, "data", "audit", name + ".jsonl")
-        rows = _rows(path)
+        rows = read_rows(path)
         edit(rows)
-        _write(path, rows)
+        write_rows(path, rows)
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
         with open(path, "w", encoding="utf-8") as fh:
@@ -201,7 +188,7 @@ def test_a_wrong_genealogy_count_fails_reproduce(challenge_release, tmp_path):
     obj = json.load(open(path, encoding="utf-8"))
     obj["copies"][2]["grades_changed"] += 1
     open(path, "w", encoding="utf-8").write(json.dumps(obj, indent=1, sort_keys=True) + "\n")
-    _resign(root)
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1 and "Traceback" not in out
     assert "v2.genealogy.record_disagreements" in fails and "s.grades_changed" in fails[
@@ -215,14 +202,14 @@ def _changed_tiebreak(root):
     grade then drops; returns the pair."""
     rec = _load(root)
     path = os.path.join(root, "data", "audit", "challenge_tiebreak.jsonl")
-    rows = _rows(path)
+    rows = read_rows(path)
     for r in rows:
         p = rec.pairs[r["pair"]]
         _, blocked = p.decision
         if r["positive"] and not blocked:
             unique = [s for s in rec.stream_names if s != "G-copy"]
             r.update(positive=False, pages=[], quote="", selects=next(s for s in unique if s != r["selects"]))
-            _write(path, rows)
+            write_rows(path, rows)
             return p
     raise AssertionError("no positive tie-break answer on an unblocked pair")
 
@@ -231,7 +218,7 @@ def _changed_response(root):
     """Make every stream deny one condition that all streams supported; returns the pair."""
     rec = _load(root)
     path = os.path.join(root, "data", "audit", "challenge_responses.jsonl")
-    rows = _rows(path)
+    rows = read_rows(path)
     for p in rec.pairs.values():
         if p.decision[1]:
             continue
@@ -240,7 +227,7 @@ def _changed_response(root):
                 for r in rows:
                     if r["pair"] == p.pair:
                         r["answers"][i] = {"cid": cid, "positive": False, "pages": [], "quote": ""}
-                _write(path, rows)
+                write_rows(path, rows)
                 return p
     raise AssertionError("no condition every stream supported")
 
@@ -257,7 +244,7 @@ def test_a_changed_challenge_answer_changes_s_and_fails(challenge_release, tmp_p
     qrels, _, _ = derived_s(Instrument(root))
     diffs = audit_scoring.qrel_differences(qrels, Instrument(root).v2().qrels())
     assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
-    _resign(root)
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1 and "Traceback" not in out
     assert "v2.genealogy.s.qrel_differences" in fails and p.qid in fails["v2.genealogy.s.qrel_differences"]["reason"]

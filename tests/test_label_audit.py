@@ -6,7 +6,7 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, reproduce_report, run_reproduce
+from conftest import REPO, read_rows, reproduce_report, resign, write_rows, run_reproduce
 
 
 def _records(root):
@@ -21,19 +21,6 @@ def _records(root):
     return inst, v2, audit_records.load(root, releases)
 
 
-def _rows(path):
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh]
-
-
-def _write_rows(path, rows):
-    from nclue.core.jsonio import write_jsonl
-    write_jsonl(path, rows)
-
-
-def _resign(root):
-    from nclue.harness.freeze import write_release_manifest
-    write_release_manifest(root)
 
 
 # --- the shipped release -------------------------------------------------------------------------
@@ -155,9 +142,9 @@ def _flip_pair_to_increase(root):
     """Make both initial responders support a missing condition of a kept partial pair with a valid
     quote from a shown page; returns the pair id."""
     _, _, rec = _records(root)
-    pages = {(r["release"], r["docid"], r["page"]): r["text"] for r in _rows(os.path.join(root, "data", "audit",
+    pages = {(r["release"], r["docid"], r["page"]): r["text"] for r in read_rows(os.path.join(root, "data", "audit",
                                                                                                "pages.jsonl"))}
-    decisions = {d["pair"]: d for d in _rows(os.path.join(root, "data", "audit", "decisions.jsonl"))}
+    decisions = {d["pair"]: d for d in read_rows(os.path.join(root, "data", "audit", "decisions.jsonl"))}
     for p in rec.pairs.values():
         if decisions[p.pair]["route"] != "keep" or p.grade_before >= p.n:
             continue
@@ -172,11 +159,11 @@ def _flip_pair_to_increase(root):
             page = free[0]
             quote = " ".join(pages[(p.release, p.docid, page)].split()[:6])
             path = os.path.join(root, "data", "audit", "initial.jsonl")
-            rows = _rows(path)
+            rows = read_rows(path)
             for r in rows:
                 if r["pair"] == p.pair:
                     r["answers"][i] = {"cid": cid, "positive": True, "pages": [page], "quote": quote}
-            _write_rows(path, rows)
+            write_rows(path, rows)
             return p.pair, p
     raise AssertionError("no kept partial pair with a negative condition")
 
@@ -196,7 +183,7 @@ def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
         derived = audit_scoring.revised(v2.qrels("data/v2/qrels_construction.jsonl"), rec, decided, "v2")
         diffs = audit_scoring.qrel_differences(derived, v2.qrels("data/v2/qrels_s0.jsonl"))
         assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
-    _resign(root)
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
     assert "audit.policy.decision_mismatches" in fails and "data/audit/initial.jsonl" in out
@@ -205,12 +192,12 @@ def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
 def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
     root = mini_all_copy
     path = os.path.join(root, "data", "v2", "qrels.jsonl")
-    rows = _rows(path)
-    n = {q["qid"]: q["n"] for q in _rows(os.path.join(root, "data", "v2", "queries.jsonl"))}
+    rows = read_rows(path)
+    n = {q["qid"]: q["n"] for q in read_rows(os.path.join(root, "data", "v2", "queries.jsonl"))}
     target = next(r for r in rows if r["grade"] < n[r["qid"]])
     target["grade"] += 1
-    _write_rows(path, rows)
-    _resign(root)
+    write_rows(path, rows)
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
     assert target["qid"] in fails["v2.genealogy.s.qrel_differences"]["reason"] and "data/v2/qrels.jsonl" in out
@@ -219,12 +206,12 @@ def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
 def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
     root = mini_all_copy
     path = os.path.join(root, "data", "audit", "initial.jsonl")
-    rows = _rows(path)
+    rows = read_rows(path)
     r = next(r for r in rows if any(a["positive"] for a in r["answers"]))
     a = next(a for a in r["answers"] if a["positive"])
     a["quote"] = "this sentence appears on no page at all"
-    _write_rows(path, rows)
-    _resign(root)
+    write_rows(path, rows)
+    resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")
     assert code == 1
     assert "not on any selected page" in fails["audit.integrity.gate_failures"]["reason"]
@@ -245,12 +232,12 @@ def test_a_selected_page_that_was_not_shown_fails_the_gate():
 def test_bad_audit_records_name_file_line_and_field(mini_all_copy):
     root = mini_all_copy
     path = os.path.join(root, "data", "audit", "adjudication.jsonl")
-    rows = _rows(path)
+    rows = read_rows(path)
     if not rows:
         pytest.skip("mini audit has no adjudication rows")
     rows[0]["pages"] = [10 ** 6]
-    _write_rows(path, rows)
-    _resign(root)
+    write_rows(path, rows)
+    resign(root)
     code, out, err = run_reproduce("--data", root, "--only", "construction")
     assert code == 1 and "Traceback" not in out + err
     assert "data/audit/adjudication.jsonl:1: field 'pages'" in out
@@ -269,7 +256,7 @@ def test_absent_v2_part_skips_with_reasons_and_a_deleted_listed_one_fails(mini_a
     assert code == 1 and "Traceback" not in out
     assert fails and all("data/v2/" in c.get("cause", "") or "data/v2/" in c["reason"] for c in fails.values())
     shutil.rmtree(os.path.join(root, "data", "audit"))
-    _resign(root)                                     # now a release of CrossPage alone, without SourceShift and audit
+    resign(root)                                     # now a release of CrossPage alone, without SourceShift and audit
     code, out, _, report, fails = reproduce_report(root)
     skips = {c["id"]: c for c in report["checks"] if c["status"] == "skip"}
     assert code == 0 and not fails, list(fails)[:3]
@@ -324,9 +311,9 @@ def test_audit_pages_are_the_regenerated_page_text(mini_all, tmp_path):
     export_pages_v2(mini_all, out)
     text = {}
     for release, name in (("v1", "pages.jsonl"), ("v2", "pages_v2.jsonl")):
-        for r in _rows(os.path.join(out, name)):
+        for r in read_rows(os.path.join(out, name)):
             text[(release, r["docid"], r["page"])] = r["text"]
-    shown = _rows(os.path.join(mini_all, "data", "audit", "pages.jsonl"))
+    shown = read_rows(os.path.join(mini_all, "data", "audit", "pages.jsonl"))
     assert shown and {r["release"] for r in shown} == {"v1", "v2"}
     assert all(text[(r["release"], r["docid"], r["page"])] == r["text"] for r in shown)
 

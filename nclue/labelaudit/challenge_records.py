@@ -29,7 +29,7 @@ import re
 
 from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
-from .records import _answer, packet_conditions
+from .records import _answer, answers_list, packet_conditions
 
 AUDIT = "data/audit"
 FILES = ("challenge_key", "challenge_packet", "challenge_responses", "challenge_tiebreak", "challenge_decisions")
@@ -152,17 +152,7 @@ def load(root, queries, corpus, s0, pages):
             raise row.error("stream", "not a valid stream name: %r" % stream)
         if stream in p.streams:
             raise row.error("stream", "stream %s repeated for pair %s" % (stream, p.pair))
-        answers = row.list("answers")
-        if len(answers) != len(p.cids):
-            raise row.error("answers", "has %d answers but pair %s has %d conditions" % (
-                len(answers), p.pair, len(p.cids)))
-        out = []
-        for i, obj in enumerate(answers):
-            if isinstance(obj, dict) and obj.get("cid") != p.cids[i]:
-                raise row.error("answers[%d].cid" % i, "is %r but condition %d is %r" % (
-                    obj.get("cid"), i + 1, p.cids[i]))
-            out.append(_answer(row, obj, "answers[%d]" % i, n_pages(p), p.pools[i]))
-        p.streams[stream] = out
+        p.streams[stream] = answers_list(row, p.pair, p.cids, n_pages(p), p.pools)
         names.add(stream)
     stream_names = tuple(sorted(names))
     if len(stream_names) < 2:

@@ -148,6 +148,20 @@ def packet_conditions(row, query, pages_field, n_pages):
     return tuple(cids), tuple(labels), tuple(pages)
 
 
+def answers_list(row, pair, cids, n_pages, shown):
+    """A row's ``answers``: one answer object per condition, in the packet's order (``cids``), each
+    validated against the pages that condition's evaluator was shown (``shown[i]``)."""
+    answers = row.list("answers")
+    if len(answers) != len(cids):
+        raise row.error("answers", "has %d answers but pair %s has %d conditions" % (len(answers), pair, len(cids)))
+    out = []
+    for i, obj in enumerate(answers):
+        if isinstance(obj, dict) and obj.get("cid") != cids[i]:
+            raise row.error("answers[%d].cid" % i, "is %r but condition %d is %r" % (obj.get("cid"), i + 1, cids[i]))
+        out.append(_answer(row, obj, "answers[%d]" % i, n_pages, shown[i]))
+    return out
+
+
 def _answer(row, obj, field, n_pages, shown):
     sub = Row(obj, row.where, row.line) if isinstance(obj, dict) else None
     if sub is None:
@@ -244,17 +258,7 @@ def load(root, releases):
         who = row.str("responder")
         if who in p.initial:
             raise row.error("responder", "responder %s repeated for pair %s" % (who, p.pair))
-        answers = row.list("answers")
-        if len(answers) != len(p.cids):
-            raise row.error("answers", "has %d answers but pair %s has %d conditions" % (
-                len(answers), p.pair, len(p.cids)))
-        out = []
-        for i, obj in enumerate(answers):
-            if isinstance(obj, dict) and obj.get("cid") != p.cids[i]:
-                raise row.error("answers[%d].cid" % i, "is %r but condition %d is %r" % (
-                    obj.get("cid"), i + 1, p.cids[i]))
-            out.append(_answer(row, obj, "answers[%d]" % i, n_pages(p), p.shown[i]))
-        p.initial[who] = out
+        p.initial[who] = answers_list(row, p.pair, p.cids, n_pages(p), p.shown)
         initial_names.add(who)
     names = tuple(sorted(initial_names))
     if len(names) != 2:
