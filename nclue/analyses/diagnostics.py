@@ -18,6 +18,8 @@ docs/analyses.md#v1diagnostics).
 displayed pair in the Delta Gold Hit / Delta n-Clue Score plane (points).
 """
 
+import math
+
 from ..core import layout
 from ..core.metrics import length_bin, length_matched_auc, summary
 from ..core.structure import density_matched_pairs
@@ -47,7 +49,7 @@ def _length_values(inst, sid):
             pairs += matched
     s = summary(outcomes(inst, rel))
     prefix = "v1.diagnostics.length_matched.%s" % sid
-    matched_auc = sum(aucs) / len(aucs) if aucs else None
+    matched_auc = math.fsum(aucs) / len(aucs) if aucs else None
     out = [Value(prefix + ".auc", s["pairwise_auc"], source=SRC_LENGTH),
            Value(prefix + ".length_matched_auc", matched_auc, source=SRC_LENGTH),
            Value(prefix + ".auc_change", None if matched_auc is None or s["pairwise_auc"] is None
