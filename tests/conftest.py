@@ -51,6 +51,17 @@ def mini_copy(mini_root, tmp_path):
     return dst
 
 
+@pytest.fixture(scope="session")
+def release_template(tmp_path_factory):
+    """One private copy of the shipped release per session, for tests that copy it again and damage that."""
+    dst = tmp_path_factory.mktemp("release_template")
+    for name in ("data", "reference_metrics"):
+        shutil.copytree(os.path.join(REPO, name), str(dst / name))
+    for name in ("MANIFEST.json", "SHA256SUMS"):
+        shutil.copy(os.path.join(REPO, name), str(dst / name))
+    return str(dst)
+
+
 @pytest.fixture
 def release_copy(tmp_path):
     """A private copy of the shipped release (data/, reference_metrics/, MANIFEST.json, SHA256SUMS)."""

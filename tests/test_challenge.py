@@ -8,7 +8,7 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, read_rows, reproduce_report, resign, write_rows
+from conftest import read_rows, reproduce_report, resign, write_rows
 
 from nclue.core.errors import InputError
 from nclue.labelaudit import challenge as rules
@@ -85,13 +85,8 @@ def _load(root):
 
 
 @pytest.fixture(scope="module")
-def challenge_release(tmp_path_factory):
-    root = tmp_path_factory.mktemp("challenge_release")
-    for name in ("data", "reference_metrics"):
-        shutil.copytree(os.path.join(REPO, name), str(root / name))
-    for name in ("MANIFEST.json", "SHA256SUMS"):
-        shutil.copy(os.path.join(REPO, name), str(root / name))
-    return str(root)
+def challenge_release(release_template):
+    return release_template
 
 
 def _damage(name, edit):

@@ -9,7 +9,7 @@ import random
 import shutil
 
 import pytest
-from conftest import REPO, reproduce_report
+from conftest import REPO, read_rows, reproduce_report, write_rows
 
 from nclue.core.metrics import length_bin, length_matched_auc, pairwise_auc
 from nclue.core.structure import density_matched_pairs
@@ -166,22 +166,10 @@ def test_masking_interval_on_n3_queries_recomputed_directly():
 
 # --- negative controls: a changed input record changes the claim and fails -----------------------------
 
-@pytest.fixture(scope="module")
-def release_template(tmp_path_factory):
-    root = tmp_path_factory.mktemp("diagnostics_release")
-    for name in ("data", "reference_metrics"):
-        shutil.copytree(os.path.join(REPO, name), str(root / name))
-    for name in ("MANIFEST.json", "SHA256SUMS"):
-        shutil.copy(os.path.join(REPO, name), str(root / name))
-    return str(root)
-
-
 def _rewrite(path, edit):
-    with open(path, encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh]
+    rows = read_rows(path)
     edit(rows)
-    from nclue.core.jsonio import write_jsonl
-    write_jsonl(path, rows)
+    write_rows(path, rows)
 
 
 def _reverse_top10(rows):

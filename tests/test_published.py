@@ -169,3 +169,30 @@ def test_dropping_a_table2_block_from_the_crosswalk_fails(mini_all, tmp_path):
     code, _, _, _, fails = reproduce_report(root, "--only", "paper")
     assert code == 1
     assert "Table 2 block reranking (4 runs) is not in the crosswalk" in fails["paper.crosswalk.problems"]["reason"]
+
+
+@pytest.mark.parametrize("edit,field", [
+    (lambda d: d["rows"][0].update(namespace="nowhere"), "rows[0].namespace"),
+    (lambda d: d["rows"][0].update(stand_in=None, note=" "), "rows[0].note"),
+    (lambda d: d["rows"][0].update(stand_in=7), "rows[0].stand_in"),
+    (lambda d: d["rows"].append(dict(d["rows"][0])), "rows[%d].paper"),
+    (lambda d: d["table2"][0].update(paper_runs="16"), "table2[0].paper_runs"),
+    (lambda d: d["table2"][0].update(stand_in_systems=[1]), "table2[0].stand_in_systems"),
+    (lambda d: d.update(blocked=["text_jinav4"]), "blocked[0]"),
+], ids=["unknown namespace", "blocked without a reason", "id not a string", "duplicate row", "runs not an integer",
+        "systems not ids", "blocked entry not an object"])
+def test_a_bad_crosswalk_names_the_field(release_template, tmp_path, edit, field):
+    from nclue.core.errors import InputError
+    from nclue.paperaudit.crosswalk import load
+
+    root = str(tmp_path / "inst")
+    shutil.copytree(release_template, root)
+    path = os.path.join(root, "data", "crosswalk.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    edit(doc)
+    if "%d" in field:
+        field = field % (len(doc["rows"]) - 1)
+    open(path, "w", encoding="utf-8").write(json.dumps(doc))
+    with pytest.raises(InputError) as info:
+        load(root)
+    assert str(info.value).startswith("data/crosswalk.json") and field in str(info.value), str(info.value)

@@ -181,3 +181,13 @@ def test_exported_qrels_reproduce_gold_and_graded_ndcg_under_pytrec_eval(tmp_pat
         len(v) for v in graded.values())
     topics = [json.loads(line) for line in (tmp_path / "q" / "topics.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(topics) == 1000 and {t["n"] for t in topics} == {2, 3}
+
+
+def test_a_truncated_gzip_run_is_a_clean_error(tmp_path):
+    path = tmp_path / "run.trec.gz"
+    with gzip.open(str(path), "wt", encoding="utf-8") as fh:
+        fh.write("nclue_0000 Q0 sim_wb_00001 1 1.0 t\n" * 2000)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    code, out, err = _cli("score", str(path), "--data", REPO, "--against", "none")
+    assert code == 2 and "not a readable gzip file" in err and "Traceback" not in err

@@ -29,7 +29,7 @@ import re
 
 from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
-from .records import _answer, answers_list, packet_conditions
+from .records import _answer, answers_list, condition_of, packet_conditions
 
 AUDIT = "data/audit"
 FILES = ("challenge_key", "challenge_packet", "challenge_responses", "challenge_tiebreak", "challenge_decisions")
@@ -165,11 +165,7 @@ def load(root, queries, corpus, s0, pages):
 
     for row in rows("challenge_tiebreak"):
         p = pair_of(row)
-        cid = row.str("cid")
-        if cid not in p.cids:
-            raise row.error("cid", "pair %s has no condition %r" % (p.pair, cid))
-        if cid in p.tiebreak:
-            raise row.error("cid", "condition %s of pair %s tie-broken twice" % (cid, p.pair))
+        cid = condition_of(row, p, p.tiebreak, "tie-broken")
         who = row.str("responder")
         if who in stream_names:
             raise row.error("responder", "the tie-break responder must be fresh, not response stream %r" % who)

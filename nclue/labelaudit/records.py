@@ -148,6 +148,17 @@ def packet_conditions(row, query, pages_field, n_pages):
     return tuple(cids), tuple(labels), tuple(pages)
 
 
+def condition_of(row, p, taken, what):
+    """The ``cid`` of a per-condition record of pair ``p``: one of the pair's conditions, not already in
+    ``taken`` (the records of this kind so far; ``what`` names the repetition in the message)."""
+    cid = row.str("cid")
+    if cid not in p.cids:
+        raise row.error("cid", "pair %s has no condition %r" % (p.pair, cid))
+    if cid in taken:
+        raise row.error("cid", "condition %s of pair %s %s twice" % (cid, p.pair, what))
+    return cid
+
+
 def answers_list(row, pair, cids, n_pages, shown):
     """A row's ``answers``: one answer object per condition, in the packet's order (``cids``), each
     validated against the pages that condition's evaluator was shown (``shown[i]``)."""
@@ -270,11 +281,7 @@ def load(root, releases):
 
     for row in rows("queue"):
         p = pair_of(row)
-        cid = row.str("cid")
-        if cid not in p.cids:
-            raise row.error("cid", "pair %s has no condition %r" % (p.pair, cid))
-        if cid in p.queue:
-            raise row.error("cid", "condition %s of pair %s queued twice" % (cid, p.pair))
+        cid = condition_of(row, p, p.queue, "queued")
         p.queue[cid] = _pages_list(row, "pool", n_pages(p), True)
         p.candidates[cid] = _candidates(row, "candidates", n_pages(p), POOL_ROUTES)
 
@@ -325,11 +332,7 @@ def load(root, releases):
 
     for row in rows("pool_recall"):
         p = pair_of(row)
-        cid = row.str("cid")
-        if cid not in p.cids:
-            raise row.error("cid", "pair %s has no condition %r" % (p.pair, cid))
-        if cid in p.recall:
-            raise row.error("cid", "condition %s of pair %s checked twice" % (cid, p.pair))
+        cid = condition_of(row, p, p.recall, "checked")
         candidates = _candidates(row, "candidates", n_pages(p), POOL_ROUTES[1:])
         p.recall[cid] = (candidates, _pages_list(row, "pool", n_pages(p), True),
                          _pages_list(row, "submitted", n_pages(p), True))
