@@ -1,6 +1,7 @@
 """Statistics against reference libraries (scipy, statsmodels) and cases worked by hand."""
 
 import math
+import random
 
 import pytest
 
@@ -19,6 +20,30 @@ def test_randbelow_batch_golden_and_uniform():
     values = Stream(8).randbelow_batch(10, 50000)
     counts = [values.count(v) for v in range(10)]
     assert sum((c - 5000) ** 2 / 5000 for c in counts) < 27.88   # chi-square 9 df, p = 0.001
+
+
+def _randbelow_batch_by_words(seed, n, count):
+    """The definition of Stream.randbelow_batch, word by word (the reference for the bulk version)."""
+    bits = random.Random(seed).getrandbits
+    k = n.bit_length()
+    out = []
+    while len(out) < count:
+        need = count - len(out)
+        w = (need << k) // n + need // 8 + 16
+        raw = bits(16 * w)
+        for i in range(w):
+            value = (raw >> (16 * i)) & 0xFFFF & ((1 << k) - 1)
+            if value < n:
+                out.append(value)
+    return out[:count]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 8, 9, 10, 255, 256, 257, 1000, 2021, 4095, 4096, 32767,
+                               32768, 32769, 40000, 65535, 65536])
+def test_randbelow_batch_equals_its_word_by_word_definition(n):
+    for seed, count in ((1, 1), (2, 17), (3, 3000)):
+        assert Stream(seed).randbelow_batch(n, count) == _randbelow_batch_by_words(seed, n, count)
+    assert Stream(5).randbelow_batch(n, 0) == []
 
 
 def test_lanes_sum_exactly():

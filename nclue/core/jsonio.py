@@ -20,6 +20,7 @@ nclue.core.errors.InputError: x.json: values nested deeper than 64 levels
 """
 
 import json
+import math
 import os
 
 from .errors import InputError, MissingInput
@@ -250,9 +251,19 @@ def is_finite_number(x):
 
 
 def all_finite_numbers(values):
-    """True when every value passes :func:`is_finite_number` (the fast path of the ranking loaders)."""
-    low, high = -MAX_MAGNITUDE, MAX_MAGNITUDE
-    return all((type(x) is float or type(x) is int) and low <= x <= high for x in values)
+    """True when every value passes :func:`is_finite_number` (the fast path of the ranking loaders;
+    type, range and NaN are each checked in one pass in C).
+
+    >>> all_finite_numbers([3, 2.5, -1e300]), all_finite_numbers([1.0, float("nan")]), all_finite_numbers([1, True])
+    (True, False, False)
+    """
+    if not values:
+        return True
+    return (_NUMBER_TYPES.issuperset(map(type, values)) and min(values) >= -MAX_MAGNITUDE
+            and max(values) <= MAX_MAGNITUDE and not any(map(math.isnan, values)))
+
+
+_NUMBER_TYPES = frozenset((int, float))
 
 
 def _clip(text, limit=120):

@@ -7,6 +7,7 @@ corpus document, an inventory page must lie inside its document) take the
 already-loaded records they depend on.  Loaders never compute metrics.
 """
 
+import operator
 import os
 import re
 
@@ -224,6 +225,15 @@ def load_repairs(root, rel, queries, corpus, qrels):
     return out
 
 
+def _distinct_known(docids, corpus):
+    """True when ``docids`` are distinct IDs of ``corpus`` (its keys are strings; one set comparison)."""
+    try:
+        ids = set(docids)
+    except TypeError:           # an unhashable entry (a list or an object): the slow path names it
+        return False
+    return len(ids) == len(docids) and ids <= (corpus.keys() if isinstance(corpus, dict) else corpus)
+
+
 def load_ranking(root, rel, queries, corpus, depth=10):
     """One ranking file: every query exactly once, at most ``depth`` distinct known docs,
     scores as many as docids and non-increasing (file order is the ranking)."""
@@ -243,7 +253,7 @@ def load_ranking(root, rel, queries, corpus, depth=10):
             raise row.error("scores", "has %d entries for %d docids" % (len(scores), len(docids)))
         # fast path: all docids distinct known strings, all scores floats/ints in non-increasing order;
         # the loops below only run to name the first defect
-        if not (len(set(docids)) == len(docids) and all(type(d) is str and d in corpus for d in docids)):
+        if not _distinct_known(docids, corpus):
             seen = set()
             for i, d in enumerate(docids):
                 if not isinstance(d, str) or d not in corpus:
@@ -251,8 +261,8 @@ def load_ranking(root, rel, queries, corpus, depth=10):
                 if d in seen:
                     raise row.error("docids[%d]" % i, "document %r ranked twice" % d)
                 seen.add(d)
-        if all_finite_numbers(scores) and all(a >= b for a, b in zip(scores, scores[1:])):
-            vals = [float(x) for x in scores]
+        if all_finite_numbers(scores) and all(map(operator.ge, scores, scores[1:])):
+            vals = list(map(float, scores))
         else:
             vals = []
             for i, x in enumerate(scores):

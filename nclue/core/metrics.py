@@ -11,22 +11,27 @@ Aggregates are ``100 * count / |Q|`` from integer counts, and float means use
 """
 
 import math
+from itertools import accumulate
 from typing import NamedTuple, Tuple
 
 INF = float("inf")
 _DISCOUNT = [0.0] + [1.0 / math.log2(i + 1) for i in range(1, 1001)]
+_BINARY_IDEAL = list(accumulate(_DISCOUNT))     # [m]: 0.0 + discount 1 + ... + discount m, added in order
 
 
 def first_ranks(docids, gold, subset, k):
-    """``(r_G, r_S)`` over the first ``k`` entries (infinity when absent)."""
+    """``(r_G, r_S)`` over the first ``k`` entries (infinity when absent).  ``gold`` and ``subset`` are
+    disjoint sets (grades ``n`` and ``1..n-1``), so each rank is the first position of its own set.
+
+    >>> first_ranks(["x", "s", "g", "t"], {"g"}, {"s", "t"}, 10), first_ranks(["g"], {"g"}, {"s"}, 10)
+    ((3, 2), (1, inf))
+    """
+    top = docids[:k]
     r_gold = r_subset = INF
-    for pos, d in enumerate(docids[:k], 1):
-        if r_gold == INF and d in gold:
-            r_gold = pos
-        elif r_subset == INF and d in subset:
-            r_subset = pos
-        if r_gold != INF and r_subset != INF:
-            break
+    if not gold.isdisjoint(top):
+        r_gold = min(map(top.index, gold.intersection(top))) + 1
+    if not subset.isdisjoint(top):
+        r_subset = min(map(top.index, subset.intersection(top))) + 1
     return r_gold, r_subset
 
 
@@ -50,13 +55,12 @@ def gold_ndcg(docids, gold, k=10):
     if not gold:
         return 0.0
     dcg = 0.0
-    for pos, d in enumerate(docids[:k], 1):
-        if d in gold:
-            dcg += _DISCOUNT[pos]
-    ideal = 0.0
-    for pos in range(1, min(k, len(gold)) + 1):
-        ideal += _DISCOUNT[pos]
-    return dcg / ideal
+    top = docids[:k]
+    if not gold.isdisjoint(top):
+        for pos, d in enumerate(top, 1):
+            if d in gold:
+                dcg += _DISCOUNT[pos]
+    return dcg / _BINARY_IDEAL[min(k, len(gold))]
 
 
 def ideal_graded_dcg(grades, k=10):
@@ -80,8 +84,9 @@ def graded_ndcg(docids, grades, k=10, ideal=None):
     if not ideal:
         return 0.0
     dcg = 0.0
+    get = grades.get
     for pos, d in enumerate(docids[:k], 1):
-        g = grades.get(d, 0)
+        g = get(d, 0)
         if g > 0:
             dcg += g * _DISCOUNT[pos]
     return dcg / ideal
@@ -89,14 +94,20 @@ def graded_ndcg(docids, grades, k=10, ideal=None):
 
 def _auc_wins2(docids, gold, subset, k):
     """Twice the pairwise wins of ``gold`` over ``subset`` in ``docids[:k]`` (an integer)."""
+    top = docids[:k]
     ranked_gold = ranked_subset = 0
     gold_first = 0           # ranked (g, s) pairs with g ranked first
-    for d in docids[:k]:
-        if d in gold:
-            ranked_gold += 1
-        elif d in subset:
-            ranked_subset += 1
-            gold_first += ranked_gold
+    if subset.isdisjoint(top):
+        ranked_gold = len(gold.intersection(top))
+    elif gold.isdisjoint(top):
+        ranked_subset = len(subset.intersection(top))
+    else:
+        for d in top:
+            if d in gold:
+                ranked_gold += 1
+            elif d in subset:
+                ranked_subset += 1
+                gold_first += ranked_gold
     unranked_gold = len(gold) - ranked_gold
     unranked_subset = len(subset) - ranked_subset
     # ranked-before-ranked and ranked-before-unranked count 2, unranked ties 1
@@ -165,23 +176,25 @@ def evaluate(ranking, queries, qrels, sets, k=10, ideals=None):
     """Outcome vectors for a ranking ``{qid: RankingRow}``; every query is scored
     (a query absent from the ranking counts as an empty list).  ``ideals``: optional
     ``{qid: ideal_graded_dcg}`` shared by every ranking scored against the same qrels."""
-    cols = {name: [] for name in Outcomes._fields}
-    for qid in sorted(queries):
+    qids = tuple(sorted(queries))
+    n, success, hit, first_gold, first_subset, gold_gain, graded_gain, auc = ([] for _ in range(8))
+    no_grades = {}
+    for qid in qids:
         gold, subset = sets[qid]
         row = ranking.get(qid)
         docids = row.docids if row is not None else ()
         rg, rs = first_ranks(docids, gold, subset, k)
-        cols["qids"].append(qid)
-        cols["n"].append(queries[qid].n)
-        cols["success"].append(1 if is_success(rg, rs, k) else 0)
-        cols["hit"].append(1 if rg <= k else 0)
-        cols["first_gold"].append(rg)
-        cols["first_subset"].append(rs)
-        cols["gold_ndcg"].append(gold_ndcg(docids, gold, k))
-        cols["graded_ndcg"].append(graded_ndcg(docids, qrels.get(qid, {}), k,
-                                               None if ideals is None else ideals.get(qid)))
-        cols["auc"].append(pairwise_auc(docids, gold, subset, k))
-    return Outcomes(**{name: tuple(v) for name, v in cols.items()})
+        n.append(queries[qid].n)
+        success.append(1 if is_success(rg, rs, k) else 0)
+        hit.append(1 if rg <= k else 0)
+        first_gold.append(rg)
+        first_subset.append(rs)
+        gold_gain.append(gold_ndcg(docids, gold, k))
+        graded_gain.append(graded_ndcg(docids, qrels.get(qid, no_grades), k,
+                                       None if ideals is None else ideals.get(qid)))
+        auc.append(pairwise_auc(docids, gold, subset, k))
+    return Outcomes(qids, tuple(n), tuple(success), tuple(hit), tuple(first_gold), tuple(first_subset),
+                    tuple(gold_gain), tuple(graded_gain), tuple(auc))
 
 
 def evaluate_changed(base, ranking, queries, qrels, sets, qids, k=10):

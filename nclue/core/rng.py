@@ -19,13 +19,38 @@ no Python release can change an output.
 """
 
 import array
+import functools
 import hashlib
 import random
+import re
 import sys
 
 from .errors import StatisticsError
 
 _TWO53 = float(1 << 53)
+
+
+@functools.lru_cache(maxsize=None)
+def _rejected_characters(n, k):
+    """A pattern matching the characters ``chr(n) .. chr(2**k - 1)`` (the rejected words)."""
+    return re.compile("[%s-%s]+" % (re.escape(chr(n)), re.escape(chr((1 << k) - 1))))
+
+
+def _accepted(raw, w, k, n):
+    """The words of :meth:`Stream.randbelow_batch`'s definition kept from ``raw`` (``w`` 16-bit words,
+    least significant first): low ``k`` bits of each, those ``< n``, in order (an ``array("H")``)."""
+    if k >= 16:                 # 32768 < n <= 65536: every bit of a word is kept
+        words = array.array("H", raw.to_bytes(2 * w, "little"))
+        if sys.byteorder == "big":
+            words.byteswap()
+        return words if n == 1 << 16 else array.array("H", [x for x in words if x < n])
+    low = (1 << k) - 1
+    raw &= int.from_bytes(low.to_bytes(2, "little") * w, "little")
+    text = _rejected_characters(n, k).sub("", raw.to_bytes(2 * w, "little").decode("utf-16-le"))
+    words = array.array("H", text.encode("utf-16-le"))
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words
 
 
 def derive(*parts):
@@ -67,7 +92,7 @@ class Stream:
         return r
 
     def randbelow_batch(self, n, count):
-        """``count`` uniform integers in ``0..n-1`` (``n <= 2**16``), drawn in bulk.
+        """``count`` uniform integers in ``0..n-1`` (``n <= 2**16``), drawn in bulk (a list).
 
         Definition: take ``w = (need * 2**k) // n + need // 8 + 16`` 16-bit words
         (``k = n.bit_length()``, ``need`` = values still missing) from one
@@ -75,21 +100,26 @@ class Stream:
         low ``k`` bits, reject values ``>= n``, and repeat with a
         fresh batch until ``count`` values are kept.  A different (but fully
         specified) stream from ``count`` calls of :meth:`randbelow`.
+
+        How (the values are those of the definition; tests/test_stats.py compares them with a
+        word-by-word loop): the low bits are kept by one big-integer AND for all words, and for
+        ``n <= 2**15`` the rejection runs in C -- the words, all below ``2**15`` after the AND,
+        are read as the UTF-16 code units of a string and one regular expression deletes the
+        characters ``>= n``.
+
+        >>> Stream(3).randbelow_batch(7, 5)
+        [5, 3, 2, 2, 2]
         """
         if not 0 < n <= 1 << 16:
             raise StatisticsError("randbelow_batch needs 0 < n <= 65536")
         k = n.bit_length()
-        low = (1 << k) - 1
-        out = []
+        out = array.array("H")
         while len(out) < count:
             need = count - len(out)
             w = (need << k) // n + need // 8 + 16
-            words = array.array("H", self._bits(16 * w).to_bytes(2 * w, "little"))
-            if sys.byteorder == "big":
-                words.byteswap()
-            out += [v for x in words if (v := x & low) < n]
+            out += _accepted(self._bits(16 * w), w, k, n)
         del out[count:]
-        return out
+        return out.tolist()
 
     def uniform(self):
         """Uniform float in [0, 1) with 53 random bits."""
