@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
 """Time `python reproduce.py` against its floor, in one run (a benchmark, not a test).
 
-    python bench/bench_reproduce.py [--repeat N] [--data DIR] [--build]
+    python bench/bench_reproduce.py [--repeat N] [--data DIR] [--build] [--scaling [--keep DIR]] [--profile]
 
 Every row is a fresh process; CPU is the child's user + system time (``resource.getrusage``), the
 measure that a shared, noisy machine disturbs least, and every row is run ``--repeat`` times in
-turn (interleaved), so the ratios come from one run.  Rows:
+turn (interleaved), so the ratios come from one run.  Children run with Python's bytecode cache on
+(``PYTHONDONTWRITEBYTECODE`` removed) after one untimed warm-up of every row, so a row measures a
+reviewer's second and later runs; the first run's one-time compilation is the ``cold`` row.  Rows:
 
 * the floor: sha256 of every released file plus JSON-decoding every JSON / JSONL file, in a child
   process that imports nothing of nclue (the least any verification must do);
 * ``sha256sum -c SHA256SUMS`` (coreutils) and ``reproduce.py --only integrity``;
-* ``reproduce.py`` with ``--jobs 1`` and ``--jobs 2`` (wall time is where the second core shows);
+* ``reproduce.py`` with ``--jobs 1`` and ``--jobs 2`` (wall time is where the second core shows),
+  and ``--jobs 1`` with the bytecode cache off (``cold``);
 * each level alone (``--only LEVEL``; integrity always runs, so its time is inside every line).
 
-``--build`` also times a full stand-in build into a temporary folder.
+``--build`` also times a full stand-in build into a temporary folder.  ``--scaling`` builds the
+scaled stand-ins ``full_x2`` and ``full_x4`` (nclue/builder/config.py: 2x and 4x the documents,
+pages and queries; never a release) -- or reuses them from ``--keep DIR`` -- and times every level
+at 1x, 2x and 4x, with the growth exponent ``log(t4 / t1) / log 4`` (1 = linear in the queries).
+``--profile`` prints the ten functions of largest own time in a ``--jobs 1`` run (cProfile).
 """
 
 import argparse
+import math
 import os
+import pstats
 import resource
 import statistics
 import subprocess
@@ -50,11 +59,20 @@ print(n)
 """
 
 
-def measure(cmd, cwd=None):
+def child_env(cache=True):
+    """The children's environment: bytecode cache on (or off, for the ``cold`` row)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if not cache:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def measure(cmd, cwd=None, env=None):
     """``(cpu seconds, wall seconds)`` of one child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env or child_env())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
@@ -62,38 +80,103 @@ def measure(cmd, cwd=None):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
+LEVELS = ("construction", "scoring", "inference", "sensitivity", "paper")
+
+
+def interleaved(rows, repeat):
+    """Median ``(cpu, wall)`` per row label over ``repeat`` interleaved rounds, after one untimed warm-up."""
+    for _, cmd, cwd, env in rows:
+        measure(cmd, cwd, env)
+    times = {label: [] for label, _, _, _ in rows}
+    for _ in range(repeat):
+        for label, cmd, cwd, env in rows:          # every row sees the same machine conditions
+            times[label].append(measure(cmd, cwd, env))
+    return {label: (statistics.median(c for c, _ in t), statistics.median(w for _, w in t)) for label, t in times.items()}
+
+
+def reproduce_command(data, *extra):
+    return [sys.executable, os.path.join(REPO, "reproduce.py"), "--data", data, "--quiet"] + list(extra)
+
+
+def scaling(args):
+    """Every level at 1x, 2x and 4x the queries (the scaled stand-ins), with growth exponents."""
+    keep = args.keep or tempfile.mkdtemp(prefix="nclue-scaling-")
+    roots = {1: args.data}
+    for factor in (2, 4):
+        root = os.path.join(keep, "full_x%d" % factor)
+        if not os.path.isfile(os.path.join(root, "MANIFEST.json")):
+            cpu, wall = measure([sys.executable, "-m", "nclue", "build", "--config", "full_x%d" % factor,
+                                 "--out", root], cwd=REPO)
+            print("  built full_x%d in %s: cpu %.1f s, wall %.1f s" % (factor, root, cpu, wall))
+        roots[factor] = root
+    rows = []
+    for factor, root in sorted(roots.items()):
+        rows.append(("%dx floor" % factor, [sys.executable, "-c", FLOOR, root], None, None))
+        rows.append(("%dx integrity" % factor, reproduce_command(root, "--only", "integrity", "--jobs", "1"), None, None))
+        for level in LEVELS:
+            rows.append(("%dx %s" % (factor, level), reproduce_command(root, "--only", level, "--jobs", "1"), None, None))
+        rows.append(("%dx all" % factor, reproduce_command(root, "--jobs", "1"), None, None))
+    med = interleaved(rows, args.repeat)
+    print("scaling: median CPU seconds at 1x, 2x, 4x the queries (levels include integrity); "
+          "exponent = log(t4 / t1) / log 4")
+    for what in ["floor", "integrity"] + list(LEVELS) + ["all"]:
+        t = [med["%dx %s" % (f, what)][0] for f in (1, 2, 4)]
+        print("  %-14s %7.2f %7.2f %7.2f   exponent %.2f" % (what, t[0], t[1], t[2],
+                                                              math.log(t[2] / t[0]) / math.log(4) if t[0] else 0))
+
+
+def profile(args):
+    """The ten largest own times of one ``--jobs 1`` run (cProfile; profiling inflates small calls)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "profile.out")
+        subprocess.run([sys.executable, "-m", "cProfile", "-o", out] + reproduce_command(args.data, "--jobs", "1")[1:],
+                       capture_output=True, env=child_env())
+        stats = pstats.Stats(out, stream=sys.stdout)
+        stats.sort_stats("tottime")
+        print("profile: top ten by own time of one --jobs 1 run (cProfile; seconds are inflated by profiling)")
+        for (path, line, name), row in sorted(stats.stats.items(), key=lambda item: -item[1][2])[:10]:
+            calls, _, own, cumulative, _ = row
+            where = name if path == "~" else "%s:%d(%s)" % (os.path.relpath(path, REPO) if path.startswith(REPO)
+                                                          else os.path.basename(path), line, name)
+            print("  %8.3f own %8.3f cum %9d calls  %s" % (own, cumulative, calls, where))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--data", default=REPO)
     p.add_argument("--build", action="store_true")
+    p.add_argument("--scaling", action="store_true")
+    p.add_argument("--keep", metavar="DIR", help="where the scaled stand-ins are built (reused when present)")
+    p.add_argument("--profile", action="store_true")
     args = p.parse_args()
-    base = [sys.executable, os.path.join(REPO, "reproduce.py"), "--data", args.data, "--quiet"]
-    rows = [("floor: sha256 + JSON decode of every file", [sys.executable, "-c", FLOOR, args.data], None),
-            ("sha256sum -c SHA256SUMS", ["sha256sum", "-c", "--quiet", "SHA256SUMS"], args.data),
-            ("reproduce.py --only integrity", base + ["--only", "integrity", "--jobs", "1"], None),
-            ("reproduce.py --jobs 1", base + ["--jobs", "1"], None),
-            ("reproduce.py --jobs 2", base + ["--jobs", "2"], None)]
-    for level in ("construction", "scoring", "inference", "sensitivity", "paper"):
-        rows.append(("--only %s --jobs 1" % level, base + ["--only", level, "--jobs", "1"], None))
-    times = {label: [] for label, _, _ in rows}
-    for _ in range(args.repeat):
-        for label, cmd, cwd in rows:          # interleaved: every row sees the same machine conditions
-            times[label].append(measure(cmd, cwd))
-    med = {label: (statistics.median(c for c, _ in t), statistics.median(w for _, w in t)) for label, t in times.items()}
+    base = reproduce_command(args.data)
+    rows = [("floor: sha256 + JSON decode of every file", [sys.executable, "-c", FLOOR, args.data], None, None),
+            ("sha256sum -c SHA256SUMS", ["sha256sum", "-c", "--quiet", "SHA256SUMS"], args.data, None),
+            ("reproduce.py --only integrity", base + ["--only", "integrity", "--jobs", "1"], None, None),
+            ("reproduce.py --jobs 1", base + ["--jobs", "1"], None, None),
+            ("reproduce.py --jobs 2", base + ["--jobs", "2"], None, None),
+            ("reproduce.py --jobs 1, cold (no bytecode cache)", base + ["--jobs", "1"], None, child_env(cache=False))]
+    for level in LEVELS:
+        rows.append(("--only %s --jobs 1" % level, base + ["--only", level, "--jobs", "1"], None, None))
+    med = interleaved(rows, args.repeat)
     floor = med[rows[0][0]][0]
     sums = med["sha256sum -c SHA256SUMS"][0]
-    print("python %s, %d interleaved runs each; median CPU and wall seconds; ratios to the floor's CPU" % (
-        sys.version.split()[0], args.repeat))
-    for label, _, _ in rows:
+    print("python %s, %d interleaved runs each after a warm-up; median CPU and wall seconds; ratios to the floor's CPU"
+          % (sys.version.split()[0], args.repeat))
+    for label, _, _, _ in rows:
         cpu, wall = med[label]
-        print("  %-44s cpu %6.2f  wall %6.2f  x floor %5.2f" % (label, cpu, wall, cpu / floor if floor else 0))
+        print("  %-48s cpu %6.2f  wall %6.2f  x floor %5.2f" % (label, cpu, wall, cpu / floor if floor else 0))
     print("  integrity / sha256sum -c (CPU): %.2f" % (med["reproduce.py --only integrity"][0] / sums if sums else 0))
     print("  --jobs 2 wall / --jobs 1 CPU: %.2f" % (med["reproduce.py --jobs 2"][1] / med["reproduce.py --jobs 1"][0]))
     if args.build:
         with tempfile.TemporaryDirectory() as tmp:
-            cpu, wall = measure([sys.executable, "-m", "nclue", "build", "--out", tmp])
-            print("  %-44s cpu %6.2f  wall %6.2f" % ("full build + freeze", cpu, wall))
+            cpu, wall = measure([sys.executable, "-m", "nclue", "build", "--out", tmp], cwd=REPO)
+            print("  %-48s cpu %6.2f  wall %6.2f" % ("full build + freeze", cpu, wall))
+    if args.scaling:
+        scaling(args)
+    if args.profile:
+        profile(args)
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import functools
 import os
 import shutil
 import subprocess
@@ -116,6 +117,36 @@ def repo_run(tmp_path_factory):
     report = json.load(open(paths["json"], encoding="utf-8")) if os.path.exists(paths["json"]) else None
     return {"code": code, "stdout": stdout, "stderr": stderr, "report": report, "paths": paths,
             "git_status": (before, after)}
+
+
+@pytest.fixture(scope="session")
+def second_run(release_template, tmp_path_factory):
+    """A second full run for the determinism tests: another root (a copy of the release), another hash
+    seed and locale, one worker instead of the default; its JSON, HTML and JUnit paths and exit code."""
+    out = tmp_path_factory.mktemp("second_run")
+    paths = {"json": str(out / "r.json"), "html": str(out / "r.html"), "junit": str(out / "r.xml")}
+    code, stdout, stderr = run_reproduce("--data", release_template, "--json", paths["json"], "--html", paths["html"],
+                                         "--junit", paths["junit"], "--quiet", "--jobs", "1",
+                                         env={"PYTHONHASHSEED": "987", "LC_ALL": "C"})
+    return {"code": code, "stdout": stdout, "stderr": stderr, "paths": paths}
+
+
+@functools.lru_cache(maxsize=None)
+def _levels_by_input(root):
+    import glob
+    import json
+    out = {}
+    for path in sorted(glob.glob(os.path.join(root, "reference_metrics", "*.json"))):
+        for claim in json.load(open(path, encoding="utf-8"))["claims"]:
+            for item in claim["inputs"]:
+                out.setdefault(item["path"], {"integrity"}).add(claim["level"])
+    return out
+
+
+def levels_reading(root, rel):
+    """The levels whose frozen claims (in ``root``) read ``rel``, and integrity: every analysis that can
+    meet a damaged ``rel`` runs, and the levels that never read it are left out."""
+    return tuple(sorted(_levels_by_input(root).get(rel, {"integrity"})))
 
 
 def read_rows(path):

@@ -11,6 +11,7 @@ cases follow.
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -167,13 +168,12 @@ def _resign(root, rel):
             text = open(claims_path, encoding="utf-8").read()
             if '"%s"' % rel not in text:
                 continue
-            obj = json.loads(text)
-            for claim in obj["claims"]:
-                for item in claim["inputs"]:
-                    if item["path"] == rel:
-                        item["sha256"] = digest
+            # the claim writer's layout (sort_keys, indent=1) puts each input's sha256 right after its path
+            pattern = r'("path": %s,\s*"sha256": ")[0-9a-f]{64}"' % re.escape(json.dumps(rel))
+            text, count = re.subn(pattern, lambda m: m.group(1) + digest + '"', text)
+            assert count, "no input entry of %s found in %s" % (rel, name)
             with open(claims_path, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=1) + "\n")
+                fh.write(text)
     manifest = json.load(open(os.path.join(root, "MANIFEST.json"), encoding="utf-8"))
     info = {k: v for k, v in manifest.items() if k not in ("files", "manifest_schema")}
     integrity.write_manifest(root, [(p, role_of(p)) for p in integrity.released_files_on_disk(root)], info)

@@ -6,7 +6,7 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, read_rows, reproduce_report, resign, write_rows, run_reproduce
+from conftest import REPO, levels_reading, read_rows, reproduce_report, resign, run_reproduce, write_rows
 
 
 def _records(root):
@@ -283,6 +283,8 @@ def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
     from nclue.harness.report import render_text, report_json
     from nclue.harness.runner import run
 
+    levels = levels_reading(mini_all, rel)
+    assert len(levels) > 1, "no frozen claim reads %s" % rel
     for name, mutate in MUTATIONS.items():
         root = str(tmp_path / name.replace(" ", "_"))
         shutil.copytree(mini_all, root)
@@ -294,7 +296,7 @@ def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
         with open(path, "wb") as fh:
             fh.write(mutate(data))
         resign(root)
-        result = run(root)
+        result = run(root, levels=levels)
         render_text(result)
         report_json(result)
         fails = [c for c in result.checks if c.status == "fail"]

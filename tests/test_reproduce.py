@@ -35,7 +35,7 @@ def test_changed_claim_value_fails(release_copy, tmp_path):
     claim["value"] = claim["value"] + 0.1
     json.dump(obj, open(path, "w"), indent=1, sort_keys=True)
     out = str(tmp_path / "r.json")
-    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "scoring")
     assert code == 1
     fails = _checks(_report(out), "fail")
     assert "v1.matrix.bm25_and.nclue_score_at_10" in fails
@@ -53,7 +53,7 @@ def test_changed_claim_value_fails_even_with_a_fixed_manifest(release_copy, tmp_
     json.dump(obj, open(path, "w"), indent=1, sort_keys=True)
     write_release_manifest(release_copy)
     out = str(tmp_path / "r.json")
-    code, _, _ = run_reproduce("--data", release_copy, "--json", out)
+    code, _, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "scoring")
     assert code == 1
     fails = _checks(_report(out), "fail")
     assert list(fails) == ["v1.scorecard.bm25_or.hit_count"]
@@ -67,7 +67,7 @@ def test_flipped_byte_in_ranking_fails_its_claims(release_copy, tmp_path):
     data[i] = ord("9") if data[i] != ord("9") else ord("8")
     open(path, "wb").write(bytes(data))
     out = str(tmp_path / "r.json")
-    code, _, _ = run_reproduce("--data", release_copy, "--json", out)
+    code, _, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "scoring")
     assert code == 1
     fails = _checks(_report(out), "fail")
     assert "integrity.file:" + rel in fails
@@ -85,7 +85,7 @@ def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path)
     # even a re-signed manifest cannot hide it: the verifier re-derives the qrels
     write_release_manifest(release_copy)
     out = str(tmp_path / "r.json")
-    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "construction,scoring")
     assert code == 1
     fails = _checks(_report(out), "fail")
     reason = fails["v1.construction.rederived_qrel_differences"]["reason"]
@@ -115,7 +115,7 @@ def test_unlisted_file_is_reported(release_copy, tmp_path):
     extra = os.path.join(release_copy, "data", "v1", "rankings", "mystery.jsonl")
     open(extra, "w").write("{}\n")
     out = str(tmp_path / "r.json")
-    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "integrity")
     assert code == 1
     fails = _checks(_report(out), "fail")
     assert "data/v1/rankings/mystery.jsonl" in fails["integrity.unlisted"]["reason"]
@@ -127,7 +127,7 @@ def test_unsafe_manifest_path_is_rejected(release_copy, tmp_path):
     obj["files"][0]["path"] = "../outside.txt"
     json.dump(obj, open(path, "w"))
     out = str(tmp_path / "r.json")
-    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "integrity")
     assert code == 1
     reason = _checks(_report(out), "fail")["integrity.manifest"]["reason"]
     assert "unsafe path" in reason and "files[0].path" in reason
@@ -140,7 +140,7 @@ def test_symlink_leaving_the_root_is_rejected(release_copy, tmp_path):
     os.remove(target)
     os.symlink(str(outside), target)
     out = str(tmp_path / "r.json")
-    code, _, _ = run_reproduce("--data", release_copy, "--json", out)
+    code, _, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "integrity")
     assert code == 1
     assert "integrity.manifest" in _checks(_report(out), "fail")
 
@@ -172,11 +172,10 @@ def test_only_level_skips_other_levels(release_copy, tmp_path):
     assert "v1.construction.rederived_qrel_differences" in _checks(report, "pass")
 
 
-def test_json_report_is_byte_identical_across_hash_seeds_roots_and_jobs(repo_run, release_copy, tmp_path):
-    b = str(tmp_path / "b.json")
-    run_reproduce("--data", release_copy, "--json", b, "--jobs", "1",
-                  env={"PYTHONHASHSEED": "987", "LC_ALL": "C.UTF-8"})
-    assert open(repo_run["paths"]["json"], "rb").read() == open(b, "rb").read()
+def test_every_report_is_byte_identical_across_hash_seeds_roots_locales_and_jobs(repo_run, second_run):
+    assert repo_run["code"] == second_run["code"] == 0, second_run["stdout"][-2000:]
+    for kind in ("json", "html", "junit"):
+        assert open(repo_run["paths"][kind], "rb").read() == open(second_run["paths"][kind], "rb").read(), kind
 
 
 def test_repository_release_is_untouched_by_a_run(repo_run):

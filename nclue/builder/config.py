@@ -104,6 +104,27 @@ CONFIGS = {
 
 DEFAULT_SEED = 11
 
+# The benchmark's scaling rows (bench/bench_reproduce.py --scaling; docs/stand-in.md#scaled-configurations):
+# the full stand-in with every document, page and query count multiplied.  Never a release.
+SCALE_FACTORS = (2, 4)
+
+
+def scaled(cfg, factor):
+    """``cfg`` with ``factor`` times its documents, pages and queries, named ``<name>_x<factor>`` (one
+    more WB document when the count would be even: the page-count generator needs an odd count).
+
+    >>> x2 = scaled(CONFIGS["full"], 2)
+    >>> x2.name, x2.n_queries_2, x2.n_wb + x2.n_pmc, x2.total_pages
+    ('full_x2', 1628, 4043, 82882)
+    """
+    docs = (cfg.n_wb + cfg.n_pmc) * factor
+    return dataclasses.replace(cfg, name="%s_x%d" % (cfg.name, factor), n_wb=cfg.n_wb * factor + (1 - docs % 2),
+                               n_pmc=cfg.n_pmc * factor, total_pages=cfg.total_pages * factor,
+                               n_queries_2=cfg.n_queries_2 * factor, n_queries_3=cfg.n_queries_3 * factor)
+
+
+CONFIGS.update({"full_x%d" % f: scaled(CONFIGS["full"], f) for f in SCALE_FACTORS})
+
 
 # How each parameter of a configuration was set (recorded in data/v1/build.json; docs/stand-in.md).
 FITTED = ("page_sigma", "min_golds", "fact_scale", "fact_power", "fact_cap", "topic_share", "max_golds", "max_union",

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from ..core.rng import Stream
 from ..labelaudit import pool as pool_rules
 from ..labelaudit.rules import Answer, gate, repair
+from .config import SCALE_FACTORS
 from .pool_routes import DEPTH, DocumentRoutes
 
 
@@ -71,6 +72,9 @@ AUDIT_CONFIGS = {
         ("v1", "wb", 4, 4), ("v1", "pmc", 0, 2),
         ("v2", "arxiv", 2, 2), ("v2", "eric", 2, 2), ("v2", "fedreg", 2, 2), ("v2", "pmc", 2, 2)), n3_pairs=6),
 }
+
+# the scaled stand-ins of the benchmark (nclue.builder.config.scaled) keep the paper's 300-pair audit design
+AUDIT_CONFIGS.update({"full_x%d" % f: AUDIT_CONFIGS["full"] for f in SCALE_FACTORS})
 
 _P = 1_000_000
 

@@ -25,10 +25,12 @@ tuned to a result of the paper; the source mix, page lengths and error rates
 are stated below and in ``data/v2/build.json``.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 from ..core.rng import Stream
 from . import construct, corpus, vocab
+from .config import SCALE_FACTORS
 from .miner import mine
 from .text import PageSource, TextConfig
 
@@ -89,6 +91,18 @@ SHIFT_CONFIGS = {
     ), fact_scale=1.0, fact_cap=12, max_golds=4, max_union=30,
         text=TextConfig(words_median=(("arxiv", 40), ("eric", 40), ("fedreg", 40), ("pmc", 40)), words_max=80)),
 }
+
+def scaled(cfg, factor):
+    """``cfg`` with every source's documents, pages and queries multiplied by ``factor`` (the benchmark's
+    scaling rows; :func:`nclue.builder.config.scaled`), one more document where the count would be even."""
+    sources = tuple(dataclasses.replace(src, n_docs=src.n_docs * factor + (1 - src.n_docs * factor % 2), total_pages=src.total_pages * factor,
+                                        n_queries_2=src.n_queries_2 * factor, n_queries_3=src.n_queries_3 * factor)
+                    for src in cfg.sources)
+    return dataclasses.replace(cfg, name="%s_x%d" % (cfg.name, factor), sources=sources)
+
+
+SHIFT_CONFIGS.update({"full_x%d" % f: scaled(SHIFT_CONFIGS["full"], f) for f in SCALE_FACTORS})
+
 
 # How each ShiftConfig parameter was set (nclue.builder.config.provenance; docs/stand-in.md)
 FITTED = ("fact_scale", "fact_power", "fact_cap", "min_golds", "max_golds", "max_union", "popularity_exponent",

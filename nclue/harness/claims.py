@@ -105,9 +105,10 @@ def compare(rule, observed, expected):
     return ok, "" if ok else "displayed %s, recomputed %r shows as %s" % (want, observed, shown)
 
 
-def load_claim_file(root, rel):
-    """Parse one frozen claims file; InputError naming the field on any defect."""
-    obj = read_json(os.path.join(root, *rel.split("/")), rel)
+def load_claim_file(root, rel, document=None):
+    """Parse one frozen claims file (or validate ``document``, the file already decoded by
+    :func:`nclue.core.jsonio.read_json`); InputError naming the field on any defect."""
+    obj = read_json(os.path.join(root, *rel.split("/")), rel) if document is None else document
     if obj.get("claims_schema") != CLAIMS_SCHEMA:
         raise InputError(rel, "expected %r" % CLAIMS_SCHEMA, field="claims_schema")
     if not isinstance(obj.get("analysis"), str):

@@ -106,7 +106,8 @@ def _run_claim_file(inst, result, rel, levels, read):
     if result.status(rel) == "missing":
         return [Check("claims:" + rel, "integrity", "fail", "frozen claims file %s is listed in MANIFEST.json but "
                                                             "absent" % rel, cause=rel)]
-    ok, frozen = attempt("reading " + rel, lambda: load_claim_file(inst.root, rel))
+    document = getattr(result, "documents", {}).pop(rel, None)
+    ok, frozen = attempt("reading " + rel, lambda: load_claim_file(inst.root, rel, document))
     if not ok:
         return [Check("claims:" + rel, "scoring", "fail", frozen, cause=rel)]
     claims = frozen["claims"]
@@ -288,12 +289,15 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1):
     checks = []
     for cid, status, reason in result.problems:
         checks.append(Check(cid, "integrity", status, reason))
+    result.documents = {}     # decoded frozen claim files, handed to their claim checks (each file decoded once)
     for rel in sorted(result.files):
         f = result.files[rel]
         if f.status == "ok" and rel.endswith(".json"):
             ok, why = attempt("reading " + rel, lambda: read_json(os.path.join(root, *rel.split("/")), rel))
             if not ok:
                 f.status, f.reason = "bad", why
+            elif f.role == "frozen-claims":
+                result.documents[rel] = why
         checks.append(Check("integrity.file:" + rel, "integrity", "pass" if f.status == "ok" else "fail",
                             f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16]))
     inst = Instrument(root)
