@@ -135,7 +135,7 @@ def main():
                   for b, v in blocks]
     masks = randomization.draw_masks(Stream.derived(11, "randomization"), design.n_families, 10000)
     bits = np.array([[(m >> f) & 1 for f in range(design.n_families)] for m in
-                     [int.from_bytes(bytes(i - 256 * c for c, i in enumerate(row)), "little") for row in masks.indices]],
+                     [int.from_bytes(row, "little") for row in masks.bytes]],
                     dtype=np.int8)
     signs = 2 * bits.astype(np.int64) - 1
     d_matrix = np.array(diff_lists, dtype=np.int64)

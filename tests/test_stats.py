@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from nclue.core.errors import StatisticsError
 from nclue.core.rng import Stream
 from nclue.stats import bootstrap, randomization
 from nclue.stats.lanes import pack, unpack, width_for
@@ -151,6 +152,17 @@ def test_packed_tests_equal_single_tests():
     packed = randomization.sign_flip_tests([d1, d2], masks)
     assert packed[0].null == randomization.SignFlipTest(d1, masks).null
     assert packed[1].null == randomization.SignFlipTest(d2, masks).null
+
+
+def test_packed_sign_flips_equal_single_tests_at_every_lane_width():
+    """Lanes of 8, 16, 32 and 64 bits (read by an array) and wider ones (shifts), signed values, a zero contrast."""
+    masks = randomization.draw_masks(Stream(2), 21, 300)
+    for scale in (1, 100, 10 ** 4, 10 ** 8, 10 ** 15, 10 ** 25):
+        diffs = [[(i * 7 % 5 - 2) * scale for i in range(21)], [(i * 3 % 4 - 1) * scale for i in range(21)], [0] * 21]
+        packed = randomization.sign_flip_tests(diffs, masks)
+        assert [t.null for t in packed] == [randomization.SignFlipTest(d, masks).null for d in diffs], scale
+    with pytest.raises(StatisticsError):
+        randomization.sign_flip_tests([[1, 2]], masks)
 
 
 def test_max_t_by_hand():

@@ -12,15 +12,15 @@ are chosen so no lane can overflow into the next, so unpacking is exact.
 """
 
 
+from operator import add, lshift
+
+
 def pack(rows, bias, width):
     """``rows[i]`` = the lane values of item ``i``; returns one int per item."""
-    out = []
-    for row in rows:
-        value = 0
-        for j, v in enumerate(row):
-            value |= (v + bias) << (j * width)
-        out.append(value)
-    return out
+    shifts = range(0, width * max(map(len, rows), default=0), width)
+    biases = [bias] * len(shifts)
+    # lanes never overlap, so the sum of the shifted lanes is their bitwise OR
+    return [sum(map(lshift, map(add, row, biases), shifts)) for row in rows]
 
 
 def unpack(total, lanes, width, bias, count):

@@ -22,13 +22,14 @@ endpoints are tested on the same draws; max-|T| compares each endpoint's
 (6, 0.26)
 """
 
+import array
 import math
+import sys
 from itertools import product as _cartesian
 
-from operator import add
+from operator import getitem, lshift
 
 from ..core.errors import StatisticsError
-from .lanes import pack, width_for
 from ..core.rng import Stream  # noqa: F401  (doctest)
 
 DRAWS = 10000
@@ -49,15 +50,15 @@ def family_differences(design, base, variant):
 
 
 class Masks:
-    """Shared sign-flip draws: for each draw, the flat table indices of its mask bytes."""
+    """Shared sign-flip draws: for each draw, its mask's bytes (least significant first); byte ``c``
+    selects one of the 256 signed sums of families ``8c .. 8c + 7``."""
 
     def __init__(self, n_families, masks):
         self.n_families = n_families
         self.n_bytes = (n_families + 7) // 8
         self.draws = len(masks)
-        offsets = range(0, 256 * self.n_bytes, 256)
         n_bytes = self.n_bytes
-        self.indices = [list(map(add, offsets, mask.to_bytes(n_bytes, "little"))) for mask in masks]
+        self.bytes = [mask.to_bytes(n_bytes, "little") for mask in masks]
 
 
 def draw_masks(stream, n_families, draws=DRAWS):
@@ -70,10 +71,9 @@ def _chunk_tables(diffs, n_bytes):
     for c in range(n_bytes):
         chunk = diffs[8 * c: 8 * c + 8]
         total = sum(chunk)
-        subset = [0] * 256
-        for m in range(1, 256):
-            low = (m & -m).bit_length() - 1
-            subset[m] = subset[m & (m - 1)] + (chunk[low] if low < len(chunk) else 0)
+        subset = [0]                 # subset[m] = sum of the chunk's items at the set bits of m
+        for x in chunk + [0] * (8 - len(chunk)):
+            subset += [v + x for v in subset]
         tables.append([2 * v - total for v in subset])
     return tables
 
@@ -87,9 +87,8 @@ class SignFlipTest:
         self.diffs = list(diffs)
         self.observed = sum(self.diffs)
         if null is None:
-            flat = [v for table in _chunk_tables(self.diffs, masks.n_bytes) for v in table]
-            get = flat.__getitem__
-            null = [sum(map(get, idx)) for idx in masks.indices]
+            tables = _chunk_tables(self.diffs, masks.n_bytes)
+            null = [sum(map(getitem, tables, row)) for row in masks.bytes]
         self.null = null
 
     def p_value(self):
@@ -100,23 +99,37 @@ class SignFlipTest:
 
 def sign_flip_tests(diff_lists, masks):
     """Tests of many contrasts on the same masks, computed together in packed lanes
-    (:mod:`nclue.stats.lanes`): one big-integer sum per draw for all contrasts."""
+    (:mod:`nclue.stats.lanes`): one big-integer sum per draw for all contrasts.
+
+    Lane ``j`` of family ``f``'s packed item holds ``d_f`` of contrast ``j`` (signed: a packed integer
+    ``sum_j v_j 2**(j w)`` is exact for any signed ``v_j``); the 256-entry byte tables are built on the
+    packed items, so one table serves every contrast, and each draw's packed total plus a bias of
+    ``B = max_j sum_f |d_f|`` per lane has every lane in ``0 .. 2B``, read back exactly (by an
+    ``array`` of the lane width when it is 8, 16, 32 or 64 bits)."""
     if not diff_lists:
         return []
-    tables = [_chunk_tables(list(d), masks.n_bytes) for d in diff_lists]
-    max_abs = max(abs(v) for t in tables for table in t for v in table)
-    bias = max_abs
-    width = width_for(max_abs, bias, masks.n_bytes)
-    rows = []
-    for c in range(masks.n_bytes):
-        for m in range(256):
-            rows.append([t[c][m] for t in tables])
-    flat = pack(rows, bias, width)
-    get = flat.__getitem__
-    totals = [sum(map(get, idx)) for idx in masks.indices]
-    lane_mask, offset = (1 << width) - 1, bias * masks.n_bytes
-    nulls = [[((t >> (j * width)) & lane_mask) - offset for t in totals] for j in range(len(diff_lists))]
-    return [SignFlipTest(d, masks, null) for d, null in zip(diff_lists, nulls)]
+    diffs = [list(d) for d in diff_lists]
+    if any(len(d) != masks.n_families for d in diffs):
+        raise StatisticsError("one difference per family expected")
+    lanes = len(diffs)
+    bound = max(sum(map(abs, d)) for d in diffs)
+    code = next((c for c in "BHILQ" if (2 * bound).bit_length() <= 8 * array.array(c).itemsize), None)
+    width = 8 * array.array(code).itemsize if code else (2 * bound).bit_length()
+    shifts = range(0, width * lanes, width)
+    items = [sum(map(lshift, column, shifts)) for column in zip(*diffs)]
+    tables = _chunk_tables(items, masks.n_bytes)
+    totals = [sum(map(getitem, tables, row)) for row in masks.bytes]
+    offset = sum(bound << s for s in shifts)
+    if code:
+        size = width // 8 * lanes
+        words = array.array(code, b"".join([(t + offset).to_bytes(size, "little") for t in totals]))
+        if sys.byteorder == "big":
+            words.byteswap()
+        nulls = [[x - bound for x in words[j::lanes]] for j in range(lanes)]
+    else:
+        lane_mask = (1 << width) - 1
+        nulls = [[(((t + offset) >> s) & lane_mask) - bound for t in totals] for s in shifts]
+    return [SignFlipTest(d, masks, null) for d, null in zip(diffs, nulls)]
 
 
 def max_t_p_values(tests):
