@@ -156,15 +156,24 @@ def iter_jsonl(path, where):
     lines = text.split("\n")
     if lines[-1] != "":
         raise InputError(where, "last line has no newline (truncated file?)", line=len(lines))
+    scan = _DECODER.scan_once
     for number, raw in enumerate(lines[:-1], 1):
         if len(raw) > MAX_LINE_CHARS:
             raise InputError(where, "line of %d characters is longer than the %d-character limit" % (
                 len(raw), MAX_LINE_CHARS), line=number)
-        if not raw.strip():
-            raise InputError(where, "blank line", line=number)
-        obj = parse_json_text(raw, where, line=number)
-        if not isinstance(obj, dict):
-            raise InputError(where, "each line must be a JSON object", line=number)
+        # fast path: one object filling the whole line and not deep; anything else takes the checks below,
+        # which give the message
+        try:
+            obj, end = scan(raw, 0)
+        except (StopIteration, ValueError, RecursionError):
+            obj, end = None, -1
+        if end != len(raw) or type(obj) is not dict or (
+                raw.count("[") + raw.count("{") > MAX_DEPTH and depth(obj) > MAX_DEPTH):
+            if not raw.strip():
+                raise InputError(where, "blank line", line=number)
+            obj = parse_json_text(raw, where, line=number)
+            if not isinstance(obj, dict):
+                raise InputError(where, "each line must be a JSON object", line=number)
         yield number, obj
 
 
