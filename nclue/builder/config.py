@@ -111,7 +111,9 @@ SCALE_FACTORS = (2, 4)
 
 def scaled(cfg, factor):
     """``cfg`` with ``factor`` times its documents, pages and queries, named ``<name>_x<factor>`` (one
-    more WB document when the count would be even: the page-count generator needs an odd count).
+    more WB document when the count would be even: the page-count generator needs an odd count), and
+    ``factor`` times the largest gold and union counts a query may have: the condition catalog does not grow, so each condition
+    is in ``factor`` times the documents, and the scaled upper gates keep its conjunctions admissible.
 
     >>> x2 = scaled(CONFIGS["full"], 2)
     >>> x2.name, x2.n_queries_2, x2.n_wb + x2.n_pmc, x2.total_pages
@@ -120,7 +122,8 @@ def scaled(cfg, factor):
     docs = (cfg.n_wb + cfg.n_pmc) * factor
     return dataclasses.replace(cfg, name="%s_x%d" % (cfg.name, factor), n_wb=cfg.n_wb * factor + (1 - docs % 2),
                                n_pmc=cfg.n_pmc * factor, total_pages=cfg.total_pages * factor,
-                               n_queries_2=cfg.n_queries_2 * factor, n_queries_3=cfg.n_queries_3 * factor)
+                               n_queries_2=cfg.n_queries_2 * factor, n_queries_3=cfg.n_queries_3 * factor,
+                               max_golds=cfg.max_golds * factor, max_union=cfg.max_union * factor)
 
 
 CONFIGS.update({"full_x%d" % f: scaled(CONFIGS["full"], f) for f in SCALE_FACTORS})

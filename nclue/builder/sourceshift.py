@@ -98,7 +98,8 @@ def scaled(cfg, factor):
     sources = tuple(dataclasses.replace(src, n_docs=src.n_docs * factor + (1 - src.n_docs * factor % 2), total_pages=src.total_pages * factor,
                                         n_queries_2=src.n_queries_2 * factor, n_queries_3=src.n_queries_3 * factor)
                     for src in cfg.sources)
-    return dataclasses.replace(cfg, name="%s_x%d" % (cfg.name, factor), sources=sources)
+    return dataclasses.replace(cfg, name="%s_x%d" % (cfg.name, factor), sources=sources,
+                               max_golds=cfg.max_golds * factor, max_union=cfg.max_union * factor)
 
 
 SHIFT_CONFIGS.update({"full_x%d" % f: scaled(SHIFT_CONFIGS["full"], f) for f in SCALE_FACTORS})
