@@ -5,7 +5,6 @@ each ``pass`` / ``fail`` / ``skip`` with a one-line reason (docs/claims.md).  Ne
 writes anything under the instrument root.
 """
 
-import multiprocessing
 import os
 import time
 
@@ -20,7 +19,6 @@ from .checks import Check
 from .claims import compare, load_claim_file
 from .guard import attempt
 from .published import build as build_published
-from .rebuild import rebuild_checks
 from .shape import Presence, analysis_part, missing_files, part_of, unread_files
 
 
@@ -237,6 +235,8 @@ def _claim_file_results(inst, result, files, levels, jobs):
     """``(rel, checks, read paths)`` of every claim file, in file order.  With ``jobs > 1`` (and ``fork``
     available) the files are computed in worker processes; the results are merged in the same order, so
     the report is byte-identical for any ``jobs``."""
+    import multiprocessing        # imported when used: a run with one job (and --only integrity) skips it
+
     if jobs <= 1 or len(files) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for rel in files:
             read = set()
@@ -336,6 +336,8 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1):
                                                                   published["summary"]["numbers"]))
     _attribute(checks)
     if deep:
+        from .rebuild import rebuild_checks       # the builder is imported only for --deep
+
         ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(root, result, log=log))
         checks.extend(rebuilt if ok else [Check("rebuild", "rebuild", "fail", rebuilt)])
     else:
