@@ -10,6 +10,7 @@ import time
 
 from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
+from ..analyses.common import outcomes
 from ..analyses.paper import result as paper_result
 from ..core import integrity, layout
 from ..core.errors import UsageError
@@ -261,16 +262,24 @@ def _claim_file_results(inst, result, files, levels, jobs):
 
 
 def _prewarm(inst, result):
-    """Load the inputs most claim files share once, before the workers fork (they inherit them): each
-    release's queries, corpus, qrel copies and released rankings.  A file that fails to load is left
-    to the claims that read it (they report it)."""
-    for part in (inst.v1(), inst.v2()):
+    """Load, before the workers fork (they inherit it), what most claim files share: each release's
+    queries, corpus, qrel copies and released rankings, and every ranking's outcome vectors under each
+    of its release's qrel copies (:func:`nclue.analyses.common.outcomes`; computed once here instead of
+    once per worker).  A file that fails to load is left to the claims that read it (they report it)."""
+    v1, v2 = inst.v1(), inst.v2()
+    for part in (v1, v2):
         for load in (part.queries, part.corpus, part.qrels):
             attempt("preloading", load)
+    copies = {id(v1): [v1.QRELS], id(v2): [c.path for c in layout.V2_COPIES]}
     for rel, f in sorted(result.files.items()):
         if f.status == "ok" and f.role in ("ranking", "form-ranking"):
-            part = inst.v2() if rel.startswith(layout.V2 + "/") else inst.v1()
-            attempt("preloading " + rel, lambda rel=rel, part=part: part.ranking(rel))
+            part = v2 if rel.startswith(layout.V2 + "/") else v1
+            if not attempt("preloading " + rel, lambda rel=rel, part=part: part.ranking(rel))[0]:
+                continue
+            for copy in copies[id(part)]:
+                if result.status(copy) == "ok":
+                    attempt("preloading the outcomes of " + rel, lambda rel=rel, part=part, copy=copy: outcomes(
+                        part, rel, copy))
 
 
 def default_jobs():
