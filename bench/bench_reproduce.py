@@ -126,12 +126,21 @@ def scaling(args):
             rows.append(("%dx %s" % (factor, level), reproduce_command(root, "--only", level, "--jobs", "1"), None, None))
         rows.append(("%dx all" % factor, reproduce_command(root, "--jobs", "1"), None, None))
     med = interleaved(rows, args.repeat)
-    print("scaling: median CPU seconds at 1x, 2x, 4x the queries (levels include integrity); "
-          "exponent = log(t4 / t1) / log 4")
+    sizes = {f: [_count_lines(os.path.join(root, "data", "v1", name)) for name in ("queries.jsonl", "qrels.jsonl")]
+             for f, root in roots.items()}
+    print("scaling: CrossPage queries %s, qrel rows %s at 1x, 2x, 4x (the upper gates scale too, so the qrels per "
+          "query grow)" % ("/".join(str(sizes[f][0]) for f in (1, 2, 4)), "/".join(str(sizes[f][1]) for f in (1, 2, 4))))
+    print("median CPU seconds at 1x, 2x, 4x (each level row includes integrity); exponent = log(t4 / t1) / log 4 "
+          "against the queries")
     for what in ["floor", "integrity"] + list(LEVELS) + ["all"]:
         t = [med["%dx %s" % (f, what)][0] for f in (1, 2, 4)]
         print("  %-14s %7.2f %7.2f %7.2f   exponent %.2f" % (what, t[0], t[1], t[2],
                                                               math.log(t[2] / t[0]) / math.log(4) if t[0] else 0))
+
+
+def _count_lines(path):
+    with open(path, "rb") as fh:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
 
 
 def profile(args):
