@@ -61,12 +61,16 @@ print(n)
 """
 
 
+_EMPTY_CACHE = tempfile.mkdtemp(prefix="nclue-bench-nocache-")
+
+
 def child_env(cache=True):
-    """The children's environment: bytecode cache on (or off, for the ``cold`` row)."""
+    """The children's environment: bytecode cache on, or (the ``cold`` row) looked up in an empty folder
+    and never written, so every module is compiled from source as on a first run."""
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if not cache:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=_EMPTY_CACHE)
     return env
 
 
