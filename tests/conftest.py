@@ -98,6 +98,14 @@ def reproduce_report(root, *args, env=None):
     return code, stdout, stderr, report, fails
 
 
+def pytest_collection_modifyitems(items):
+    """The tests that read the shared full runs go to one worker (pyproject.toml: ``--dist loadgroup``),
+    so ``repo_run`` and ``second_run`` are computed once per suite, not once per worker."""
+    for item in items:
+        if {"repo_run", "second_run"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("full_runs"))
+
+
 @pytest.fixture(scope="session")
 def repo_run(tmp_path_factory):
     """One full ``reproduce.py`` run on the repository's release, shared by the tests that only read its

@@ -10,6 +10,7 @@ pivoting on the small normal-equation matrix; every sum is ``math.fsum``.
 """
 
 import math
+from operator import mul
 
 from ..core.errors import StatisticsError
 from .quantiles import two_sided_normal_p
@@ -67,23 +68,29 @@ def logistic_fit(rows, y, max_iter=100, tol=1e-12, trials=None):
     converged = False
     iterations = 0
     cov = None
-    for iterations in range(1, max_iter + 1):
-        eta = [math.fsum(b * v for b, v in zip(beta, xi)) for xi in x]
-        p = [_sigmoid(e) for e in eta]
+    cols = [[xi[a] for xi in x] for a in range(k)]
+
+    def information(p):
+        """X'WX, entry (a, b) = fsum of (w_i x_ia) x_ib: the same products in the same order as one
+        row at a time, summed by fsum (exactly rounded), so the value does not depend on the order."""
         w = [mi * pi * (1.0 - pi) for mi, pi in zip(m, p)]
-        xtwx = [[math.fsum(w[i] * x[i][a] * x[i][b] for i in range(len(x))) for b in range(k)] for a in range(k)]
-        grad = [math.fsum((y[i] - m[i] * p[i]) * x[i][a] for i in range(len(x))) for a in range(k)]
+        return [[math.fsum(map(mul, map(mul, w, cols[a]), cols[b])) for b in range(k)] for a in range(k)]
+
+    def probabilities(beta):
+        return [_sigmoid(math.fsum(map(mul, beta, xi))) for xi in x]
+
+    for iterations in range(1, max_iter + 1):
+        p = probabilities(beta)
+        xtwx = information(p)
+        residual = [yi - mi * pi for yi, mi, pi in zip(y, m, p)]
+        grad = [math.fsum(map(mul, residual, cols[a])) for a in range(k)]
         cov = _invert(xtwx)
         step = [math.fsum(cov[a][b] * grad[b] for b in range(k)) for a in range(k)]
         beta = [b + s for b, s in zip(beta, step)]
         if max(abs(s) for s in step) < tol:
             converged = True
             break
-    eta = [math.fsum(b * v for b, v in zip(beta, xi)) for xi in x]
-    p = [_sigmoid(e) for e in eta]
-    w = [mi * pi * (1.0 - pi) for mi, pi in zip(m, p)]
-    xtwx = [[math.fsum(w[i] * x[i][a] * x[i][b] for i in range(len(x))) for b in range(k)] for a in range(k)]
-    cov = _invert(xtwx)
+    cov = _invert(information(probabilities(beta)))
     if any(cov[a][a] <= 0 for a in range(k)):
         raise FitError("non-positive variance estimate")
     se = [math.sqrt(cov[a][a]) for a in range(k)]
