@@ -270,13 +270,13 @@ def _prewarm(inst, result):
     for part in (v1, v2):
         for load in (part.queries, part.corpus, part.qrels):
             attempt("preloading", load)
-    copies = {id(v1): [v1.QRELS], id(v2): [c.path for c in layout.V2_COPIES]}
     for rel, f in sorted(result.files.items()):
         if f.status == "ok" and f.role in ("ranking", "form-ranking"):
-            part = v2 if rel.startswith(layout.V2 + "/") else v1
+            in_v2 = rel.startswith(layout.V2 + "/")
+            part, copies = (v2, [c.path for c in layout.V2_COPIES]) if in_v2 else (v1, [v1.QRELS])
             if not attempt("preloading " + rel, lambda rel=rel, part=part: part.ranking(rel))[0]:
                 continue
-            for copy in copies[id(part)]:
+            for copy in copies:
                 if result.status(copy) == "ok":
                     attempt("preloading the outcomes of " + rel, lambda rel=rel, part=part, copy=copy: outcomes(
                         part, rel, copy))
