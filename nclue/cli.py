@@ -14,6 +14,11 @@ from .analyses.base import LEVELS
 from .core.errors import NclueError, UsageError, VerificationError
 from .harness.outputs import STDERR, STDOUT
 
+QREL_COPY_NAMES = ("final", "construction", "s0")
+QREL_COPY_HELP = ("the qrel copy: final (qrels.jsonl; v1 after the label audit's repairs, v2 S after the challenge; "
+                  "default), construction (qrels_construction.jsonl, from the inventory) or s0 (v2 only: "
+                  "qrels_s0.jsonl, after the stratified audit)")
+
 COMMAND_HELP = {
     "reproduce": "verify an instrument: integrity, construction, scoring, inference, sensitivity, paper audit",
     "score": "score a run (TREC or JSONL) against an instrument's qrels, writing nothing",
@@ -213,9 +218,7 @@ def cmd_score(argv, prog):
     p.add_argument("--ties", choices=("trec", "file"), default="trec",
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
-    p.add_argument("--qrels", choices=("final", "s0", "construction"), default="final",
-                   help="v2 only: the qrel copy S (qrels.jsonl, after the challenge; default), S0 (qrels_s0.jsonl, "
-                        "after the stratified audit) or construction (qrels_construction.jsonl)")
+    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
     p.add_argument("--against", metavar="ID[,ID]", default=None,
                    help="reference systems to compare with (default: every system of the release's systems.json; "
                         "'none' for no comparison); several runs are also compared with each other")
@@ -253,19 +256,15 @@ def cmd_export_qrels(argv, prog):
     p.add_argument("out", help="output folder (created; never inside the release)")
     _data_option(p)
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
-    p.add_argument("--qrels", choices=("final", "s0", "construction"), default="final",
-                   help="v2 only: the qrel copy (default S, qrels.jsonl)")
+    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
     p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
     args = p.parse_args(argv)
-    if args.qrels != "final" and args.release != "v2":
-        raise UsageError("--qrels %s exists only for --release v2" % args.qrels)
     root = data_root(args.data)
     check_root(root)
     check_output_dir(args.out, root, "qrels")
     inst = Instrument(root) if args.release == "v1" else Instrument(root).v2()
-    copies = {c.copy: c.path for c in layout.V2_COPIES}
-    rel = copies[args.qrels] if args.qrels in ("s0", "construction") else inst.QRELS
-    verify_inputs(inst, [inst.CORPUS, inst.QUERIES, rel] + ([layout.V2_GENEALOGY] if args.release == "v2" else []))
+    rel = inst.copy_path(args.qrels)
+    verify_inputs(inst, [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel))
     for path in export(root, args.out, args.release, args.qrels, args.form):
         STDOUT.write("wrote %s\n" % path)
     return 0

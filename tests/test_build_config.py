@@ -27,10 +27,10 @@ def test_build_json_parameters_are_the_codes_full_configuration(release):
     else:
         cfg = sourceshift.SHIFT_CONFIGS["full"]
         params = config_mod.provenance(cfg, fitted=sourceshift.FITTED, exact=sourceshift.EXACT)
-        assert recorded["spurious_rate"] == cfg.spurious_rate
     want = _json(params)
     differing = sorted(k for k in set(want) | set(recorded["parameters"])
                        if want.get(k) != recorded["parameters"].get(k))
     assert not differing, ["%s: build.json %s, code %s" % (k, recorded["parameters"].get(k), want.get(k))
                            for k in differing]
     assert recorded["text"] == _json(crosspage.text_parameters(cfg.text))
+    assert recorded["miner"] == _json(crosspage.miner_parameters(cfg.miner))

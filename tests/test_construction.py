@@ -1,5 +1,5 @@
 """Construction: clue counts, determinism, the verifier catching every kind of defect,
-and the full build's structural statistics (docs/schema.md#qrelsjsonl, docs/stand-in.md#structural-targets)."""
+and the full build's structural statistics (docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl, docs/stand-in.md#structural-targets)."""
 
 import hashlib
 import json
@@ -8,11 +8,12 @@ import os
 import pytest
 from conftest import REPO
 
+from nclue.analyses.construction import final_table1
 from nclue.builder.config import CONFIGS, PAPER_TABLE1
 from nclue.builder.crosspage import write_instrument
+from nclue.core import layout
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
-from nclue.core.structure import table1
 from nclue.core.verify import verify
 
 
@@ -36,12 +37,12 @@ def test_different_seed_gives_different_instrument(tmp_path, mini_root):
     write_instrument(other, CONFIGS["mini"], 12, log=lambda *a: None)
     a, b = _hashes(other), _hashes(mini_root)
     assert a["data/v1/inventory.jsonl"] != b["data/v1/inventory.jsonl"]
-    assert a["data/v1/qrels.jsonl"] != b["data/v1/qrels.jsonl"]
+    assert a["data/v1/qrels_construction.jsonl"] != b["data/v1/qrels_construction.jsonl"]
 
 
 def test_clue_counts_are_exact_by_hand(mini_root):
     inst = Instrument(mini_root)
-    queries, inventory, qrels = inst.queries(), inst.inventory(), inst.qrels()
+    queries, inventory, qrels = inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION)
     for qid, query in sorted(queries.items())[:5]:
         for docid, grade in qrels[qid].items():
             by_hand = sum(1 for c in query.conditions if (docid, c.cid) in inventory)
@@ -53,7 +54,9 @@ def test_clue_counts_are_exact_by_hand(mini_root):
 
 def test_released_mini_verifies_clean(mini_root):
     inst = Instrument(mini_root)
-    assert verify(inst.queries(), inst.inventory(), inst.qrels()) == []
+    assert verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION)) == []
+    # without the audit part there is nothing to apply: the final copy is the construction copy
+    assert inst.qrels(layout.QRELS) == inst.qrels(layout.QRELS_CONSTRUCTION)
 
 
 def _rewrite(path, fn):
@@ -67,11 +70,11 @@ def _rewrite(path, fn):
 
 def _verify(root):
     inst = Instrument(root)
-    return verify(inst.queries(), inst.inventory(), inst.qrels())
+    return verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION))
 
 
 def test_verifier_catches_corrupted_grade(mini_copy):
-    qrels = os.path.join(mini_copy, "data", "v1", "qrels.jsonl")
+    qrels = os.path.join(mini_copy, "data", "v1", "qrels_construction.jsonl")
     target = {}
 
     def corrupt(rows):
@@ -88,7 +91,7 @@ def test_verifier_catches_corrupted_grade(mini_copy):
 
 
 def test_verifier_catches_missing_and_extra_qrels(mini_copy):
-    qrels = os.path.join(mini_copy, "data", "v1", "qrels.jsonl")
+    qrels = os.path.join(mini_copy, "data", "v1", "qrels_construction.jsonl")
     removed = {}
 
     def drop_and_add(rows):
@@ -110,7 +113,7 @@ def test_verifier_catches_missing_and_extra_qrels(mini_copy):
 
 def test_verifier_catches_gold_that_violates_a_gate(mini_copy):
     inst = Instrument(mini_copy)
-    queries, qrels = inst.queries(), inst.qrels()
+    queries, qrels = inst.queries(), inst.qrels(layout.QRELS_CONSTRUCTION)
     qid = sorted(queries)[0]
     query = queries[qid]
     gold = sorted(d for d, g in qrels[qid].items() if g == query.n)[0]
@@ -182,17 +185,18 @@ def test_non_utf8_is_reported_with_line(mini_copy):
 # achieved deviations rounded up, recorded in docs/stand-in.md, so a change that moves the structure further
 # from the paper fails here.
 FITTED_STRUCTURE_TOLERANCE = {
-    "distinct_gold_documents": 0.05, "gold_graph_components": 0.0, "gold_graph_largest_component_queries": 0.01,
-    "subset_qrels": 0.10, "subset_grade1": 0.10, "subset_grade2": 0.15, "gold_qrels": 0.30, "gold_families": 0.25,
-    "shortest_gold_mean": 0.20, "shortest_gold_median": 0.30, "slice_lmin_le30": 0.30, "slice_lmin_gt100": 0.60,
-    "slice_pool_le25": 0.35, "slice_pool_gt50": 0.35,
+    "distinct_gold_documents": 0.05, "gold_graph_components": 0.2, "gold_graph_largest_component_queries": 0.01,
+    "subset_qrels": 0.10, "subset_grade1": 0.10, "subset_grade2": 0.05, "gold_qrels": 0.20, "gold_families": 0.30,
+    "shortest_gold_mean": 0.10, "shortest_gold_median": 0.10, "slice_lmin_le30": 0.05, "slice_lmin_gt100": 0.15,
+    "slice_pool_le25": 0.10, "slice_pool_gt50": 0.10,
 }
 
 
 def test_full_release_structure_matches_targets():
-    """The shipped data/v1 is the full build: exact structural targets, qrels within 15%."""
+    """The shipped data/v1 is the full build: exact structural targets, the fitted ones within their achieved
+    deviations -- on the final copy, as the paper's Table 1."""
     inst = Instrument(REPO)
-    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
+    stats = final_table1(inst)
     for key in ("queries", "queries_n2", "queries_n3", "documents", "documents_wb", "documents_pmc",
                 "pages", "pages_median", "pages_max", "single_page_solvable_golds"):
         assert stats[key] == PAPER_TABLE1[key], key
@@ -202,7 +206,7 @@ def test_full_release_structure_matches_targets():
         assert abs(stats[key] - PAPER_TABLE1[key]) <= tolerance * PAPER_TABLE1[key], (key, stats[key])
     assert all(d.synthetic for d in inst.corpus().values())
     assert all(d.startswith(("sim_wb_", "sim_pmc_")) for d in inst.corpus())
-    assert verify(inst.queries(), inst.inventory(), inst.qrels()) == []
+    assert verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION)) == []
 
 
 def test_verifier_is_independent_of_the_constructor():

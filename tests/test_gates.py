@@ -10,7 +10,7 @@ CASES = [
     # two conditions supported only on one shared page -> not gold (both gates fail)
     ([(1,), (1,)], True, False, False),
     # {1} and {1,2}: a distinct assignment exists (c1->1, c2->2) but page 1 establishes
-    # both conditions, so the all-condition intersection is not empty -> not gold (docs/schema.md#qrelsjsonl)
+    # both conditions, so the all-condition intersection is not empty -> not gold (docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl)
     ([(1,), (1, 2)], True, True, False),
     # disjoint pages -> gold
     ([(1,), (2,)], False, True, True),

@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, levels_reading, reproduce_report
+from conftest import REPO, levels_reading, read_rows, reproduce_report
 from nclue.core import integrity
 from nclue.core.layout import role_of
 from nclue.harness.runner import run
@@ -31,7 +31,9 @@ JSONL = {
     "data/v1/conditions.jsonl": ("kind", None),
     "data/v1/inventory.jsonl": ("pages", "docid"),
     "data/v1/queries.jsonl": ("n", None),
+    "data/v1/qrels_construction.jsonl": ("grade", "qid"),
     "data/v1/qrels.jsonl": ("grade", "qid"),
+    "data/v1/repairs.jsonl": ("grade_after", "qid"),
     "data/v1/rankings/bm25_or.jsonl": ("scores", "qid"),
     "data/v1/rankings/forms/bm25_and__clean_v2.jsonl": ("docids", "qid"),
     "data/v1/page_scores/page_bm25_top3.jsonl": ("pages", "docid"),
@@ -59,7 +61,7 @@ JSONL = {
 DOCUMENTS = {
     "data/v1/systems.json": "systems", "data/v2/systems.json": "systems", "data/v1/stats.json": "table1",
     "data/v2/stats.json": "table", "data/v1/build.json": "seed", "data/v2/build.json": "seed",
-    "data/audit/audit.json": "seed", "data/v2/genealogy.json": "copies", "data/crosswalk.json": "rows", "reference_metrics/v1.matrix.json": "claims",
+    "data/audit/audit.json": "seed", "data/v1/genealogy.json": "copies", "data/v2/genealogy.json": "copies", "data/crosswalk.json": "rows", "reference_metrics/v1.matrix.json": "claims",
     "reference_metrics/v1.construction.json": "claims",
 }
 CORE = ("data/v1/corpus.jsonl", "data/v1/queries.jsonl", "data/v1/qrels.jsonl", "data/v1/inventory.jsonl",
@@ -389,7 +391,9 @@ def test_a_huge_integer_score_in_a_jsonl_run(mini_all, tmp_path):
 
 def test_score_refuses_a_release_file_that_fails_integrity(mini_all_copy):
     path = os.path.join(mini_all_copy, "data", "v1", "qrels.jsonl")
-    open(path, "a").write('{"docid":"sim_wb_00001","grade":1,"qid":"nclue_0001"}\n')
+    judged = {(r["qid"], r["docid"]) for r in read_rows(path)}
+    docid = next("sim_wb_%05d" % i for i in range(1, 100) if ("nclue_0001", "sim_wb_%05d" % i) not in judged)
+    open(path, "a").write('{"docid":"%s","grade":1,"qid":"nclue_0001"}\n' % docid)   # valid, but not the signed file
     run_file = os.path.join(mini_all_copy, "data", "v1", "rankings", "bm25_or.jsonl")
     code, out, err = _cli("score", run_file, "--data", mini_all_copy)
     assert code == 1 and "data/v1/qrels.jsonl" in err and out == ""

@@ -25,6 +25,14 @@ def test_quote_gate():
     assert normalise("A\u2014B") == "a-b"
 
 
+def test_the_quote_gate_boundary_is_three_words():
+    """MIN_QUOTE_WORDS = 3 (supplement 10.2.1's "nontrivial quote"): three words pass, two do not."""
+    assert _gate(Answer(True, [3], "grievance redress mechanism")) == (True, "")
+    assert _gate(Answer(True, [3], "  Grievance\n redress   MECHANISM ")) == (True, "")     # counted normalised
+    ok, why = _gate(Answer(True, [3], "redress mechanism"))
+    assert not ok and "fewer than 3 words" in why
+
+
 Y1 = Answer(True, [3], "q one two three")
 Y2 = Answer(True, [5], "q four five six")
 Y1b = Answer(True, [3], "q seven eight nine")

@@ -8,8 +8,8 @@ import statistics
 from nclue.builder import crosspage
 from nclue.builder.config import CONFIGS
 from nclue.builder.export import export_pages_v1 as export_pages
-from nclue.builder.miner import mine
-from nclue.builder.text import PageSource, TextConfig
+from nclue.builder.miner import MinerConfig, mine
+from nclue.builder.text import PageSource, Statement, TextConfig
 from nclue.builder.vocab import paraphrases
 from nclue.core.jsonio import iter_jsonl
 
@@ -67,16 +67,20 @@ class _Plan:
 
 
 class _Source:
-    """Scripted pages and non-fact mentions, to drive the miner by hand."""
+    """Scripted statements and non-fact mentions, to drive the miner by hand."""
 
-    def __init__(self, pages, non_facts):
-        self.pages, self._non_facts = pages, non_facts
+    def __init__(self, statements, non_facts):
+        self._statements, self._non_facts = statements, non_facts
 
-    def page(self, docid, page):
-        return self.pages[(docid, page)]
+    def statements(self, docid, page):
+        return self._statements.get((docid, page), ())
 
     def plan(self, docid):
         return _Plan(self._non_facts.get(docid, []))
+
+
+def _stated(cid, *texts):
+    return tuple(Statement(cid, "sentence", t) for t in texts)
 
 
 def test_the_miner_by_hand():
@@ -86,16 +90,57 @@ def test_the_miner_by_hand():
     truth = [{"docid": "d1", "cid": "sec:risk", "pages": [1, 2]},        # page 1 paraphrased, page 2 an alias
              {"docid": "d2", "cid": "sec:risk", "pages": [3]},           # only a paraphrase: missed
              {"docid": "d2", "cid": "ent:kenya", "pages": [1]}]
-    pages = {("d1", 1): "4.1 Assessment of Risk", ("d1", 2): "the key risks are set out", ("d2", 3): "Risk Appraisal",
-             ("d2", 1): "KENYA is examined here"}
+    statements = {("d1", 1): _stated("sec:risk", "4.1 Assessment of Risk"),
+                  ("d1", 2): _stated("sec:risk", "the key risks are set out"),
+                  ("d2", 3): _stated("sec:risk", "Risk Appraisal"),
+                  ("d2", 1): _stated("ent:kenya", "KENYA is examined here", "Kenya again")}
     mentions = {"d1": [("ent:kenya", 5, "near-miss")]}
-    rows, info = mine(1.0, 11, docs, truth, _Source(pages, mentions), catalog)
+    source = _Source(statements, mentions)
+    every_alias = MinerConfig(alias_recall=1.0, read_recall=1.0, spurious_rate=1.0)
+    rows, info = mine(every_alias, 11, docs, truth, source, catalog)
     assert rows == [{"docid": "d1", "cid": "ent:kenya", "pages": [5]},   # the mention taken for a fact (rate 1)
                     {"docid": "d1", "cid": "sec:risk", "pages": [2]},
                     {"docid": "d2", "cid": "ent:kenya", "pages": [1]}]
-    assert info == {"truth_facts": 3, "missed_facts": 1, "missed_fact_pages": 2, "spurious_facts": 1, "miner_rows": 3}
-    rows, info = mine(0.0, 11, docs, truth, _Source(pages, mentions), catalog)
-    assert info["spurious_facts"] == 0 and len(rows) == 2
+    assert info == {"truth_facts": 3, "miner_rows": 3, "lexicon_aliases": 1, "catalog_aliases": 1, "missed_facts": 1,
+                    "missed_fact_pages_surface": 2, "missed_fact_pages_read": 0, "spurious_facts": 1}
+    # an alias outside the lexicon is not matched: d1's only matched page goes, and with it the fact
+    rows, info = mine(MinerConfig(alias_recall=0.0, read_recall=1.0, spurious_rate=0.0), 11, docs, truth, source,
+                      catalog)
+    assert rows == [{"docid": "d2", "cid": "ent:kenya", "pages": [1]}]
+    assert (info["lexicon_aliases"], info["missed_facts"], info["spurious_facts"]) == (0, 2, 0)
+    # the semantic read: at read_recall 0 every matched page is rejected, at 1 none is
+    rows, info = mine(MinerConfig(alias_recall=1.0, read_recall=0.0, spurious_rate=0.0), 11, docs, truth, source,
+                      catalog)
+    assert rows == [] and info["missed_fact_pages_read"] == 2 and info["missed_facts"] == 3
+
+
+def test_the_semantic_read_confirms_at_its_stated_rate():
+    """P(confirm) = 1 - (1 - read_recall) ** k for k matched statements: 0.5 and 0.75 at read_recall 0.5."""
+    catalog = [{"cid": "ent:kenya", "label": "Kenya", "aliases": []}]
+    docs = [{"docid": "d%d" % i} for i in range(4000)]
+    truth = [{"docid": d["docid"], "cid": "ent:kenya", "pages": [1, 2]} for d in docs]
+    statements = {}
+    for d in docs:
+        statements[(d["docid"], 1)] = _stated("ent:kenya", "Kenya is examined")
+        statements[(d["docid"], 2)] = _stated("ent:kenya", "Kenya once", "Kenya twice")
+    rows, _ = mine(MinerConfig(read_recall=0.5, spurious_rate=0.0), 11, docs, truth, _Source(statements, {}), catalog)
+    kept = [r["pages"] for r in rows]
+    one = sum(1 in p for p in kept) / len(docs)
+    two = sum(2 in p for p in kept) / len(docs)
+    assert abs(one - 0.5) < 0.03 and abs(two - 0.75) < 0.03
+
+
+def test_page_statements_are_verbatim_pieces_of_the_page_text(mini_root):
+    g = _generated(mini_root)
+    checked = 0
+    for row in g["truth"][:200]:
+        for page in row["pages"]:
+            text = g["source"].page(row["docid"], page)
+            stated = [s for s in g["source"].statements(row["docid"], page) if s.cid == row["cid"]]
+            assert stated, (row, page)          # every true fact page states the fact
+            assert all(s.text in text for s in stated)
+            checked += 1
+    assert checked >= 200
 
 
 def test_page_lengths_headers_and_label_words_follow_the_stated_parameters():

@@ -76,21 +76,24 @@ def test_flipped_byte_in_ranking_fails_its_claims(release_copy, tmp_path):
     assert "v1.matrix.bm25_and.nclue_score_at_10" not in fails
 
 
-def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path):
+@pytest.mark.parametrize("copy,claim,detail", [
+    ("qrels_construction.jsonl", "v1.construction.rederived_qrel_differences", "missing qrel: %s / %s"),
+    ("qrels.jsonl", "v1.genealogy.final.qrel_differences", "%s / %s: re-derived grade")])
+def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path, copy, claim, detail):
+    """A row removed from either CrossPage copy, even re-signed: the construction verifier re-derives the
+    construction copy from the inventory, the genealogy the final copy from the construction copy and the audit."""
     from nclue.harness.freeze import write_release_manifest
-    path = os.path.join(release_copy, "data", "v1", "qrels.jsonl")
+    path = os.path.join(release_copy, "data", "v1", copy)
     lines = open(path, encoding="utf-8").read().split("\n")
     removed = json.loads(lines[0])
     open(path, "w", encoding="utf-8", newline="\n").write("\n".join(lines[1:]))
-    # even a re-signed manifest cannot hide it: the verifier re-derives the qrels
     write_release_manifest(release_copy)
     out = str(tmp_path / "r.json")
     code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "construction,scoring")
     assert code == 1
     fails = _checks(_report(out), "fail")
-    reason = fails["v1.construction.rederived_qrel_differences"]["reason"]
-    assert "missing qrel: %s / %s" % (removed["qid"], removed["docid"]) in reason
-    assert "v1.construction.missing_qrel" in fails
+    assert detail % (removed["qid"], removed["docid"]) in fails[claim]["reason"]
+    assert ("data/v1/" + copy) in fails[claim]["reason"]
 
 
 def test_deleted_ranking_fails_its_claims_and_integrity(release_copy, tmp_path):

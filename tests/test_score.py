@@ -140,7 +140,10 @@ def test_exit_codes_and_content_detection(tmp_path):
     code, out, err = _cli("score", str(jsonl_named_txt), "--data", REPO, "--against", "no_such_system")
     assert code == 2 and "unknown system 'no_such_system'" in err and "Traceback" not in err
     code, out, err = _cli("score", str(jsonl_named_txt), "--data", REPO, "--qrels", "s0")
-    assert code == 2 and "exists only for --release v2" in err
+    assert code == 2 and "data/v1 has no qrel copy 's0' (its copies: construction, final" in err
+    code, out, err = _cli("score", str(jsonl_named_txt), "--data", REPO, "--qrels", "construction", "--against",
+                          "none", "--format", "json")
+    assert code == 0 and json.loads(out)["instrument"]["qrels"] == "data/v1/qrels_construction.jsonl"
     code, out, err = _cli("scroe")
     assert code == 2 and "unknown command 'scroe'" in err
 

@@ -53,6 +53,7 @@ V2_TARGETS = ("qrel_rows_construction", "gold_qrels", "distinct_gold_documents",
               "gold_graph_largest_component_queries")
 V2_SPACE = {k: SPACE[k] for k in ("fact_scale", "fact_power", "fact_cap", "min_golds", "max_golds", "max_union",
                                   "popularity_exponent", "topic_share", "selection_power")}
+V2_SPACE["fact_scale"] = (0.02, 0.8, True, False)   # SourceShift's documents are shorter: more facts per page
 
 
 def v2_structure(g):

@@ -20,7 +20,7 @@ from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
 from ..labelaudit.challenge_records import load as load_challenge
 from ..labelaudit.challenge_records import path_of
 from .base import Analysis, Unit, Value
-from .label_audit import AUDIT_FILES, audit_records
+from .common import AUDIT_FILES, AUDIT_INPUTS, audit_records
 
 CHALLENGE_FILES = [path_of(name) for name in CHALLENGE_NAMES]
 FUSION, BM25 = "rrf_bm25and_pagetop3", "bm25_and"
@@ -113,8 +113,7 @@ def _units(inst):
         return []
     v2_inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY, layout.V2_QRELS_S0]
     rankings = [layout.ranking_path(sid, "raw", layout.V2) for sid in (FUSION, BM25)]
-    inputs = v2_inputs + CHALLENGE_FILES + AUDIT_FILES + [layout.CORPUS, layout.QUERIES, layout.QRELS,
-                                                          layout.V2_QRELS_CONSTRUCTION]
+    inputs = sorted(set(v2_inputs + CHALLENGE_FILES + AUDIT_INPUTS))
     return [Unit("selection", inputs + rankings, lambda: _selection(inst)),
             Unit("protocol", inputs, lambda: _protocol(inst)),
             Unit("decisions", inputs, lambda: _decisions(inst))]

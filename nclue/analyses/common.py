@@ -1,5 +1,6 @@
 """What several analyses share, memoised on the instrument: gold/subset sets, per-query outcome
-vectors of a ranking, and the parsed ``systems.json`` (its contrasts and form systems).
+vectors of a ranking, the parsed ``systems.json`` (its contrasts and form systems), the label audit's
+records and the support of its repairs, and the stats-file comparison.
 
 Outcome vectors are computed once per (ranking, qrel copy) and instrument by
 :func:`nclue.core.metrics.evaluate` (docs/metrics.md); every analysis reads
@@ -7,12 +8,79 @@ them from here.
 """
 
 from ..core import layout
-from ..core.errors import InputError
+from ..core.errors import InputError, NclueError
 from ..core.jsonio import read_json
 from ..core.metrics import evaluate, ideal_graded_dcg
 from ..core.structure import gold_and_subsets
+from ..labelaudit import score as audit_scoring
+from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES
+from ..labelaudit.records import load_for as load_audit_records
+from ..labelaudit.records import path_of as audit_path
 
-SCORE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS]
+# what scoring on the final CrossPage copy reads: the copy, and its genealogy (the evaluation queries)
+SCORE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
+
+AUDIT_FILES = [audit_path(name) for name in AUDIT_RECORD_NAMES]
+# the release files the audit records are checked against: each release's queries, corpus and the copy the
+# audit sampled (v1 the construction copy, v2 the construction copy)
+AUDIT_RELEASE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS_CONSTRUCTION, layout.V2_CORPUS,
+                        layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_CONSTRUCTION]
+AUDIT_INPUTS = AUDIT_FILES + AUDIT_RELEASE_INPUTS
+
+
+def audit_present(inst):
+    """True when the release has the label audit's records (the ``audit`` part)."""
+    return inst.exists(audit_path("key"))
+
+
+def audit_records(inst):
+    """The label audit's records, loaded once per instrument and checked against both releases' construction
+    copies (the copies the packet was sampled from; :func:`nclue.labelaudit.records.load_for`)."""
+    return inst.memo("audit:records", lambda: load_audit_records(inst))
+
+
+def final_support(inst):
+    """The support of the CrossPage golds the audit's policy made (:func:`nclue.labelaudit.score.repaired_gold_support`);
+    empty without the audit part."""
+    def build():
+        if not audit_present(inst):
+            return {}
+        v1 = inst.v1()
+        return audit_scoring.repaired_gold_support(audit_records(inst), "v1", v1.queries(), v1.inventory())
+    return inst.memo("audit:final-support", build)
+
+
+def support_inputs(inst):
+    """The files :func:`final_support` reads: the audit's records when the audit part is present, or when the
+    CrossPage genealogy says the final copy has repairs (then an absent audit part is an absent input, and the
+    claims that need it skip); none for a release whose final copy is its construction copy."""
+    if audit_present(inst):
+        return AUDIT_INPUTS
+    try:
+        repaired = inst.v1().genealogy()["final"].grades_changed > 0
+    except NclueError:
+        repaired = True             # an unreadable genealogy: the claims fail on it, naming it
+    return AUDIT_INPUTS if repaired else []
+
+
+def stats_file_disagreements(inst, rel, key, stats):
+    """Rows of a released stats file (``{statistic, stand_in, paper?}`` under ``key``) whose ``stand_in``
+    value is not the recomputed ``stats[statistic]`` (and statistics missing from either side)."""
+    rows = read_json(inst.path(rel), rel).get(key)
+    if not isinstance(rows, list):
+        raise InputError(rel, "must be a list", field=key)
+    wrong = []
+    released = {}
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("statistic"), str) or "stand_in" not in row:
+            raise InputError(rel, "must be {statistic, stand_in, ...}", field="%s[%d]" % (key, i))
+        if row["statistic"] in released:
+            raise InputError(rel, "statistic %r listed twice" % row["statistic"], field="%s[%d]" % (key, i))
+        released[row["statistic"]] = row["stand_in"]
+    for name in sorted(set(stats) | set(released)):
+        if released.get(name, "absent") != stats.get(name, "absent"):
+            wrong.append("%s: file %r, recomputed %r" % (name, released.get(name, "absent"), stats.get(name, "absent")))
+    return wrong
 
 
 def gold_sets(inst, qrels_rel=None):

@@ -1,26 +1,28 @@
 """Construction level: the independent verifier and Table 1 re-derived (paper 3.2)."""
 
 from ..core import layout
-from ..core.errors import InputError
-from ..core.jsonio import read_json
 from ..core.structure import table1
 from ..core.verify import verify
 from .base import Analysis, Unit, Value
+from .common import audit_present, final_support, stats_file_disagreements, support_inputs
 
 SOURCE = "paper section 3.2 and Table 1; supplement 1.1"
-CORE = [layout.CORPUS, layout.CONDITIONS, layout.INVENTORY, layout.QUERIES, layout.QRELS]
+CORE = [layout.CORPUS, layout.CONDITIONS, layout.INVENTORY, layout.QUERIES, layout.QRELS_CONSTRUCTION]
+FINAL = [layout.CORPUS, layout.CONDITIONS, layout.INVENTORY, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
 
 
-def _core(inst):
-    return [p for p in CORE if p != layout.CONDITIONS or inst.exists(layout.CONDITIONS)]
+def _present(inst, paths):
+    return [p for p in paths if p != layout.CONDITIONS or inst.exists(layout.CONDITIONS)]
 
 
 def _verifier(inst):
-    diffs = verify(inst.queries(), inst.inventory(), inst.qrels())
+    """The construction copy re-derived from the inventory: the paper's independent verifier (3.2)."""
+    diffs = verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION))
     by_kind = {}
     for d in diffs:
         by_kind[d.kind] = by_kind.get(d.kind, 0) + 1
     detail = "; ".join(str(d) for d in diffs[:8]) + (" ... (%d in all)" % len(diffs) if len(diffs) > 8 else "")
+    detail = "%s: %s" % (layout.QRELS_CONSTRUCTION, detail) if diffs else ""
     out = [Value("v1.construction.rederived_qrel_differences", len(diffs), source=SOURCE, detail=detail)]
     for kind in ("missing qrel", "extra qrel", "wrong grade", "gold fails gate", "query without gold"):
         cnt = by_kind.get(kind, 0)
@@ -29,45 +31,34 @@ def _verifier(inst):
     return out
 
 
+def final_table1(inst):
+    """Table 1 on the final copy, as the paper's ("The final CrossPage inventory has 2,176 gold and 48,819
+    subset qrels", supplement 1.1): a repaired gold's page gates are checked on its inventory pages and the
+    audit's supporting pages (:func:`nclue.analyses.common.final_support`)."""
+    return inst.memo("table1:final", lambda: table1(inst.evaluation_queries(layout.QRELS), inst.corpus(),
+                                                     inst.qrels(layout.QRELS), inst.inventory(), final_support(inst)))
+
+
 def _table1(inst):
-    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
-    return [Value("v1.table1.%s" % key, stats[key], source="Table 1 (stand-in)") for key in sorted(stats)]
-
-
-def stats_file_disagreements(inst, rel, key, stats):
-    """Rows of a released stats file (``{statistic, stand_in, paper?}`` under ``key``) whose ``stand_in``
-    value is not the recomputed ``stats[statistic]`` (and statistics missing from either side)."""
-    rows = read_json(inst.path(rel), rel).get(key)
-    if not isinstance(rows, list):
-        raise InputError(rel, "must be a list", field=key)
-    wrong = []
-    released = {}
-    for i, row in enumerate(rows):
-        if not isinstance(row, dict) or not isinstance(row.get("statistic"), str) or "stand_in" not in row:
-            raise InputError(rel, "must be {statistic, stand_in, ...}", field="%s[%d]" % (key, i))
-        if row["statistic"] in released:
-            raise InputError(rel, "statistic %r listed twice" % row["statistic"], field="%s[%d]" % (key, i))
-        released[row["statistic"]] = row["stand_in"]
-    for name in sorted(set(stats) | set(released)):
-        if released.get(name, "absent") != stats.get(name, "absent"):
-            wrong.append("%s: file %r, recomputed %r" % (name, released.get(name, "absent"), stats.get(name, "absent")))
-    return wrong
+    stats = final_table1(inst)
+    return [Value("v1.table1.%s" % key, stats[key], source="Table 1 (stand-in, final qrels)") for key in sorted(stats)]
 
 
 def _stats_file(inst):
     """The released stats.json must equal Table 1 recomputed from the released records."""
-    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
+    stats = final_table1(inst)
     wrong = stats_file_disagreements(inst, layout.STATS, "table1", stats)
     return [Value("v1.construction.stats_file_disagreements", len(wrong), source="data/v1/stats.json",
                   detail="; ".join(wrong[:6]))]
 
 
 def _units(inst):
-    core = _core(inst)
+    core = _present(inst, CORE)
+    final = _present(inst, FINAL) + support_inputs(inst)
     return [
         Unit("verifier", core, lambda: _verifier(inst)),
-        Unit("table1", core, lambda: _table1(inst)),
-        Unit("stats-file", core + [layout.STATS], lambda: _stats_file(inst)),
+        Unit("table1", final, lambda: _table1(inst)),
+        Unit("stats-file", final + [layout.STATS], lambda: _stats_file(inst)),
     ]
 
 

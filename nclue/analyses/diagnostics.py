@@ -40,7 +40,7 @@ def _length_values(inst, sid):
     corpus = inst.corpus()
     bins = {d: length_bin(doc.pages) for d, doc in corpus.items()}
     aucs, pairs = [], 0
-    for qid in sorted(inst.queries()):
+    for qid in sorted(inst.evaluation_queries()):
         gold, subset = sets[qid]
         row = ranking.get(qid)
         auc, matched = length_matched_auc(list(row.docids) if row else [], gold, subset, bins)
@@ -128,7 +128,7 @@ def _units(inst):
     if sids:
         units.append(Unit("density", SCORE_INPUTS + [layout.SYSTEMS] + clean, lambda: _density_values(inst)))
     if inst.exists(layout.REPAIRS) and sids:
-        units.append(Unit("repairs", SCORE_INPUTS + [layout.SYSTEMS, layout.REPAIRS] + clean,
+        units.append(Unit("repairs", SCORE_INPUTS + [layout.QRELS_CONSTRUCTION, layout.SYSTEMS, layout.REPAIRS] + clean,
                           lambda: _repair_values(inst)))
     return units
 

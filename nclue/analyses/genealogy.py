@@ -1,4 +1,15 @@
-"""SourceShift's qrel copies re-derived (supplement sections 8, 10.5-10.6; docs/analyses.md#v2genealogy).
+"""The qrel genealogies re-derived (docs/analyses.md#the-qrel-genealogies).
+
+``v1.genealogy`` (construction level; paper section 3.2, supplement 1.1 and 10.4): CrossPage's final copy
+``qrels.jsonl`` is the construction copy (which ``v1.construction`` re-derives from the inventory) with the
+stratified audit's v1 decisions applied:
+
+* ``final``: the construction copy plus the decisions re-derived from the audit records by the repair
+  policy (not read from ``repairs.jsonl``), with the zero-gold removal rule, against ``qrels.jsonl`` and the
+  removals recorded in ``genealogy.json``;
+* ``gates``: every gold of the final copy passes both page gates -- on its inventory page sets, or for a
+  gold the repair made, on the inventory pages joined with the audit's supporting pages;
+* ``record``: every count of ``data/v1/genealogy.json`` recomputed.
 
 ``v2.genealogy`` (construction level):
 
@@ -12,16 +23,18 @@
 """
 
 from ..core import layout
-from ..core.verify import verify
+from ..core.verify import distinct_page_valid, single_page_solvable, verify
 from ..labelaudit import challenge_score
 from ..labelaudit import score as audit_scoring
 from ..labelaudit.genealogy import apply_stage
 from .base import Analysis, Unit, Value
 from .challenge import CHALLENGE_FILES, challenge_records
-from .label_audit import AUDIT_FILES, audit_records
+from .common import AUDIT_FILES, AUDIT_INPUTS, audit_present, audit_records, final_support
 
 SRC = "supplement sections 8 and 10.5-10.6 (SourceShift qrel genealogy)"
+V1_SRC = "paper section 3.2, supplement 1.1 and 10.4 (CrossPage qrel genealogy)"
 V2_BASE = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY]
+V1_BASE = [layout.CORPUS, layout.QUERIES, layout.GENEALOGY]
 
 
 def _detail(diffs, rel):
@@ -61,19 +74,95 @@ def derived_s(inst):
     return inst.memo("genealogy:s", build)
 
 
-def _compare(prefix, derived, removed, changed, inst, copy):
-    v2 = inst.v2()
-    diffs = audit_scoring.qrel_differences(derived, v2.qrels(copy.path))
-    stage = v2.genealogy()[copy.copy]
+def derived_final(inst):
+    """``(qrels, removed, changed)`` of CrossPage's final copy re-derived from the construction copy and the
+    audit records (the policy re-run: :func:`nclue.labelaudit.score.repaired_pairs`)."""
+    def build():
+        v1 = inst.v1()
+        changed = {pair: after for pair, (_, after, _) in
+                   audit_scoring.repaired_pairs(audit_records(inst), "v1").items()}
+        qrels, removed = apply_stage(v1.qrels(layout.QRELS_CONSTRUCTION),
+                                     v1.evaluation_queries(layout.QRELS_CONSTRUCTION), changed)
+        return qrels, removed, len(changed)
+    return inst.memo("genealogy:final", build)
+
+
+def _compare(prefix, derived, removed, changed, release, copy, src=SRC):
+    """The claims of one re-derived copy against its file and its genealogy record."""
+    diffs = audit_scoring.qrel_differences(derived, release.qrels(copy.path))
+    stage = release.genealogy()[copy.copy]
     recorded = sorted(stage.removed_queries)
-    out = [Value(prefix + ".rederived_rows", sum(len(g) for g in derived.values()), source=SRC),
-           Value(prefix + ".qrel_differences", len(diffs), source=SRC, detail=_detail(diffs, copy.path)),
-           Value(prefix + ".removed_queries", len(removed), source=SRC, detail=", ".join(removed[:8])),
-           Value(prefix + ".removed_queries_differences", len(set(removed) ^ set(recorded)), source=SRC,
+    genealogy = layout.GENEALOGIES[release.base]
+    out = [Value(prefix + ".rederived_rows", sum(len(g) for g in derived.values()), source=src),
+           Value(prefix + ".qrel_differences", len(diffs), source=src, detail=_detail(diffs, copy.path)),
+           Value(prefix + ".removed_queries", len(removed), source=src, detail=", ".join(removed[:8])),
+           Value(prefix + ".removed_queries_differences", len(set(removed) ^ set(recorded)), source=src,
                  detail="" if removed == recorded else "re-derived %s, %s lists %s" % (
-                     removed[:4], layout.V2_GENEALOGY, recorded[:4])),
-           Value(prefix + ".grades_changed", changed, source=SRC)]
+                     removed[:4], genealogy, recorded[:4])),
+           Value(prefix + ".grades_changed", changed, source=src)]
     return out
+
+
+def _record(release, changed, src):
+    """Every count of a release's genealogy.json recomputed: ``changed`` is ``{copy: grades changed}``."""
+    stages = release.genealogy()
+    wrong = []
+    for copy in release.copies():
+        stage = stages[copy.copy]
+        found = {"queries": len(release.evaluation_queries(copy.path)),
+                 "rows": sum(len(g) for g in release.qrels(copy.path).values()), "grades_changed": changed[copy.copy]}
+        for field, value in sorted(found.items()):
+            if getattr(stage, field) != value:
+                wrong.append("%s.%s: file %d, recomputed %d" % (copy.copy, field, getattr(stage, field), value))
+    return [Value("%s.genealogy.record_disagreements" % release.base.rsplit("/", 1)[1], len(wrong),
+                  source=layout.GENEALOGIES[release.base], detail="; ".join(wrong[:6]))]
+
+
+def _final_gates(inst):
+    """Every gold of the final copy against both page gates (a repaired gold on its support)."""
+    v1 = inst.v1()
+    queries, inventory, support = v1.evaluation_queries(layout.QRELS), v1.inventory(), final_support(inst)
+    golds = sps = failing = repaired = 0
+    first = ""
+    for qid in sorted(queries):
+        query = queries[qid]
+        for docid, grade in sorted(v1.qrels(layout.QRELS).get(qid, {}).items()):
+            if grade != query.n:
+                continue
+            golds += 1
+            sets = support.get((qid, docid))
+            repaired += sets is not None
+            if sets is None:
+                sets = [inventory[(docid, c.cid)].pages if (docid, c.cid) in inventory else () for c in query.conditions]
+            solvable, valid = single_page_solvable(sets), distinct_page_valid(sets)
+            sps += solvable
+            failing += solvable or not valid
+            if (solvable or not valid) and not first:
+                first = "%s / %s: %s" % (qid, docid, "single-page-solvable" if solvable else
+                                         "no distinct-page assignment")
+    return [Value("v1.genealogy.final.golds", golds, source=V1_SRC),
+            Value("v1.genealogy.final.repaired_golds", repaired, source=V1_SRC),
+            Value("v1.genealogy.final.single_page_solvable_golds", sps, source=V1_SRC, detail=first),
+            Value("v1.genealogy.final.golds_failing_a_gate", failing, source=V1_SRC, detail=first)]
+
+
+def _v1_units(inst):
+    v1 = inst.v1()
+    copies = {c.copy: c for c in layout.V1_COPIES}
+
+    def final():
+        qrels, removed, changed = derived_final(inst)
+        return _compare("v1.genealogy.final", qrels, removed, changed, v1, copies["final"], V1_SRC)
+
+    def record():
+        return _record(v1, {"construction": 0, "final": derived_final(inst)[2]}, V1_SRC)
+
+    if not audit_present(inst):         # the final copy follows from the audit's records
+        return []
+    inputs = sorted(set(V1_BASE + [layout.QRELS_CONSTRUCTION, layout.QRELS] + AUDIT_INPUTS))
+    return [Unit("final", inputs, final),
+            Unit("gates", sorted(set(inputs + [layout.CONDITIONS, layout.INVENTORY])), lambda: _final_gates(inst)),
+            Unit("record", inputs, record)]
 
 
 def _units(inst):
@@ -88,29 +177,17 @@ def _units(inst):
 
     def s0():
         qrels, removed, changed = derived_s0(inst)
-        return _compare("v2.genealogy.s0", qrels, removed, changed, inst, copies["s0"])
+        return _compare("v2.genealogy.s0", qrels, removed, changed, v2, copies["s0"])
 
     def s():
         qrels, removed, changed = derived_s(inst)
-        return _compare("v2.genealogy.s", qrels, removed, changed, inst, copies["s"])
+        return _compare("v2.genealogy.s", qrels, removed, changed, v2, copies["s"])
 
     def record():
-        stages = v2.genealogy()
-        wrong = []
-        changed = {"construction": 0, "s0": derived_s0(inst)[2], "s": derived_s(inst)[2]}
-        for copy in layout.V2_COPIES:
-            stage = stages[copy.copy]
-            found = {"queries": len(v2.evaluation_queries(copy.path)),
-                     "rows": sum(len(g) for g in v2.qrels(copy.path).values()), "grades_changed": changed[copy.copy]}
-            for field, value in sorted(found.items()):
-                if getattr(stage, field) != value:
-                    wrong.append("%s.%s: file %d, recomputed %d" % (copy.copy, field, getattr(stage, field), value))
-        return [Value("v2.genealogy.record_disagreements", len(wrong), source=layout.V2_GENEALOGY,
-                      detail="; ".join(wrong[:6]))]
+        return _record(v2, {"construction": 0, "s0": derived_s0(inst)[2], "s": derived_s(inst)[2]}, SRC)
 
     construction_inputs = V2_BASE + [layout.V2_INVENTORY, layout.V2_QRELS_CONSTRUCTION]
-    s0_inputs = V2_BASE + [layout.V2_QRELS_CONSTRUCTION, layout.V2_QRELS_S0, layout.CORPUS, layout.QUERIES,
-                           layout.QRELS] + AUDIT_FILES
+    s0_inputs = sorted(set(V2_BASE + [layout.V2_QRELS_CONSTRUCTION, layout.V2_QRELS_S0] + AUDIT_INPUTS))
     s_inputs = V2_BASE + [layout.V2_QRELS_S0, layout.V2_QRELS] + AUDIT_FILES + CHALLENGE_FILES
     units = [Unit("construction", construction_inputs, construction)]
     if inst.exists(AUDIT_FILES[0]):         # the audit part is present: S0 and S follow from its records
@@ -123,4 +200,5 @@ def _has_v2(inst):
     return inst.exists(layout.V2_QUERIES) or inst.exists(layout.V2_SYSTEMS)
 
 
-ANALYSES = [Analysis("v2.genealogy", "construction", SRC, lambda inst: _units(inst) if _has_v2(inst) else [])]
+ANALYSES = [Analysis("v1.genealogy", "construction", V1_SRC, _v1_units),
+            Analysis("v2.genealogy", "construction", SRC, lambda inst: _units(inst) if _has_v2(inst) else [])]

@@ -31,7 +31,7 @@ class Context:
 
     def __init__(self, inst):
         self.inst = inst
-        queries = inst.queries()
+        queries = inst.evaluation_queries()
         self.qids = sorted(queries)
         self.fams = families(gold_sets(inst))
         self.design = bootstrap.FamilyDesign(self.qids, self.fams)
@@ -181,7 +181,7 @@ def masking_distributions(inst, sid, base, drop):
 
     def build():
         sets = gold_sets(inst)
-        queries = inst.queries()
+        queries = inst.evaluation_queries()
         qids = [q for q in ctx.qids if queries[q].n == 3]
         design = bootstrap.FamilyDesign(qids, families({q: sets[q] for q in qids}))
         draws = bootstrap.draw_indices(Stream.derived(SEED, "bootstrap", "n3"), design.n_families, bootstrap.DRAWS)

@@ -24,32 +24,13 @@
 
 from ..core import layout
 from ..labelaudit import score as audit_scoring
-from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES
-from ..labelaudit.records import load as load_audit_records
-from ..labelaudit.records import path_of as audit_path
 from .base import Analysis, Unit, Value
-from .construction import stats_file_disagreements
+from .common import AUDIT_FILES, AUDIT_INPUTS, audit_present, audit_records, stats_file_disagreements
 
-AUDIT_FILES = [audit_path(name) for name in AUDIT_RECORD_NAMES]
 AUDIT_STATS = layout.AUDIT_STATS
-RELEASE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES,
-                  layout.V2_QRELS_CONSTRUCTION]
-INPUTS = AUDIT_FILES + RELEASE_INPUTS
+INPUTS = AUDIT_INPUTS
 SRC = "supplement section 10 (label audit; synthetic responses)"
-
-
-def audit_records(inst):
-    v1, v2 = inst.v1(), inst.v2()
-
-    def load():
-        releases = {"v1": (v1.queries(), v1.corpus(), v1.qrels()),
-                    "v2": (v2.queries(), v2.corpus(), v2.qrels(layout.V2_QRELS_CONSTRUCTION))}
-        return load_audit_records(inst.root, releases)
-    return inst.memo("audit:records", load)
-
-
-def _present(inst):
-    return inst.exists(audit_path("key"))
+_present = audit_present
 
 
 def _flat(prefix, obj, src):

@@ -199,7 +199,7 @@ def regression_rows(inst):
     for (_, cid) in inventory:
         df[cid] = df.get(cid, 0) + 1
     factors = query_factors(inst)
-    queries = inst.queries()
+    queries = inst.evaluation_queries()
     rows = []
     for qid in sorted(queries):
         q, f = queries[qid], factors[qid]

@@ -34,13 +34,13 @@ from ..stats.rank import spearman
 from .sensitivity import S1I_PAIR, shared_document_values
 from .base import Analysis, Unit, Value
 from .common import form_systems, outcomes, systems_document
-from .construction import stats_file_disagreements
+from .common import stats_file_disagreements
 from .scoring import measure_values
 
 SEED = 11
 FORMS = layout.QUERY_FORMS
 V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS, layout.V2_SYSTEMS]
-V1_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.SYSTEMS]
+V1_INPUTS = [layout.CORPUS, layout.QUERIES, layout.GENEALOGY, layout.QRELS, layout.SYSTEMS]
 
 
 def v2_path(sid, form):

@@ -59,7 +59,7 @@ def _contrast_units(inst):
 
 def query_factors(inst):
     """Per query: n, shortest gold length L_min (pages) and positive pool size |D+| (memoised)."""
-    return inst.memo("query-factors", lambda: structure_factors(inst.queries(), inst.corpus(), inst.qrels(),
+    return inst.memo("query-factors", lambda: structure_factors(inst.evaluation_queries(), inst.corpus(), inst.qrels(),
                                                                  gold_sets(inst)))
 
 
@@ -109,7 +109,7 @@ def _evidence_units(inst):
         rel, prel = layout.ranking_path(sid), layout.page_scores_path(sid)
 
         def compute(sid=sid, rel=rel, prel=prel):
-            queries = inst.queries()
+            queries = inst.evaluation_queries()
             sets = gold_sets(inst)
             support = {key: row.pages for key, row in inst.inventory().items()}
             ranking, pages = inst.ranking(rel), inst.page_scores(prel, rel)

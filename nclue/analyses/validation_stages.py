@@ -3,14 +3,15 @@ docs/analyses.md#auditimpact).
 
 ``audit.impact`` (sensitivity level) compares consecutive qrel copies:
 
-* ``v1``: CrossPage before (``data/v1/qrels.jsonl``, the construction copy) and after the stratified
-  audit's repairs (``data/v1/repairs.jsonl``).  The challenge reviews SourceShift pairs only
-  (supplement 10.5), so v1's copy after the challenge is its repaired copy and is not a third column.
+* ``v1``: CrossPage's construction copy (``data/v1/qrels_construction.jsonl``) against its final copy
+  (``data/v1/qrels.jsonl``: the construction copy with the stratified audit's repairs applied; the paper's
+  "reversing those observed corrections" compares the same two copies from the other side).  The
+  challenge reviews SourceShift pairs only (supplement 10.5), so v1's copy after the challenge is its
+  final copy and is not a third column.
 * ``v2``: SourceShift construction -> S0 (the stratified audit) -> S (the residual-qrel challenge),
   each copy over its own evaluation queries (``data/v2/genealogy.json``).
 
-Per stage: reviewed grades changed and zero-gold queries removed (from the genealogy, v2) or left
-(v1); over every run we have (v1: the raw matrix; v2: 13 systems x 3 forms) the Spearman rho of
+Per stage: reviewed grades changed and zero-gold queries removed (from the genealogy); over every run we have (v1: the raw matrix; v2: 13 systems x 3 forms) the Spearman rho of
 the before and after values of n-Clue Score@10 and of gold-only NDCG@10, the largest absolute
 change of each, and the largest movement in positions (runs ranked by value descending, ties
 sharing the better position).  Per copy: the representative systems' gold-only NDCG@10 in 0-1
@@ -22,9 +23,9 @@ sign-flip p and exact-gold-set-family sign-flip p (``DRAWS`` draws each, p = (1 
 import math
 
 from ..core import layout
-from ..core.metrics import evaluate_changed, summary
+from ..core.metrics import summary
 from ..core.rng import Stream
-from ..core.structure import families, gold_and_subsets
+from ..core.structure import families
 from ..stats import randomization
 from ..stats.bootstrap import FamilyDesign
 from ..stats.rank import spearman
@@ -61,37 +62,20 @@ def stage_values(prefix, before, after):
     return out
 
 
-def _repaired_v1(inst):
-    def build():
-        qrels = {qid: dict(g) for qid, g in inst.qrels().items()}
-        for r in inst.repairs().values():
-            row = qrels.setdefault(r.qid, {})
-            if r.grade_after == 0:
-                row.pop(r.docid, None)
-            else:
-                row[r.docid] = r.grade_after
-        return qrels, gold_and_subsets(inst.queries(), qrels)
-    return inst.memo("audit:repaired-v1", build)
-
-
 def _v1_units(inst):
     systems, _ = inst.systems()
     sids = sorted(systems)
     files = [layout.ranking_path(s) for s in sids]
     scorecard = [layout.ranking_path(s, "clean_v2") for s in form_systems(inst)]
+    construction, final = layout.V1_COPIES
 
     def compute():
-        qrels, sets = _repaired_v1(inst)
-        changed = {r.qid for r in inst.repairs().values()}
-        out = [Value("audit.impact.v1.audit.grades_changed", len(inst.repairs()), source=SRC),
-               Value("audit.impact.v1.audit.zero_gold_queries_after", sum(1 for g, _ in sets.values() if not g),
-                     source=SRC)]
+        stage = inst.genealogy()[final.copy]
+        out = [Value("audit.impact.v1.audit.grades_changed", stage.grades_changed, source=SRC),
+               Value("audit.impact.v1.audit.zero_gold_queries_removed", len(stage.removed_queries), source=SRC)]
         for label, rels in (("matrix", files), ("scorecard", scorecard)):
-            before, after = [], []
-            for rel in rels:
-                base = outcomes(inst, rel)
-                before.append(summary(base))
-                after.append(summary(evaluate_changed(base, inst.ranking(rel), inst.queries(), qrels, sets, changed)))
+            before = [summary(outcomes(inst, rel, construction.path)) for rel in rels]
+            after = [summary(outcomes(inst, rel, final.path)) for rel in rels]
             out += stage_values("audit.impact.v1.audit.%s" % label, before, after)
             if label == "matrix":
                 for sid, b, a in zip(sids, before, after):
@@ -101,7 +85,7 @@ def _v1_units(inst):
                                 Value("audit.impact.v1.audit.%s.gold_ndcg" % sid, a["gold_ndcg"] / 100.0,
                                       source=SRC)]
         return out
-    inputs = [layout.CORPUS, layout.QUERIES, layout.QRELS, layout.SYSTEMS, layout.REPAIRS]
+    inputs = [layout.CORPUS, layout.QUERIES, layout.GENEALOGY, construction.path, final.path, layout.SYSTEMS]
     return [Unit("v1", inputs + sorted(set(files) | set(scorecard)), compute)]
 
 
@@ -155,7 +139,7 @@ def _v2_units(inst):
 
 def _units(inst):
     units = []
-    if inst.exists(layout.REPAIRS):
+    if inst.exists(layout.QRELS_CONSTRUCTION) and inst.exists(layout.GENEALOGY):
         units += _v1_units(inst)
     if inst.exists(layout.V2_SYSTEMS) and inst.exists(layout.V2_GENEALOGY):
         units += _v2_units(inst)

@@ -1,13 +1,14 @@
 """Write the stand-in CrossPage instrument (``data/v1``) from a seed.
 
 Order of work: documents -> condition catalog -> inventory -> construction
-(queries, qrels) -> page text (in memory only) -> BM25 index -> rankings ->
-Table 1 statistics (computed by :func:`nclue.core.structure.table1` on the files
-as re-loaded, so the builder's output is validated by the same loaders the
-harness uses).  Every file is written canonically; the same seed gives the
-same bytes.
+(queries, the construction copy ``qrels_construction.jsonl``) -> page text (in
+memory only) -> BM25 index -> rankings.  The final copy ``qrels.jsonl``, the
+genealogy and Table 1 (on the final copy, as the paper's) follow the label
+audit (:mod:`nclue.builder.sourceshift_release`).  Every file is written
+canonically; the same seed gives the same bytes.
 """
 
+import dataclasses
 import os
 
 from .. import __version__
@@ -36,7 +37,7 @@ def generate(cfg, seed):
     catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.popularity_exponent)
     truth = corpus.inventory(cfg, seed, docs, catalog)
     source = PageSource(seed, docs, catalog, truth, cfg.text)
-    mined, miner_info = mine(cfg.spurious_rate, seed, docs, truth, source, catalog)
+    mined, miner_info = mine(cfg.miner, seed, docs, truth, source, catalog)
     index = construct.Index(docs, catalog, mined)
     conjunctions, info = construct.select_queries(cfg, seed, index)
     info.update(miner_info)
@@ -72,7 +73,12 @@ def write_instrument(out_root, cfg, seed, log=print):
         {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in catalog])
     put_jsonl("data/v1/inventory.jsonl", inventory_rows)
     put_jsonl("data/v1/queries.jsonl", queries)
-    put_jsonl("data/v1/qrels.jsonl", qrel_rows)
+    put_jsonl(layout.QRELS_CONSTRUCTION, qrel_rows)
+    # until the label audit runs (nclue.builder.sourceshift_release.write_audit rewrites both), the final copy
+    # is the construction copy: a CrossPage release without an audit part has no decisions to apply
+    put_jsonl(layout.QRELS, qrel_rows)
+    put_json(layout.GENEALOGY, genealogy_record(layout.V1_COPIES, queries, ((qrel_rows, [], 0), (qrel_rows, [], 0)),
+                                                V1_GENEALOGY_NOTE))
     log("construction: %d documents, %d inventory rows, %d queries, %d qrel rows (%s)" % (
         len(docs), len(inventory_rows), len(queries), len(qrel_rows), info))
 
@@ -110,11 +116,35 @@ def write_instrument(out_root, cfg, seed, log=print):
         "generator_version": __version__,
         "construction": info,
         "text": text_parameters(cfg.text),
-        "spurious_rate": cfg.spurious_rate,
+        "miner": miner_parameters(cfg.miner),
         "parameters": config_mod.provenance(cfg),
     })
-    written.append(write_stats(out_root, cfg))
+    written.append(write_stats(out_root, cfg.name))
     return written, g
+
+
+def genealogy_record(copies_of, queries, stages, note):
+    """A release's ``genealogy.json``: each copy of ``copies_of`` (:data:`layout.V1_COPIES` or
+    :data:`layout.V2_COPIES`) with its counts and removals; ``stages``: ``(rows, removed, changed)`` per copy."""
+    copies, removed_so_far = [], set()
+    for copy, (rows, removed, changed) in zip(copies_of, stages):
+        removed_so_far.update(removed)
+        copies.append({"copy": copy.copy, "file": copy.path, "from": copy.parent, "decisions": copy.decisions,
+                       "stage": copy.stage, "removed_queries": list(removed),
+                       "queries": len(queries) - len(removed_so_far), "rows": len(rows),
+                       "grades_changed": changed})
+    return {"synthetic": True, "copies": copies, "note": note}
+
+
+V1_GENEALOGY_NOTE = (
+    "CrossPage's qrel copies: the construction copy from the miner's inventory, and the final copy (the construction "
+    "copy with the stratified audit's decisions applied; a query left without a gold is removed with its qrels), on "
+    "which every CrossPage table is computed (paper section 3.2, supplement 1.1 and 10.4).")
+
+
+def miner_parameters(miner_cfg):
+    """The construction miner's rates as recorded in build.json."""
+    return dataclasses.asdict(miner_cfg)
 
 
 def text_parameters(text_cfg):

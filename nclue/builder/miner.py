@@ -1,61 +1,108 @@
 """The construction miner: the inventory construction records, from the text (docs/stand-in.md#the-pipeline).
 
 The page text is generated from the *true* facts; construction does not see
-them.  It sees what a mining step finds in the text:
+them.  It sees what a mining step and a semantic read find in the text, as
+the paper's construction did (supplement section 11: surface forms are mined,
+then the pages where they occur are read and each condition confirmed or not):
 
-* a true fact page is recorded only where one of the condition's catalog
-  surface forms -- its label or an alias, in any case -- occurs on the page:
-  a fact stated only in a paraphrase, or garbled by OCR noise, is missed (and
-  a fact with no recorded page is absent);
-* a mention of a condition the document does not carry (a near-miss, a
-  cross-reference, a contents line) becomes a spurious fact with probability
-  ``spurious_rate``: a miner that takes "see the companion report on X" for X.
+* **the miner's lexicon**: a condition's label and the catalog aliases that
+  survived the construction's surface-form clustering -- each alias with
+  probability ``alias_recall`` (drawn once per alias);
+* **surface match**: a statement of a true fact (a heading line or a sentence,
+  :class:`nclue.builder.text.Statement`) is matched when it contains a lexicon
+  form in any case.  A fact stated only in a paraphrase, under an alias the
+  lexicon lacks, or garbled by OCR noise is not matched on that page;
+* **semantic read**: on a page with matched statements the read confirms the
+  fact with probability ``1 - (1 - read_recall) ** k`` for ``k`` matched
+  statements (each statement is one more chance to be convinced); an
+  unconfirmed page is dropped.  A true fact none of whose pages is kept is
+  missed;
+* **false positives**: a mention of a condition the document does not carry
+  (a near-miss, a cross-reference, a contents line) becomes a spurious fact
+  with probability ``spurious_rate``.
 
-Both releases are built this way; the released ``inventory.jsonl`` is the
-miner's, so the qrels follow from it exactly while the truth differs from it
-in both directions -- label errors for the audit to find.
+Misses are the dominant error (as in the paper, whose audits mostly promote
+subsets to gold); the three rates are declared build parameters
+(:class:`MinerConfig`, recorded in ``build.json``).  Both releases are built
+this way; the released ``inventory.jsonl`` is the miner's, so the construction
+qrels follow from it exactly while the truth differs from it -- label errors
+for the audit to find.
 """
+
+from dataclasses import dataclass
 
 from ..core.rng import Stream
 
 _PER_MILLION = 1_000_000
 
 
-def mine(spurious_rate, seed, docs, truth_rows, source, catalog):
-    """The miner's inventory rows and counts: ``(rows, info)`` (see module doc)."""
-    by_cid = {c["cid"]: c for c in catalog}
-    forms = {cid: [f.lower() for f in [c["label"]] + list(c["aliases"])] for cid, c in by_cid.items()}
+@dataclass(frozen=True)
+class MinerConfig:
+    """The construction miner's error rates (docs/stand-in.md#the-pipeline)."""
+    alias_recall: float = 0.5     # P(a catalog alias is in the miner's lexicon) (stated)
+    read_recall: float = 1.0      # P(the semantic read is convinced by one matched statement)
+    spurious_rate: float = 0.08   # P(a mention that establishes nothing is taken for a fact)
+
+
+def lexicon(cfg, seed, catalog):
+    """``{cid: [lower-case forms]}``: each condition's label and the aliases the miner kept."""
+    threshold = int(cfg.alias_recall * _PER_MILLION)
+    out = {}
+    for c in catalog:
+        stream = Stream.derived(seed, "miner-lexicon", c["cid"])
+        kept = [a for a in c["aliases"] if stream.randbelow(_PER_MILLION) < threshold]
+        out[c["cid"]] = [f.lower() for f in [c["label"]] + kept]
+    return out
+
+
+def mine(cfg, seed, docs, truth_rows, source, catalog):
+    """The miner's inventory rows and counts: ``(rows, info)`` (see module doc).
+
+    ``source`` gives ``statements(docid, page)`` (the statements of the page's true facts) and
+    ``plan(docid).non_facts`` (the mentions that establish nothing)."""
+    forms = lexicon(cfg, seed, catalog)
     by_doc = {}
     for row in truth_rows:
         by_doc.setdefault(row["docid"], []).append(row)
-    threshold = int(spurious_rate * _PER_MILLION)
-    out, missed, missed_pages, spurious = [], 0, 0, 0
+    read_threshold = int(cfg.read_recall * _PER_MILLION)
+    spurious_threshold = int(cfg.spurious_rate * _PER_MILLION)
+    out = []
+    counts = {"missed_facts": 0, "missed_fact_pages_surface": 0, "missed_fact_pages_read": 0, "spurious_facts": 0}
     for doc in docs:
         docid = doc["docid"]
         stream = Stream.derived(seed, "miner", docid)
         kept = {}
         for row in by_doc.get(docid, []):
+            cid = row["cid"]
             visible = []
             for page in row["pages"]:
-                text = source.page(docid, page).lower()
-                if any(f in text for f in forms[row["cid"]]):
-                    visible.append(page)
-                else:
-                    missed_pages += 1
+                matched = sum(1 for s in source.statements(docid, page)
+                              if s.cid == cid and any(f in s.text.lower() for f in forms[cid]))
+                if not matched:
+                    counts["missed_fact_pages_surface"] += 1
+                    continue
+                draws = [stream.randbelow(_PER_MILLION) for _ in range(matched)]
+                if min(draws) >= read_threshold:
+                    counts["missed_fact_pages_read"] += 1
+                    continue
+                visible.append(page)
             if not visible:
-                missed += 1
+                counts["missed_facts"] += 1
                 continue
-            kept[row["cid"]] = visible
+            kept[cid] = visible
         own = {row["cid"] for row in by_doc.get(docid, [])}
         for cid, page, _kind in source.plan(docid).non_facts:
             if cid in own:
                 continue            # a cross-reference to a carried condition adds nothing at document level
-            if stream.randbelow(_PER_MILLION) < threshold:
+            if stream.randbelow(_PER_MILLION) < spurious_threshold:
                 pages = kept.setdefault(cid, [])
                 if page not in pages:
                     pages.append(page)
-                    spurious += 1
+                    counts["spurious_facts"] += 1
         for cid in sorted(kept):
             out.append({"docid": docid, "cid": cid, "pages": sorted(kept[cid])})
-    return out, {"truth_facts": len(truth_rows), "missed_facts": missed, "missed_fact_pages": missed_pages,
-                 "spurious_facts": spurious, "miner_rows": len(out)}
+    info = {"truth_facts": len(truth_rows), "miner_rows": len(out),
+            "lexicon_aliases": sum(len(f) - 1 for f in forms.values()),
+            "catalog_aliases": sum(len(c["aliases"]) for c in catalog)}
+    info.update(counts)
+    return out, info

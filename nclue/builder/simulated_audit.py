@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from ..core.rng import Stream
 from ..labelaudit import pool as pool_rules
-from ..labelaudit.rules import Answer, gate, repair
+from ..labelaudit.rules import MIN_QUOTE_WORDS, Answer, gate, repair
 from .config import SCALE_FACTORS
 from .pool_routes import DEPTH, DocumentRoutes
 
@@ -115,6 +115,10 @@ class Release:
     def text(self, docid, page):
         return self.source.page(docid, page)
 
+    def statements(self, docid, page):
+        """The statements of the page's true facts (:meth:`nclue.builder.text.PageSource.statements`)."""
+        return self.source.statements(docid, page)
+
     def forms(self, cid):
         c = self.catalog[cid]
         return [c["label"]] + list(c["aliases"])
@@ -142,8 +146,8 @@ def quote_at(text, start, end):
     if right < len(text) and text[right] == ".":
         right += 1
     quote = text[left:right]
-    if len(quote.split()) < 4:
-        tail = text[right:].split()[:4]
+    if len(quote.split()) < MIN_QUOTE_WORDS:
+        tail = text[right:].split()[:MIN_QUOTE_WORDS]
         quote = " ".join(quote.split() + tail)
     return " ".join(quote.split())
 
@@ -189,22 +193,40 @@ def _candidates(rel, routes, docid, condition, prior, stream, size):
     return {route: cand[route] for route in sorted(cand)}
 
 
+def statement_quote(text, statement):
+    """What a reader quotes for a statement of the page ``text``: the statement (a sentence, or a
+    heading line) with white space collapsed; a heading shorter than the quote gate's minimum
+    (:data:`nclue.labelaudit.rules.MIN_QUOTE_WORDS`) is quoted with the words that follow it, so the
+    quote is always a substring of the normalised page."""
+    words = statement.text.split()
+    if len(words) >= MIN_QUOTE_WORDS:
+        return " ".join(words)
+    start = text.find(statement.text)
+    return " ".join(text[start:].split()[:MIN_QUOTE_WORDS])
+
+
 def read(rel, responder, stream, docid, cid, shown):
-    """One simulated response to one condition on the ``shown`` pages (see module doc)."""
+    """One simulated response to one condition on the ``shown`` pages (see module doc).
+
+    On a shown page that truly establishes the condition the reader recognises a statement of it --
+    in whatever surface it is written: label, alias, paraphrase, casing, OCR-garbled -- with
+    probability ``detect``, and quotes the first one; on a page that does not, a surface form of the
+    condition is a mention the reader may mistake for evidence (``mistake``, once per condition)."""
     true_pages = rel.truth.get((docid, cid), set())
     found, quote = [], ""
     mentions = []
+    detect = int(responder.detect * _P)
     for page in shown:
-        text = rel.text(docid, page)
-        occ = _occurrences(text, rel.forms(cid))
-        if not occ:
-            continue
         if page in true_pages:
-            if stream.randbelow(_P) < int(responder.detect * _P):
+            stated = [st for st in rel.statements(docid, page) if st.cid == cid]
+            if stated and stream.randbelow(_P) < detect:
                 found.append(page)
                 if not quote:
-                    quote = quote_at(text, *occ[0])
-        else:
+                    quote = statement_quote(rel.text(docid, page), stated[0])
+            continue
+        text = rel.text(docid, page)
+        occ = _occurrences(text, rel.forms(cid))
+        if occ:
             mentions.append((page, quote_at(text, *occ[0])))
     if not found and mentions and stream.randbelow(_P) < int(responder.mistake * _P):
         page, quote = mentions[stream.randbelow(len(mentions))]

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from ..core.rng import Stream
 from . import construct, corpus, vocab
 from .config import SCALE_FACTORS
-from .miner import mine
+from .miner import MinerConfig, mine
 from .text import PageSource, TextConfig
 
 
@@ -68,8 +68,8 @@ class ShiftConfig:
     profile_size: int = 10
     profile_keep: float = 0.6
     text: TextConfig = TextConfig(words_median=(("arxiv", 520), ("eric", 320), ("fedreg", 700), ("pmc", 550)))
-    # the construction miner's false positives (misses come from surface forms; nclue/builder/miner.py)
-    spurious_rate: float = 0.08
+    # the construction miner's error rates (nclue/builder/miner.py)
+    miner: MinerConfig = MinerConfig()
 
 
 SHIFT_CONFIGS = {
@@ -81,15 +81,18 @@ SHIFT_CONFIGS = {
         Source("pmc", "PMC OA article", 125, 1625, 11, 40, ("pmc",), 12, 2),
     ),
         # fitted by tools/fit_structure.py --release v2 (construction statistics only; docs/stand-in.md)
-        fact_scale=0.2, fact_power=1.3906, fact_cap=31, min_golds=1, max_golds=16, max_union=81,
-        popularity_exponent=0.5573, topic_share=0.447, selection_power=1.3659),
+        fact_scale=0.409, fact_power=1.1605, fact_cap=46, min_golds=1, max_golds=21, max_union=139,
+        popularity_exponent=1.0823, topic_share=0.4678, selection_power=1.2547,
+        # read_recall and spurious_rate fitted by tools/fit_labels.py (label structure only; docs/stand-in.md)
+        miner=MinerConfig(alias_recall=0.5, read_recall=0.35, spurious_rate=0.003)),
     "mini": ShiftConfig("mini", (
         Source("arxiv", "arXiv preprint", 17, 187, 9, 30, ("energy", "climate"), 8, 2),
         Source("eric", "ERIC report", 17, 187, 9, 30, ("education", "social"), 8, 2),
         Source("fedreg", "Federal Register notice", 17, 187, 9, 30, ("governance", "water"), 8, 2),
         Source("pmc", "PMC OA article", 17, 187, 9, 30, ("pmc",), 8, 2),
     ), fact_scale=1.0, fact_cap=12, max_golds=4, max_union=30,
-        text=TextConfig(words_median=(("arxiv", 40), ("eric", 40), ("fedreg", 40), ("pmc", 40)), words_max=80)),
+        text=TextConfig(words_median=(("arxiv", 40), ("eric", 40), ("fedreg", 40), ("pmc", 40)), words_max=80),
+        miner=MinerConfig(read_recall=0.55, spurious_rate=0.02)),
 }
 
 def scaled(cfg, factor):
@@ -188,7 +191,7 @@ def generate(cfg, seed):
     catalog = corpus.condition_catalog(Stream.derived(seed, "catalog"), cfg.popularity_exponent)
     truth = corpus.inventory(cfg, seed, docs, catalog)
     source = PageSource(seed, docs, catalog, truth, cfg.text)
-    miner, miner_info = mine(cfg.spurious_rate, seed, docs, truth, source, catalog)
+    miner, miner_info = mine(cfg.miner, seed, docs, truth, source, catalog)
     index = construct.Index(docs, catalog, miner)
     conjunctions, info = select_queries(cfg, seed, index, docs)
     info.update(miner_info)

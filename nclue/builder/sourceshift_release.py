@@ -18,6 +18,7 @@ from ..retrieval.text import tokens
 from . import config as config_mod
 from . import crosspage, simulated_audit, simulated_challenge, sourceshift
 from .rankings import ranking_rows
+from .stats_files import write_stats
 
 
 def _writer(out_root, written):
@@ -77,18 +78,8 @@ def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=pr
     return g, written
 
 
-def _genealogy(g, stages):
-    """``data/v2/genealogy.json``: each copy of :data:`layout.V2_COPIES` with its counts and removals."""
-    copies, removed_so_far = [], set()
-    for copy, (rows, removed, changed) in zip(layout.V2_COPIES, stages):
-        removed_so_far.update(removed)
-        copies.append({"copy": copy.copy, "file": copy.path, "from": copy.parent, "decisions": copy.decisions,
-                       "stage": copy.stage, "removed_queries": list(removed),
-                       "queries": len(g["queries"]) - len(removed_so_far), "rows": len(rows),
-                       "grades_changed": changed})
-    return {"synthetic": True, "copies": copies,
-            "note": "SourceShift's qrel copies: each is its parent plus the stage's decisions; a query left "
-                    "without a gold is removed with its qrels at that stage (supplement sections 8, 10.5-10.6)."}
+V2_NOTE = ("SourceShift's qrel copies: each is its parent plus the stage's decisions; a query left without a gold is "
+           "removed with its qrels at that stage (supplement sections 8, 10.5-10.6).")
 
 
 def _v2_entry(spec):
@@ -99,19 +90,18 @@ def _v2_entry(spec):
     return entry
 
 
-def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=print):
-    """The stratified audit and the residual-qrel challenge (``data/audit``), v2's S0 and S with
-    ``genealogy.json``, ``data/v1/repairs.jsonl``, ``data/v2/build.json``, and the audit's agreement with the
-    generator's truth added to ``data/v1/build.json``.  ``v1g``, ``g``: the generated v1 and v2
-    (:func:`nclue.builder.crosspage.generate`, :func:`write_sourceshift`)."""
-    written = []
-    put_jsonl, put_json = _writer(out_root, written)
+def simulate_labels(config_name, v1g, g, seed=sourceshift.SHIFT_SEED):
+    """The label audit of both releases and the challenge, in memory: every record, the grade changes and
+    the qrel copies they give (v1 final; v2 S0 and S, each with its zero-gold removals).  ``v1g``, ``g``:
+    the generated v1 and v2 (:func:`nclue.builder.crosspage.generate`, :func:`write_sourceshift`)."""
     v1 = simulated_audit.Release("v1", v1g["docs"], v1g["queries"], v1g["qrels"], v1g["mined"], v1g["truth"],
                                  v1g["source"], v1g["catalog"])
     v2 = simulated_audit.Release("v2", g["docs"], g["queries"], g["qrels_construction"], g["miner"], g["truth"],
                                  g["source"], g["catalog"])
     cfg = simulated_audit.AUDIT_CONFIGS[config_name]
     records, changes = simulated_audit.simulate(cfg, seed, {"v1": v1, "v2": v2})
+    final_rows, final_removed = simulated_audit.without_zero_gold(
+        simulated_audit.revised_qrels(v1g["qrels"], changes["v1"], v1g["queries"]), v1g["queries"])
     s0_rows, s0_removed = simulated_audit.without_zero_gold(
         simulated_audit.revised_qrels(g["qrels_construction"], changes["v2"], g["queries"]), g["queries"])
     s0_queries = [q for q in g["queries"] if q["qid"] not in set(s0_removed)]
@@ -128,23 +118,44 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
     shown = {(r["release"], r["docid"], r["page"]) for r in records["pages"]} | challenge_pages
     records["pages"] = [{"release": rel, "docid": docid, "page": page, "text": releases[rel].text(docid, page),
                          "synthetic": True} for rel, docid, page in sorted(shown)]
+    return {"cfg": cfg, "records": records, "changes": changes, "challenge": challenge,
+            "challenge_changes": challenge_changes, "final": (final_rows, final_removed),
+            "s0": (s0_rows, s0_removed), "s": (s_rows, s_removed),
+            "truth": simulated_audit.against_truth(records, releases)}
+
+
+def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=print):
+    """The stratified audit and the residual-qrel challenge (``data/audit``); CrossPage's final copy
+    ``data/v1/qrels.jsonl`` with its ``genealogy.json`` and ``data/v1/repairs.jsonl``; v2's S0 and S with
+    ``genealogy.json``; ``data/v2/build.json``; the audit's agreement with the generator's truth added to
+    ``data/v1/build.json``; and ``data/v1/stats.json`` (Table 1, on the final copy as the paper's).
+    ``v1g``, ``g``: the generated v1 and v2 (:func:`nclue.builder.crosspage.generate`, :func:`write_sourceshift`)."""
+    written = []
+    put_jsonl, put_json = _writer(out_root, written)
+    labels = simulate_labels(config_name, v1g, g, seed)
+    records, changes, challenge = labels["records"], labels["changes"], labels["challenge"]
+    challenge_changes, truth = labels["challenge_changes"], labels["truth"]
+    (final_rows, final_removed), (s0_rows, s0_removed), (s_rows, s_removed) = (
+        labels["final"], labels["s0"], labels["s"])
     for name in ("key", "packet", "initial", "queue", "adjudication", "condition_decisions", "pool_recall", "decisions",
                  "pages"):
         put_jsonl("data/audit/%s.jsonl" % name, records[name])
     for name in sorted(challenge):
         put_jsonl("data/audit/%s.jsonl" % name, challenge[name])
-    put_json("data/audit/audit.json", dict(simulated_audit.describe(cfg, seed),
+    put_json("data/audit/audit.json", dict(simulated_audit.describe(labels["cfg"], seed),
                                            challenge=simulated_challenge.describe()))
-    put_jsonl("data/v2/qrels_s0.jsonl", s0_rows)
-    put_jsonl("data/v2/qrels.jsonl", s_rows)
-    put_json("data/v2/genealogy.json", _genealogy(g, (
+    put_jsonl(layout.QRELS, final_rows)
+    put_json(layout.GENEALOGY, crosspage.genealogy_record(layout.V1_COPIES, v1g["queries"], (
+        (v1g["qrels"], [], 0), (final_rows, final_removed, len(changes["v1"]))), crosspage.V1_GENEALOGY_NOTE))
+    put_jsonl(layout.V2_QRELS_S0, s0_rows)
+    put_jsonl(layout.V2_QRELS, s_rows)
+    put_json(layout.V2_GENEALOGY, crosspage.genealogy_record(layout.V2_COPIES, g["queries"], (
         (g["qrels_construction"], [], 0), (s0_rows, s0_removed, len(changes["v2"])),
-        (s_rows, s_removed, len(challenge_changes)))))
-    put_jsonl("data/v1/repairs.jsonl", [
+        (s_rows, s_removed, len(challenge_changes))), V2_NOTE))
+    put_jsonl(layout.REPAIRS, [
         {"qid": q, "docid": d, "grade_before": b, "grade_after": a, "synthetic": True}
         for (q, d), (b, a) in sorted(changes["v1"].items())])
-    truth = simulated_audit.against_truth(records, {"v1": v1, "v2": v2})
-    put_json("data/v2/build.json", {
+    put_json(layout.V2_BUILD, {
         "instrument": "n-Clue SourceShift stand-in (synthetic)",
         "synthetic": True,
         "seed": seed,
@@ -153,7 +164,7 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
         "generator_version": __version__,
         "construction": g["info"],
         "text": crosspage.text_parameters(sourceshift.SHIFT_CONFIGS[config_name].text),
-        "spurious_rate": sourceshift.SHIFT_CONFIGS[config_name].spurious_rate,
+        "miner": crosspage.miner_parameters(sourceshift.SHIFT_CONFIGS[config_name].miner),
         "parameters": config_mod.provenance(sourceshift.SHIFT_CONFIGS[config_name], fitted=sourceshift.FITTED,
                                             exact=sourceshift.EXACT),
         "audit_against_truth": truth["v2"],
@@ -163,8 +174,8 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
     v1_build = read_json(os.path.join(out_root, *layout.BUILD.split("/")), layout.BUILD)
     v1_build["audit_against_truth"] = truth["v1"]
     write_json(os.path.join(out_root, *layout.BUILD.split("/")), v1_build)
-    log("audit: %d pairs, %d queued conditions; v2 changes %d, v1 changes %d; challenge %d pairs, %d changes" % (
-        len(records["key"]), len(records["queue"]), len(changes["v2"]), len(changes["v1"]),
-        len(challenge["challenge_key"]), len(challenge_changes)))
+    write_stats(out_root, config_name)          # Table 1 again, now on the audited final copy
+    log("audit: %d pairs, %d queued conditions; v1 changes %d (%d queries removed), v2 changes %d; challenge %d "
+        "pairs, %d changes" % (len(records["key"]), len(records["queue"]), len(changes["v1"]), len(final_removed),
+                               len(changes["v2"]), len(challenge["challenge_key"]), len(challenge_changes)))
     return written
-

@@ -31,13 +31,25 @@ def _write(out_root, rel, table_key, stats, paper, note):
     return rel
 
 
-def write_stats(out_root, cfg):
-    """``data/v1/stats.json``: the stand-in's Table 1 beside the paper's (full config only)."""
-    inst = Instrument(out_root)
-    stats = table1(inst.queries(), inst.corpus(), inst.qrels(), inst.inventory())
-    return _write(out_root, layout.STATS, "table1", stats, PAPER_TABLE1 if cfg.name == "full" else {},
-                  "Stand-in structure from construction; the paper column is the paper's Table 1 (section 3.2). "
-                  "Only structural counts were targeted; no result number of the paper was.")
+def v1_table1(inst):
+    """Table 1 of the instrument on its final copy, a repaired gold's gates on the audit's support (the
+    harness's ``v1.construction``, :func:`nclue.analyses.construction.final_table1`, computes the same)."""
+    from ..labelaudit.records import load_for, path_of
+    from ..labelaudit.score import repaired_gold_support
+    v1 = inst.v1()
+    support = {}
+    if inst.exists(path_of("key")):
+        support = repaired_gold_support(load_for(inst), "v1", v1.queries(), v1.inventory())
+    return table1(v1.evaluation_queries(layout.QRELS), v1.corpus(), v1.qrels(layout.QRELS), v1.inventory(), support)
+
+
+def write_stats(out_root, config_name):
+    """``data/v1/stats.json``: the stand-in's Table 1 on its final copy beside the paper's (full config only)."""
+    stats = v1_table1(Instrument(out_root))
+    return _write(out_root, layout.STATS, "table1", stats, PAPER_TABLE1 if config_name == "full" else {},
+                  "Stand-in structure on the final qrel copy (qrels.jsonl), as the paper's Table 1 (section 3.2); "
+                  "the paper column is that table. Only structural counts were targeted; no result number of the "
+                  "paper was.")
 
 
 PAPER_PACKET = {"pairs": 300, "conditions": 710, "pre_gold": 147, "pre_subset": 153,
@@ -49,11 +61,8 @@ PAPER_PACKET = {"pairs": 300, "conditions": 710, "pre_gold": 147, "pre_subset": 
 
 def write_stats_audit(out_root, config_name):
     """``data/audit/stats.json``: the realised packet design beside the paper's Table S7 (full config)."""
-    from ..labelaudit.records import load as load_audit_records
-    inst = Instrument(out_root)
-    v1, v2 = inst.v1(), inst.v2()
-    records = load_audit_records(out_root, {"v1": (v1.queries(), v1.corpus(), v1.qrels()),
-                                            "v2": (v2.queries(), v2.corpus(), v2.qrels(layout.V2_QRELS_CONSTRUCTION))})
+    from ..labelaudit.records import load_for
+    records = load_for(Instrument(out_root))
     return _write(out_root, layout.AUDIT_STATS, "table", packet_structure(records),
                   PAPER_PACKET if config_name == "full" else {},
                   "The simulated audit's packet as drawn; the paper column is supplement Table S7 and section 10.1. "

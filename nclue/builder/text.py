@@ -34,6 +34,7 @@ What a page contains, with the stated parameters of :class:`TextConfig`:
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..core.rng import Stream
 from . import vocab
@@ -58,6 +59,18 @@ _SECTION_SENTENCES = [
     "This section on {x} sets out the main elements agreed with the counterparts.",
     "The {x} described here follows the approach of the previous operation.",
 ]
+class Statement(NamedTuple):
+    """A piece of page text that states a true fact: a heading line or a sentence, verbatim."""
+    cid: str
+    kind: str        # "heading" | "sentence"
+    text: str
+
+
+class Page(NamedTuple):
+    text: str
+    statements: tuple    # the page's :class:`Statement`s, in text order (lines first, then sentences)
+
+
 _OCR = {"l": "1", "o": "0", "e": "c", "m": "rn", "i": "l", "s": "5"}
 _OTHER = sorted(vocab.WB_TOPICS)
 
@@ -213,37 +226,50 @@ class DocumentPlan:
 
     def page_text(self, page):
         """The text of one page (1-based), deterministic from the seed."""
+        return self.page(page).text
+
+    def page(self, page):
+        """One page as a :class:`Page`: its text and the statements of the facts it establishes.
+
+        The text is assembled from pieces (header and heading lines, then the prose sentences); a
+        statement is the piece (a heading line or a sentence) that states one of the page's true facts,
+        as it appears in the text (after OCR noise).  OCR noise is applied piece by piece in text order,
+        which draws the same numbers as applying it to the joined text (the separators are never
+        garbled), so the text does not depend on the pieces being tracked."""
         if not 1 <= page <= self.doc["pages"]:
             raise ValueError("page %d outside %s (1..%d)" % (page, self.doc["docid"], self.doc["pages"]))
         cfg = self.cfg
         stream = Stream.derived(self.seed, "page", self.doc["docid"], page)
         n_words = int(round(self.median_words * math.exp(cfg.page_sigma * stream.normal())))
         n_words = min(max(n_words, cfg.words_min), cfg.words_max)
-        sentences = self._prose(stream, n_words)
+        sentences = [(s, None) for s in self._prose(stream, n_words)]
         lines = []
         if self.header:
-            lines.append("%s %d" % (self.header, page))
+            lines.append(("%s %d" % (self.header, page), None))
         for cond in sorted(self.facts_on.get(page, []), key=lambda c: c["cid"]):
             if cond["kind"] == "section":
                 surface = _surface(stream, cond, cfg.surface_mix)
-                lines.append("%d.%d %s" % (1 + stream.randbelow(9), 1 + stream.randbelow(9), surface))
+                lines.append(("%d.%d %s" % (1 + stream.randbelow(9), 1 + stream.randbelow(9), surface),
+                              (cond["cid"], "heading")))
                 if stream.uniform() < cfg.section_sentence:
                     pos = stream.randbelow(min(3, len(sentences)) + 1)
-                    sentences.insert(pos, stream.pick(_SECTION_SENTENCES).format(
-                        x=_surface(stream, cond, cfg.surface_mix)))
+                    sentences.insert(pos, (stream.pick(_SECTION_SENTENCES).format(
+                        x=_surface(stream, cond, cfg.surface_mix)), (cond["cid"], "sentence")))
             else:
                 while True:
                     pos = stream.randbelow(len(sentences) + 1)
-                    sentences.insert(pos, stream.pick(_ENTITY_SENTENCES).format(
-                        x=_surface(stream, cond, cfg.surface_mix)))
+                    sentences.insert(pos, (stream.pick(_ENTITY_SENTENCES).format(
+                        x=_surface(stream, cond, cfg.surface_mix)), (cond["cid"], "sentence")))
                     if stream.uniform() >= cfg.more_entity_mentions:
                         break
         for mention in self.mentions.get(page, []):
-            sentences.insert(stream.randbelow(len(sentences) + 1), mention)
-        text = "\n".join(lines + [" ".join(sentences)])
+            sentences.insert(stream.randbelow(len(sentences) + 1), (mention, None))
         if self.noise:
-            text = self._ocr(stream, text)
-        return text
+            lines = [(self._ocr(stream, t), tag) for t, tag in lines]
+            sentences = [(self._ocr(stream, t), tag) for t, tag in sentences]
+        text = "\n".join([t for t, _ in lines] + [" ".join(t for t, _ in sentences)])
+        statements = tuple(Statement(tag[0], tag[1], t) for t, tag in lines + sentences if tag is not None)
+        return Page(text, statements)
 
     def _ocr(self, stream, text):
         out = []
@@ -254,6 +280,8 @@ class DocumentPlan:
             else:
                 out.append(ch)
         return "".join(out)
+
+_CACHED = 4096
 
 
 class PageSource:
@@ -273,6 +301,7 @@ class PageSource:
         for row in fact_rows:
             self.facts.setdefault(row["docid"], []).append(row)
         self._plans = {}
+        self._recent = {}
 
     def plan(self, docid):
         plan = self._plans.get(docid)
@@ -282,8 +311,24 @@ class PageSource:
             self._plans[docid] = plan
         return plan
 
+    def _page(self, docid, page):
+        """:meth:`DocumentPlan.page`, the last ``_CACHED`` pages kept (the audit reads a page's text and its
+        statements in turn)."""
+        key = (docid, page)
+        found = self._recent.get(key)
+        if found is None:
+            found = self.plan(docid).page(page)
+            if len(self._recent) >= _CACHED:
+                self._recent.pop(next(iter(self._recent)))
+            self._recent[key] = found
+        return found
+
     def page(self, docid, page):
-        return self.plan(docid).page_text(page)
+        return self._page(docid, page).text
+
+    def statements(self, docid, page):
+        """The statements of the true facts on one page (:meth:`DocumentPlan.page`)."""
+        return self._page(docid, page).statements
 
     def pages(self, docid):
         plan = self.plan(docid)

@@ -13,7 +13,7 @@ from records (outcome vectors, shared bootstrap draws).
 import os
 
 from . import layout, loaders
-from .errors import InputError, NclueError
+from .errors import InputError, NclueError, UsageError
 
 
 class Instrument:
@@ -78,40 +78,58 @@ class Instrument:
                                                                           self.conditions()))
 
     def qrels(self, rel=None):
-        """A qrel copy (default: the release's ``qrels.jsonl``; v2's other copies: ``layout.V2_COPIES``)."""
+        """A qrel copy (default: the release's final ``qrels.jsonl``; the others: :meth:`copies`)."""
         rel = rel or self.QRELS
         return self.memo(rel, lambda: loaders.load_qrels(self.root, rel, self.queries(), self.corpus()))
 
+    def copies(self):
+        """The release's qrel copies in genealogy order (:data:`layout.COPIES`)."""
+        return layout.COPIES[self.base]
+
+    def copy_path(self, name):
+        """The file of the qrel copy ``name`` (``final`` is the last copy); a name the release has no copy of
+        is a :class:`~nclue.core.errors.UsageError` naming the copies it has."""
+        path = layout.copy_path(self.base, name)
+        if path is None:
+            raise UsageError("%s has no qrel copy %r (its copies: %s; final names the last)" % (
+                self.base, name, ", ".join(c.copy for c in self.copies())))
+        return path
+
+    def copy_inputs(self, rel):
+        """The files evaluating on the qrel copy ``rel`` reads: the copy and, for a copy after construction,
+        the genealogy (which queries it evaluates)."""
+        return [rel] if rel == self.copies()[0].path else [layout.GENEALOGIES[self.base], rel]
+
     def genealogy(self):
-        """v2's qrel copies ``{copy: CopyStage}`` (``data/v2/genealogy.json``); None for v1."""
-        if self.base != layout.V2:
-            return None
-        return self.memo(layout.V2_GENEALOGY, lambda: loaders.load_genealogy(self.root, layout.V2_GENEALOGY,
-                                                                           self.queries()))
+        """The release's qrel copies ``{copy: CopyStage}`` (its ``genealogy.json``)."""
+        rel = layout.GENEALOGIES[self.base]
+        return self.memo(rel, lambda: loaders.load_genealogy(self.root, rel, self.queries(), self.copies()))
 
     def evaluation_queries(self, rel=None):
-        """The queries a qrel copy is evaluated on: every query of v1; for v2 the constructed queries
-        minus those the genealogy removed at the copy's stage or before (docs/schema.md#genealogyjson)."""
+        """The queries a qrel copy is evaluated on: the release's queries minus those its genealogy removed
+        at the copy's stage or before (docs/schema.md#genealogyjson).  A copy no stage removes queries from
+        does not need the genealogy: the construction copy is evaluated on every query."""
         rel = rel or self.QRELS
-        if self.base != layout.V2:
+        copies = self.copies()
+        if rel == copies[0].path:
             return self.queries()
 
         def build():
             stages = self.genealogy()
             removed = set()
-            for copy in layout.V2_COPIES:
+            for copy in copies:
                 removed.update(stages[copy.copy].removed_queries)
                 if copy.path == rel:
                     break
             else:
-                raise InputError(rel, "is not a qrel copy of %s" % layout.V2_GENEALOGY)
+                raise InputError(rel, "is not a qrel copy of %s" % layout.GENEALOGIES[self.base])
             return {qid: q for qid, q in self.queries().items() if qid not in removed}
         return self.memo("evaluation-queries:" + rel, build)
 
     def repairs(self):
-        """``data/v1/repairs.jsonl``: the audit's changes to released v1 qrels."""
+        """``data/v1/repairs.jsonl``: the audit's changes to the v1 construction copy."""
         return self.memo(layout.REPAIRS, lambda: loaders.load_repairs(
-            self.root, layout.REPAIRS, self.queries(), self.corpus(), self.qrels()))
+            self.root, layout.REPAIRS, self.queries(), self.corpus(), self.qrels(layout.QRELS_CONSTRUCTION)))
 
     def ranking(self, rel):
         return self.memo(rel, lambda: loaders.load_ranking(self.root, rel, self.queries(), self.corpus()))

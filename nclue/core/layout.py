@@ -28,6 +28,8 @@ CONDITIONS = V1 + "/conditions.jsonl"
 INVENTORY = V1 + "/inventory.jsonl"
 QUERIES = V1 + "/queries.jsonl"
 QRELS = V1 + "/qrels.jsonl"
+QRELS_CONSTRUCTION = V1 + "/qrels_construction.jsonl"
+GENEALOGY = V1 + "/genealogy.json"
 SYSTEMS = V1 + "/systems.json"
 BUILD = V1 + "/build.json"
 STATS = V1 + "/stats.json"
@@ -52,20 +54,45 @@ CHALLENGE_DECISIONS = AUDIT + "/challenge_decisions.jsonl"
 
 
 class QrelCopy(NamedTuple):
-    copy: str           # the copy's name in data/v2/genealogy.json
+    copy: str           # the copy's name in the release's genealogy.json
     path: str           # its file
     parent: str         # the copy it is derived from (None: constructed from the inventory)
     decisions: str      # the records that derive it from the parent
     stage: str          # what produced it
 
 
-# SourceShift's qrel genealogy (supplement sections 8 and 10.5-10.6; docs/schema.md#genealogyjson): each
-# copy is its parent plus the stage's decisions, with queries left without a gold removed.
+# The qrel genealogies (docs/schema.md#genealogyjson): each copy is its parent plus the stage's decisions,
+# with queries left without a gold removed.  CrossPage (paper section 3.2, supplement 1.1 and 10.4): the
+# construction copy P0 and the final copy P after the stratified audit's repairs, on which the paper computes
+# its CrossPage tables.  SourceShift (supplement sections 8 and 10.5-10.6): construction, S0, S.
+V1_COPIES = (
+    QrelCopy("construction", QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
+    QrelCopy("final", QRELS, "construction", AUDIT_DECISIONS, "the stratified label audit"),
+)
 V2_COPIES = (
     QrelCopy("construction", V2_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
     QrelCopy("s0", V2_QRELS_S0, "construction", AUDIT_DECISIONS, "the stratified label audit"),
     QrelCopy("s", V2_QRELS, "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge"),
 )
+COPIES = {V1: V1_COPIES, V2: V2_COPIES}
+GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY}
+
+
+def copy_path(base, name):
+    """The file of the qrel copy called ``name`` in the release at ``base`` (``final`` names a release's
+    last copy: v1 ``final``, v2 ``s``); None when the release has no such copy.
+
+    >>> copy_path(V1, "construction"), copy_path(V2, "final"), copy_path(V1, "s0")
+    ('data/v1/qrels_construction.jsonl', 'data/v2/qrels.jsonl', None)
+    """
+    copies = COPIES[base]
+    if name == "final":
+        return copies[-1].path
+    for copy in copies:
+        if copy.copy == name:
+            return copy.path
+    return None
+
 
 QUERY_FORMS = ("raw", "clean_v2", "natural")
 
@@ -83,7 +110,9 @@ FILE_KINDS = (
     FileKind(CONDITIONS, "conditions", "v1", False, "docs/schema.md#conditionsjsonl"),
     FileKind(INVENTORY, "inventory", "v1", True, "docs/schema.md#inventoryjsonl"),
     FileKind(QUERIES, "queries", "v1", True, "docs/schema.md#queriesjsonl"),
-    FileKind(QRELS, "qrels", "v1", True, "docs/schema.md#qrelsjsonl"),
+    FileKind(QRELS_CONSTRUCTION, "qrels-construction", "v1", True, "docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl"),
+    FileKind(GENEALOGY, "genealogy", "v1", True, "docs/schema.md#genealogyjson"),
+    FileKind(QRELS, "qrels", "v1", True, "docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl"),
     FileKind(SYSTEMS, "systems", "v1", True, "docs/schema.md#systemsjson"),
     FileKind(BUILD, "build-info", "v1", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(STATS, "statistics", "v1", False, "docs/schema.md#buildjson-and-statsjson"),

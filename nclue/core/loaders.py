@@ -165,20 +165,21 @@ def load_qrels(root, rel, queries, corpus):
     return out
 
 
-def load_genealogy(root, rel, queries):
-    """``genealogy.json``: SourceShift's qrel copies in the order of :data:`layout.V2_COPIES`, each with
-    its file, parent, decisions file, the queries removed at that stage (known, distinct, not removed
-    before) and its declared counts.  Whether the counts and removals are right is the construction
-    level's question (``v2.genealogy``); this checks the shape.  Returns ``{copy: CopyStage}``."""
+def load_genealogy(root, rel, queries, declared):
+    """A release's ``genealogy.json``: its qrel copies in the order of ``declared`` (:data:`layout.V1_COPIES`
+    or :data:`layout.V2_COPIES`), each with its file, parent, decisions file, the queries removed at that
+    stage (known, distinct, not removed before) and its declared counts.  Whether the counts and removals
+    are right is the construction level's question (``v1.genealogy``, ``v2.genealogy``); this checks the
+    shape.  Returns ``{copy: CopyStage}``."""
     obj = read_json(_path(root, rel), rel)
     copies = obj.get("copies")
     if not isinstance(copies, list):
         raise InputError(rel, "must be a list of qrel copies", field="copies")
-    if len(copies) != len(layout.V2_COPIES):
+    if len(copies) != len(declared):
         raise InputError(rel, "lists %d copies; expected %d (%s)" % (
-            len(copies), len(layout.V2_COPIES), ", ".join(c.copy for c in layout.V2_COPIES)), field="copies")
+            len(copies), len(declared), ", ".join(c.copy for c in declared)), field="copies")
     out, removed_before = {}, set()
-    for i, (entry, want) in enumerate(zip(copies, layout.V2_COPIES)):
+    for i, (entry, want) in enumerate(zip(copies, declared)):
         where = "copies[%d]" % i
         if not isinstance(entry, dict):
             raise InputError(rel, "must be an object", field=where)
@@ -206,8 +207,8 @@ def load_genealogy(root, rel, queries):
 
 
 def load_repairs(root, rel, queries, corpus, qrels):
-    """``repairs.jsonl``: one row per changed pair; ``grade_before`` must be the released grade
-    (0 when the pair has no qrel row), ``grade_after`` differs from it; both in 0..n."""
+    """``repairs.jsonl``: one row per changed pair; ``grade_before`` must be the grade of ``qrels`` (the
+    construction copy; 0 when the pair has no qrel row), ``grade_after`` differs from it; both in 0..n."""
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
@@ -215,7 +216,7 @@ def load_repairs(root, rel, queries, corpus, qrels):
         n = queries[qid].n
         before, after = row.int("grade_before", 0, n), row.int("grade_after", 0, n)
         if before != qrels.get(qid, {}).get(docid, 0):
-            raise row.error("grade_before", "is %d but the released qrels give %d" % (
+            raise row.error("grade_before", "is %d but the construction copy gives %d" % (
                 before, qrels.get(qid, {}).get(docid, 0)))
         if after == before:
             raise row.error("grade_after", "equals grade_before: not a repair")

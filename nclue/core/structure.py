@@ -1,7 +1,7 @@
 """Structure of an instrument derived from its records (no rankings needed).
 
 * gold set ``G_q`` = documents with ``grade == n``; subset set ``S_q`` =
-  ``0 < grade < n`` (docs/schema.md#qrelsjsonl);
+  ``0 < grade < n`` (docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl);
 * exact-gold-set families: queries with the identical gold set (paper
   section 3.4: 453 families; the unit the bootstrap resamples);
 * the gold-membership graph: bipartite queries--gold documents; its
@@ -126,12 +126,16 @@ def median(values):
     return (s[m - 1] + s[m]) / 2
 
 
-def table1(queries, corpus, qrels, inventory):
+def table1(queries, corpus, qrels, inventory, support=None):
     """The instrument's Table 1 (paper section 3.2) from its records.
 
     Single-page-solvable and distinct-page-valid gold counts use the gate
-    functions of :mod:`nclue.core.verify` (the independent verifier).
+    functions of :mod:`nclue.core.verify` (the independent verifier), on each
+    gold's inventory page sets -- or, for a gold in ``support``
+    (``{(qid, docid): [page set per condition]}``: golds a label repair made),
+    on the page sets given there.
     """
+    support = support or {}
     sets = gold_and_subsets(queries, qrels)
     pages = [d.pages for d in corpus.values()]
     n_gold = n_subset = g1 = g2 = 0
@@ -151,7 +155,8 @@ def table1(queries, corpus, qrels, inventory):
         for d in gold:
             src = corpus[d].source
             gold_by_source[src] = gold_by_source.get(src, 0) + 1
-            page_sets = [inventory[(d, c.cid)].pages if (d, c.cid) in inventory else () for c in query.conditions]
+            page_sets = support.get((qid, d)) or [inventory[(d, c.cid)].pages if (d, c.cid) in inventory else ()
+                                                  for c in query.conditions]
             sps += single_page_solvable(page_sets)
             dpv += distinct_page_valid(page_sets)
         if gold:

@@ -1,5 +1,5 @@
 """Independent construction verifier (paper section 3.2, supplement 1.1;
-docs/schema.md#qrelsjsonl).
+docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl).
 
 Written apart from the constructor (:mod:`nclue.builder.construct`), on another
 code path: it works on per-document dictionaries of page sets rather than

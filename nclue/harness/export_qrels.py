@@ -25,7 +25,7 @@ from .outputs import write_text
 
 README = """nclue export-qrels: {release}, qrel copy {copy} ({queries} queries)
 
-Grades are the number of the query's conditions a document supports (docs/schema.md#qrelsjsonl):
+Grades are the number of the query's conditions a document supports (docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl):
 gold = grade n (2 for a two-condition query, 3 for a three-condition one), subset = 1 .. n-1.
 A single trec_eval threshold (-l 2) is therefore wrong for three-condition queries; use:
 
@@ -45,8 +45,7 @@ def export(root, out, release="v1", qrels="final", form="raw"):
     inst = Instrument(root)
     if release == "v2":
         inst = inst.v2()
-    copies = {c.copy: c.path for c in layout.V2_COPIES}
-    rel = copies[qrels] if qrels in ("s0", "construction") else inst.QRELS
+    rel = inst.copy_path(qrels)
     queries, table = inst.evaluation_queries(rel), inst.qrels(rel)
     os.makedirs(out, exist_ok=True)
     graded, gold, subset = [], [], []

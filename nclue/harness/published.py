@@ -72,11 +72,14 @@ def build(root, checks, synthetic):
             reason = "%s: %s (published %s; the stand-in's %s = %s)" % (where, SYNTHETIC, row["text"], claim,
                                                                      _show(value, num.decimals + 2))
         else:
-            ok = num.shows(Fraction(value))
-            status = "pass" if ok else "fail"
-            reason = "%s: published %s, recomputed %s (claim %s%s)" % (
+            exact = Fraction(value)
+            ok, tie = num.shows(exact), num.at_tie(exact)
+            status = "pass" if ok or tie else "fail"
+            reason = "%s: published %s, recomputed %s (claim %s%s)%s" % (
                 where, row["text"], _show(value, num.decimals + 2), claim,
-                "" if rule.scale == 1 else ", x %s" % rule.scale)
+                "" if rule.scale == 1 else ", x %s" % rule.scale,
+                "; a rounding tie: the value sits on the edge of the published number's display interval"
+                if tie and not ok else "")
         table[{"pass": "verified", "fail": "failed", "skip": "skipped"}[status]] += 1
         if status == "skip":
             kind = "skipped_blocked" if claim is None else "skipped_not_computed" if value is None else \

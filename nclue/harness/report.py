@@ -222,14 +222,20 @@ def audit_section(result):
                        g(c + "protocol.tiebreak_pairs"), g(c + "decisions.targets_changed"),
                        g(c + "decisions.targets_to_gold"), g(c + "decisions.controls_retained"),
                        g(c + "decisions.controls")))
+    if "v1.genealogy.final.qrel_differences" in got:
+        out.append("  CrossPage qrel genealogy: construction -> final re-derived with %s differences (%s grades changed, "
+                   "%s zero-gold queries removed); %s final golds, %s made by a repair, %s failing a page gate" % (
+                       g("v1.genealogy.final.qrel_differences"), g("v1.genealogy.final.grades_changed"),
+                       g("v1.genealogy.final.removed_queries"), g("v1.genealogy.final.golds"),
+                       g("v1.genealogy.final.repaired_golds"), g("v1.genealogy.final.golds_failing_a_gate")))
     if "v2.genealogy.s.qrel_differences" in got:
         out.append("  SourceShift qrel genealogy: construction -> S0 -> S re-derived with %s / %s differences; "
                    "%s / %s zero-gold queries removed" % (
                        g("v2.genealogy.s0.qrel_differences"), g("v2.genealogy.s.qrel_differences"),
                        g("v2.genealogy.s0.removed_queries"), g("v2.genealogy.s.removed_queries")))
     if "audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho" in got:
-        out.append("  stratified audit on v1 (raw matrix): rho %s, max |change| %s gold-only NDCG@10 (0-1), "
-                   "largest movement %s positions" % (
+        out.append("  stratified audit on v1 (construction vs final copy, raw matrix): rho %s, max |change| %s "
+                   "gold-only NDCG@10 (0-1), largest movement %s positions" % (
                        g("audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho", "%.4f"),
                        g("audit.impact.v1.audit.matrix.gold_ndcg.max_abs_change", "%.4f"),
                        g("audit.impact.v1.audit.matrix.gold_ndcg.max_position_movement")))

@@ -273,7 +273,8 @@ def _prewarm(inst, result):
     for rel, f in sorted(result.files.items()):
         if f.status == "ok" and f.role in ("ranking", "form-ranking"):
             in_v2 = rel.startswith(layout.V2 + "/")
-            part, copies = (v2, [c.path for c in layout.V2_COPIES]) if in_v2 else (v1, [v1.QRELS])
+            part = v2 if in_v2 else v1
+            copies = [c.path for c in part.copies()]
             if not attempt("preloading " + rel, lambda rel=rel, part=part: part.ranking(rel))[0]:
                 continue
             for copy in copies:

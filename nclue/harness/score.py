@@ -226,17 +226,14 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
     inst = Instrument(root)
     if release == "v2":
         inst = inst.v2()
-    copies = {c.copy: c.path for c in layout.V2_COPIES}
-    if qrels != "final" and release != "v2":
-        raise UsageError("--qrels %s exists only for --release v2" % qrels)
-    rel = copies[qrels] if qrels in ("s0", "construction") else inst.QRELS
+    rel = inst.copy_path(qrels)
     refs_all = _reference_runs(inst, release)
     wanted = [sid for sid, _ in refs_all] if against is None else list(against)
     known = dict(refs_all)
     unknown = [sid for sid in wanted if sid not in known]
     if unknown:
         raise UsageError("--against: unknown system %r (systems: %s)" % (unknown[0], ", ".join(sorted(known))))
-    needed = [inst.CORPUS, inst.QUERIES, rel] + ([layout.V2_GENEALOGY] if release == "v2" else []) + [
+    needed = [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel) + [
         inst.SYSTEMS] + [known[sid] for sid in wanted] + ([inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else [])
     verify_inputs(inst, needed, verify, warn)
     queries, corpus, qrel_rows = inst.evaluation_queries(rel), inst.corpus(), inst.qrels(rel)

@@ -188,8 +188,16 @@ def _answer(row, obj, field, n_pages, shown):
     return Answer(positive, pages, quote, shown)
 
 
+def load_for(inst):
+    """All audit records of an instrument's root, validated against both releases' construction copies (the
+    copies the packet was sampled from): :func:`load` with each release's queries, corpus and copy."""
+    v1, v2 = inst.v1(), inst.v2()
+    return load(inst.root, {name: (part.queries(), part.corpus(), part.qrels(part.copies()[0].path),
+                                   part.copies()[0].path) for name, part in (("v1", v1), ("v2", v2))})
+
+
 def load(root, releases):
-    """All audit records, validated.  ``releases``: ``{name: (queries, corpus, initial qrels)}``."""
+    """All audit records, validated.  ``releases``: ``{name: (queries, corpus, initial qrels[, their path])}``."""
     def rows(name):
         rel = path_of(name)
         for line, obj in iter_jsonl(os.path.join(root, *rel.split("/")), rel):
@@ -203,7 +211,8 @@ def load(root, releases):
         if pid in pairs:
             raise row.error("pair", "duplicate pair %r" % pid)
         release = row.str("release", choices=tuple(sorted(releases)))
-        queries, corpus, qrels = releases[release]
+        queries, corpus, qrels = releases[release][:3]
+        qrels_path = releases[release][3] if len(releases[release]) > 3 else "the initial %s qrels" % release
         qid, docid = row.str("qid"), row.str("docid")
         if qid not in queries:
             raise row.error("qid", "unknown %s query %r" % (release, qid))
@@ -215,7 +224,7 @@ def load(root, releases):
         g0 = row.int("grade_before", 0, n)
         released = qrels.get(qid, {}).get(docid, 0)
         if g0 != released:
-            raise row.error("grade_before", "is %d but the initial %s qrels give %d" % (g0, release, released))
+            raise row.error("grade_before", "is %d but %s gives %d" % (g0, qrels_path, released))
         stratum = row.str("stratum", choices=("gold", "subset"))
         if (stratum == "gold") != (g0 == n):
             raise row.error("stratum", "is %r but the grade before is %d of %d" % (stratum, g0, n))

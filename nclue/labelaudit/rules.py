@@ -111,27 +111,38 @@ def repair(g0, n, a, e, adjudication=None, gate_ok=None):
     >>> repair(2, 2, [yes, no], [yes, no])
     (2, 'needs-adjudication')
     """
-    grade, route, _ = repair_detail(g0, n, a, e, adjudication, gate_ok)
+    grade, route, _, _ = repair_detail(g0, n, a, e, adjudication, gate_ok)
     return grade, route
 
 
 def repair_detail(g0, n, a, e, adjudication=None, gate_ok=None, overrides=None):
-    """:func:`repair` with a third value: True when the distinct-page gate kept a would-be gold partial.
+    """:func:`repair` with two more values: True when the distinct-page gate kept a would-be gold
+    partial, and the decision's **support**: per condition, the pages its positive answers selected
+    (empty for a condition decided negative), or None when the decision keeps ``g0`` or is not made yet.
+    A repaired gold's page gates are checked on this support (supplement 10.4).
 
     ``overrides``: ``{condition index: Answer}``, administrative decisions (10.4) that replace the
-    majority of an adjudicated condition; the distinct-page gate still applies to them."""
+    majority of an adjudicated condition; the distinct-page gate still applies to them.
+
+    >>> yes, no = Answer(True, [3], "the plan is described here"), Answer(False)
+    >>> repair_detail(1, 2, [yes, Answer(True, [5], "a second page")], [yes, Answer(True, [6], "and again")])
+    (2, 'accept-increase', False, ((3,), (5, 6)))
+    >>> repair_detail(2, 2, [yes, no], [yes, no])
+    (2, 'needs-adjudication', False, None)
+    """
     overrides = overrides or {}
     gate_ok = gate_ok or (lambda ans: True)
     ga, ge = derived_grade(a), derived_grade(e)
     if ga == ge == g0:
-        return g0, "keep", False
+        return g0, "keep", False, None
     if ga == ge and ga > g0:
         positives = [i for i in range(n) if a[i].positive and e[i].positive]
         valid = len(positives) == ga and all(gate_ok(a[i]) and gate_ok(e[i]) for i in positives)
-        if valid and (ga < n or _distinct([_merge(a[i], e[i]) for i in range(n)])):
-            return ga, "accept-increase", False
+        merged = [_merge(a[i], e[i]) if a[i].positive and e[i].positive else Answer(False) for i in range(n)]
+        if valid and (ga < n or _distinct(merged)):
+            return ga, "accept-increase", False, _support(merged)
     if adjudication is None:
-        return g0, "needs-adjudication", False
+        return g0, "needs-adjudication", False, None
     final = []
     for i in range(n):
         if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
@@ -152,7 +163,11 @@ def repair_detail(g0, n, a, e, adjudication=None, gate_ok=None, overrides=None):
     blocked = grade == n and not _distinct(final)
     if blocked:
         grade = n - 1          # J061: every condition supported, but not on distinct pages
-    return grade, "adjudicated", blocked
+    return grade, "adjudicated", blocked, _support(final)
+
+
+def _support(answers):
+    return tuple(tuple(sorted(set(ans.pages))) if ans.positive else () for ans in answers)
 
 
 def _merge(x, y):

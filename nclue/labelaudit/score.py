@@ -103,7 +103,8 @@ def agreement(records, pairs=None):
 
 
 def decide(records, p):
-    """The policy's decision for one pair from its records: ``(grade, route, gate_blocked)``."""
+    """The policy's decision for one pair from its records: ``(grade, route, gate_blocked, support)``
+    (:func:`nclue.labelaudit.rules.repair_detail`)."""
     a, e = records.initial_responders
     ok = gate_checker(records, p)
     adjudication = None
@@ -115,9 +116,35 @@ def decide(records, p):
         record = p.condition_decisions.get(cid)
         if record is not None and record.override is not None:
             overrides[i] = Answer(record.override, record.override_pages, record.reason, p.queue[cid])
-    grade, route, blocked = repair_detail(p.grade_before, p.n, p.initial[a], p.initial[e], adjudication, ok,
-                                          overrides)
-    return grade, route, blocked
+    return repair_detail(p.grade_before, p.n, p.initial[a], p.initial[e], adjudication, ok, overrides)
+
+
+def repaired_pairs(records, release):
+    """``{(qid, docid): (grade_before, grade_after, support)}``: the pairs of ``release`` whose grade the
+    policy changes, each with the decision's support (:func:`nclue.labelaudit.rules.repair_detail`)."""
+    out = {}
+    for p in records.pairs.values():
+        if p.release != release:
+            continue
+        grade, _, _, support = decide(records, p)
+        if grade != p.grade_before:
+            out[(p.qid, p.docid)] = (p.grade_before, grade, support)
+    return out
+
+
+def repaired_gold_support(records, release, queries, inventory):
+    """``{(qid, docid): [page set per condition]}`` for the pairs of ``release`` the policy makes gold: each
+    condition's inventory pages joined with the pages the decision's positive answers selected -- the
+    evidence a repaired gold's page gates are checked on (supplement 10.4: "after which all 2,176 gold qrels
+    still pass both page gates").  ``inventory``: ``{(docid, cid): row with .pages}``."""
+    out = {}
+    for (qid, docid), (_, after, support) in repaired_pairs(records, release).items():
+        query = queries[qid]
+        if after != query.n:
+            continue
+        out[(qid, docid)] = [sorted(set(inventory[(docid, c.cid)].pages if (docid, c.cid) in inventory else ())
+                                    | set(pages)) for c, pages in zip(query.conditions, support)]
+    return out
 
 
 def condition_decisions(records):
@@ -178,7 +205,7 @@ def policy(records):
             out["consensus_increase"] += 1
         elif ga < p.grade_before:
             out["consensus_decrease"] += 1
-        grade, route, blocked = decide(records, p)
+        grade, route, blocked, _ = decide(records, p)
         decided[p.pair] = grade
         out[routes.get(route, "unresolved_pairs")] += 1
         out["gate_blocked"] += blocked

@@ -43,6 +43,11 @@ class Num:
             return x == self.value
         return self.lo <= x < self.hi
 
+    def at_tie(self, x):
+        """Is exact ``x`` an edge of this number's display interval -- a tie that another rounding convention
+        (half away from zero, half even) displays as this number although round half up does not always?"""
+        return self.kind != "count" and (x == self.lo or x == self.hi)
+
     def __repr__(self):
         return "%s=%s" % (self.id, self.text)
 
