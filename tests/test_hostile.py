@@ -467,3 +467,26 @@ def test_a_damaged_sums_file_fails_with_its_line(mini_all_copy, name, damage, ne
     result = run(mini_all_copy, levels=("integrity",))
     fails = {c.id: c for c in result.checks if c.status == "fail"}
     assert needle in fails["integrity.sha256sums"].reason
+
+
+@pytest.mark.parametrize("namespace,a,b", [("system", "jina_dec", "qwen06_dec"),      # same block, other operation
+                                           ("system", "bm25_and", "hybrid"),          # across blocks
+                                           ("original", "text_jinav4", "colqwen2.5"),
+                                           ("block", "jina_composition", "fusion")])   # contrasts
+def test_a_crosswalk_with_two_rows_swapped_fails_naming_both(mini_all, tmp_path, namespace, a, b):
+    """Two crosswalk rows swapped and re-signed everywhere: the semantic check (the paper's roles against
+    systems.json) fails, naming both rows, so no published number is bound to the wrong run in silence."""
+    root = str(tmp_path / "inst")
+    shutil.copytree(mini_all, root)
+    path = os.path.join(root, "data", "crosswalk.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    rows = {(r["namespace"], r["paper"]): r for r in doc["rows"]}
+    rows[(namespace, a)]["stand_in"], rows[(namespace, b)]["stand_in"] = (
+        rows[(namespace, b)]["stand_in"], rows[(namespace, a)]["stand_in"])
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    _resign(root, "data/crosswalk.json")
+    result = run(root, levels=("integrity", "construction"))
+    fails = {c.id: c for c in result.checks if c.status == "fail"}
+    assert set(fails) == {"v1.crosswalk.role_mismatches"}, sorted(fails)
+    reason = fails["v1.crosswalk.role_mismatches"].reason
+    assert "row %s / %s" % (namespace, a) in reason and "row %s / %s" % (namespace, b) in reason

@@ -54,7 +54,7 @@ def _integrity_units(inst):
     def compute():
         rec = audit_records(inst)
         table, first = audit_scoring.integrity(rec)
-        failures = sum(t["gate_failures"] for t in table.values())
+        failures = sum(t["gate_failures"] for key, t in table.items() if not key.endswith(".all"))
         return _flat("audit.integrity", table, SRC) + [
             Value("audit.integrity.pairs", len(rec.pairs), source=SRC),
             Value("audit.integrity.conditions", sum(p.n for p in rec.pairs.values()), source=SRC),
@@ -63,6 +63,17 @@ def _integrity_units(inst):
     def packet():
         structure = audit_scoring.packet_structure(audit_records(inst))
         out = [Value("audit.packet.%s" % k, v, source=SRC + ", Table S7") for k, v in structure.items()]
+        cells = {}
+        for key, count in structure.items():        # <release>_<source>_<stratum>: a cell's pairs, Table S7
+            parts = key.rsplit("_", 1)
+            if len(parts) == 2 and parts[1] in ("gold", "subset") and key.count("_") == 2:
+                cells[parts[0]] = cells.get(parts[0], 0) + count
+        out += [Value("audit.packet.%s_pairs" % cell, cells[cell], source=SRC + ", Table S7") for cell in sorted(cells)]
+        by_release = {}
+        for cell, count in cells.items():
+            by_release[cell.split("_", 1)[0]] = by_release.get(cell.split("_", 1)[0], 0) + count
+        out += [Value("audit.packet.%s_pairs" % r, by_release[r], source=SRC + ", section 10.1")
+                for r in sorted(by_release)]
         if inst.exists(AUDIT_STATS):
             wrong = stats_file_disagreements(inst, AUDIT_STATS, "table", structure)
             out.append(Value("audit.packet.stats_file_disagreements", len(wrong), source=AUDIT_STATS,
@@ -99,10 +110,13 @@ def _policy_units(inst):
         out = [Value("audit.policy.decision_mismatches", pol.pop("decision_mismatches"), source=src,
                      detail=pol.pop("first_mismatch"))]
         transitions = pol.pop("transitions")
+        splits = pol.pop("transition_splits")
         strata = pol.pop("strata")
         out += _flat("audit.policy", pol, src)
         out += [Value("audit.policy.transition.%s" % k.replace("->", "_to_"), v, source=src)
                 for k, v in sorted(transitions.items())]
+        out += [Value("audit.policy.transition.%s.%s" % (k.replace("->", "_to_"), end), n, source=src)
+                for k, split in sorted(splits.items()) for end, n in sorted(split.items())]
         out += _flat("audit.policy.strata", strata, src)
         table, first = audit_scoring.condition_decisions(rec)
         out += [Value("audit.policy.condition_decisions.%s" % k, v, source=src + ", 10.4 (per-condition decisions)",

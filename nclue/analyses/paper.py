@@ -10,6 +10,7 @@ of the harness.
 
 from ..core import layout
 from ..paperaudit import results as result_rules
+from ..paperaudit import roles
 from ..paperaudit.check import NUMBERS, audit, load_numbers
 from ..paperaudit.crosswalk import completeness, unknown_ids
 from ..paperaudit.crosswalk import load as load_crosswalk
@@ -80,11 +81,35 @@ def _crosswalk_values(inst):
     return out
 
 
+def _system_classes(inst):
+    """``({system id: (block, operation)}, {namespace: {contrast id: (base, [variants])}})`` of both releases'
+    systems.json, for the crosswalk's semantic check (:func:`nclue.paperaudit.roles.mismatches`)."""
+    systems, contrasts = {}, {"block": {}, "direction": {}, "ss_contrast": {}}
+    for part in (inst.v1(), inst.v2()):
+        if not part.exists(part.SYSTEMS):
+            continue
+        found, _ = part.systems()
+        systems.update({sid: (s.block, s.operation) for sid, s in found.items()})
+        doc = systems_document(part)
+        for field, ns, key in (("contrasts", "block", "block"), ("directions", "direction", "id"),
+                               ("source_shift_contrasts", "ss_contrast", "id")):
+            for c in doc.get(field, []):
+                if isinstance(c, dict) and isinstance(c.get(key), str):
+                    variants = c.get("variants", [c.get("variant")])
+                    contrasts[ns][c[key]] = (c.get("base"), [v for v in variants if isinstance(v, str)])
+    return systems, contrasts
+
+
 def _release_crosswalk_values(inst):
-    """The released crosswalk against the instrument: every id it names exists; counts by namespace."""
+    """The released crosswalk against the instrument: every id it names exists; every row plays a run of the
+    paper configuration's Table 2 block and operation class, every contrast row the paper's base and variant
+    (:mod:`nclue.paperaudit.roles`); counts by namespace."""
     cw = load_crosswalk(inst.root)
     problems = unknown_ids(cw, _known_ids(inst))
+    semantic = roles.mismatches(cw.rows, *_system_classes(inst))
     out = [Value("v1.crosswalk.unknown_ids", len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
+           Value("v1.crosswalk.role_mismatches", len(semantic), source=CROSSWALK_SOURCE + " (the paper's roles)",
+                 detail="; ".join(semantic[:4])),
            Value("v1.crosswalk.blocked_configurations", len(cw.blocked), source=CROSSWALK_SOURCE)]
     for ns in sorted(cw.rows):
         rows = cw.rows[ns]

@@ -78,7 +78,9 @@ def _slice_units(inst):
                 prefix = "v1.slices.%s.%s" % (sid, key)
                 values += [Value(prefix + ".queries", s["queries"], source="Table 6 slice " + label),
                            Value(prefix + ".nclue_score_at_10", s["nclue_score"], source="Table 6 slice " + label),
-                           Value(prefix + ".gold_hit_at_10", s["gold_hit"], source="Table 6 slice " + label)]
+                           Value(prefix + ".gold_hit_at_10", s["gold_hit"], source="Table 6 slice " + label),
+                           # the discovery-completion gap, Gold Hit minus n-Clue Score (section 4.3)
+                           Value(prefix + ".subset_first", s["subset_first"], source="Table 6 slice " + label)]
             return values
         units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, rel], compute))
     return units

@@ -257,8 +257,11 @@ def _headline_section(result, h):
     r = h["published_results"]
     items.append("<li>published results verified against data: %s</li>" % (
         "none (the paper level did not run)" if r is None else
-        "%d of %d bound numbers (%d fail; %d skip: %d synthetic stand-in, %d blocked configurations)" % (
-            r["verified"], r["bound"], r["failed"], r["skipped"], r["skipped_synthetic"], r["skipped_blocked"])))
+        "%d of %d results, %d of %d numbers that hold by construction (%d fail; %d skip: %d synthetic stand-in, "
+        "%d blocked configurations, %d not computed in this run)" % (
+            r["verified_results"], r["bound_by_kind"]["result"], r["verified_by_construction"],
+            r["bound"] - r["bound_by_kind"]["result"], r["failed"], r["skipped"], r["skipped_synthetic"],
+            r["skipped_blocked"], r["skipped_not_computed"])))
     groups = group_counts(result)
     rows = [[escape(g), _fmt(v["pass"]), _fmt(v["fail"]), _fmt(v["skip"])] for g, v in sorted(groups.items())]
     return ('<section id="headline"><h2>Headline</h2><div class="banner"><ul>%s</ul></div>%s</section>' % (
@@ -431,15 +434,17 @@ def _published_section(result):
     rows = [[escape(t), _fmt(v["numbers"]), _fmt(v["bound"]), _fmt(v["verified"]), _fmt(v["failed"]),
              _fmt(v["skipped"])] for t, v in sorted(s["by_table"].items())]
     brows = [[escape(b["number"]), escape(b["table"]), escape(b["published"]), _fmt(b["recomputed"], 4),
-              escape(b["claim"] or "-"), escape(b["status"])] for b in pub["bindings"] if b["bound"]]
+              escape(b["claim"] or "-"), escape(b["kind"]), escape(b["status"])] for b in pub["bindings"] if b["bound"]]
     urows = [[escape(reason), _fmt(n)] for reason, n in sorted(s["unbound_by_reason"].items())]
     return ('<section id="published"><h2>Published results against this instrument</h2><p>%d of %d transcribed '
             'numbers are bound to a claim; %d verified, %d failed, %d skipped.</p>%s%s%s</section>' % (
                 s["bound"], s["numbers"], s["verified"], s["failed"], s["skipped"],
                 _table("Bound share by table", ["table", "numbers", "bound", "verified", "failed", "skipped"], rows),
                 _table("Unbound numbers by reason", ["reason", "numbers"], urows),
-                _table("Every bound number: the published value beside this instrument's value for the same quantity",
-                       ["number", "table", "published", "this instrument", "claim", "status"], brows)))
+                _table("Every bound number: the published value beside the value this instrument computes for the "
+                       "cell (on the stand-in, from the stand-in system that plays the role of the paper's "
+                       "configuration, not from the paper's model)",
+                       ["number", "table", "published", "this instrument", "claim", "kind", "status"], brows)))
 
 
 def _provenance_section(result):

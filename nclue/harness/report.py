@@ -90,8 +90,9 @@ def headline(result):
                                     "undeterminable_relations": rc["skip"]}
     if getattr(result, "published", None) is not None:
         sm = result.published["summary"]
-        out["published_results"] = {k: sm[k] for k in ("numbers", "bound", "verified", "failed", "skipped",
-                                                        "skipped_synthetic", "skipped_blocked", "skipped_not_computed")}
+        out["published_results"] = {k: sm[k] for k in (
+            "numbers", "bound", "verified", "verified_results", "verified_by_construction", "bound_by_kind", "failed",
+            "skipped", "skipped_synthetic", "skipped_blocked", "skipped_not_computed")}
     return out
 
 
@@ -110,18 +111,53 @@ def headline_lines(result):
     if r is None:
         lines.append("  published results verified against data: none (the paper level did not run)")
     else:
-        lines.append("  published results verified against data: %d of %d bound numbers (%d fail; %d skip: %d synthetic "
-                     "stand-in, whose values are its own, %d blocked configurations, %d not computed in this run); "
-                     "%d of the %d transcribed numbers are not bound to a claim (reasons in the JSON report)" % (
-                         r["verified"], r["bound"], r["failed"], r["skipped"], r["skipped_synthetic"],
+        k = r["bound_by_kind"]
+        by_construction = k["design"] + k["floor"] + k["zero"]
+        lines.append("  published results verified against data: %d of %d results, and %d of %d numbers that hold by "
+                     "construction (%d design counts and sizes, %d p-value floors, %d zero cells); %d fail; %d skip "
+                     "(%d synthetic stand-in, whose values are its own; %d blocked configurations; %d not computed in "
+                     "this run); %d of the %d transcribed numbers are not bound to a claim (reasons in the JSON "
+                     "report)" % (
+                         r["verified_results"], k["result"], r["verified_by_construction"], by_construction,
+                         k["design"], k["floor"], k["zero"], r["failed"], r["skipped"], r["skipped_synthetic"],
                          r["skipped_blocked"], r["skipped_not_computed"], r["numbers"] - r["bound"], r["numbers"]))
+    return lines
+
+
+MAX_PER_TABLE = 40
+
+
+def published_fail_lines(result):
+    """The published numbers that fail, grouped by table in the paper's order; every table with a fail is
+    shown (at most ``MAX_PER_TABLE`` lines each, the rest counted), with table, row, column, published and
+    recomputed values and the claim on each line."""
+    from .published import paper_order
+    published = getattr(result, "published", None)
+    if not published:
+        return []
+    tables = {}
+    fails = {c.id: c for c in result.checks if c.group == "published" and c.status == "fail"}
+    for b in published["bindings"]:
+        if b.get("status") == "fail":
+            tables.setdefault(b["table"], []).append((b["number"], fails["published:" + b["number"]]))
+    if not tables:
+        return []
+    lines = ["PUBLISHED RESULTS THAT FAIL (%d, by table in the paper's order):" % len(fails)]
+    for table in sorted(tables, key=lambda t: paper_order(tables[t][0][0], t)):
+        members = sorted(tables[table])
+        lines.append("  %s -- %d fail" % (members[0][1].reason.split(",", 1)[0].split(":", 1)[0], len(members)))
+        lines += ["    FAIL %s: %s" % (c.id, c.reason) for _, c in members[:MAX_PER_TABLE]]
+        if len(members) > MAX_PER_TABLE:
+            lines.append("    ... and %d more in this table (all in the JSON report)" % (len(members) - MAX_PER_TABLE))
     return lines
 
 
 def render_text(result, strict=False, quiet=False):
     if quiet:           # the fails and the result line only
-        fails = [c for c in result.checks if c.status == "fail"]
+        fails = [c for c in result.checks if c.status == "fail" and c.group != "published"]
         lines = (["FAIL (%d):" % len(fails)] + _grouped(fails, "FAIL") + [""]) if fails else []
+        published_fails = published_fail_lines(result)
+        lines += (published_fails + [""]) if published_fails else []
         lines.append(_result_line(result, strict))
         return "\n".join(lines) + "\n"
     lines = [instrument_line(result), "root: %s" % os.path.abspath(result.root)]
@@ -132,10 +168,15 @@ def render_text(result, strict=False, quiet=False):
         lines.append("  %-13s %5d pass %5d fail %5d skip" % (level, g["pass"], g["fail"], g["skip"]))
     fails = [c for c in result.checks if c.status == "fail"]
     skips = [c for c in result.checks if c.status == "skip"]
-    if fails:
+    own_fails = [c for c in fails if c.group != "published"]
+    if own_fails:
         lines.append("")
-        lines.append("FAIL (%d):" % len(fails))
-        lines.extend(_grouped(fails, "FAIL"))
+        lines.append("FAIL (%d):" % len(own_fails))
+        lines.extend(_grouped(own_fails, "FAIL"))
+    published_fails = published_fail_lines(result)
+    if published_fails:
+        lines.append("")
+        lines.extend(published_fails)
     not_requested = {}
     shown = []
     for c in skips:

@@ -17,26 +17,28 @@ def gate_checker(records, p):
 
 
 def integrity(records):
-    """Quote-gate results per stage and responder (Tables S8 and S11): positives, negatives,
-    selected pages, quotes passing, and answers failing the gate (with the first failure)."""
+    """Quote-gate results per stage and responder, and per stage over all its responders (``<stage>.all``;
+    Tables S8 and S11): positives, negatives, selected pages, quotes given and quotes passing, and answers
+    failing the gate (with the first failure)."""
     out = {}
     first_failure = ""
 
     def tally(stage, who, ans, p, where):
         nonlocal first_failure
-        t = out.setdefault("%s.%s" % (stage, who), {"positive": 0, "negative": 0, "pages": 0, "quotes_exact": 0,
-                                                    "gate_failures": 0})
         ok, why = gate(ans, set(ans.shown), records.text(p.release, p.docid))
-        if ans.positive:
-            t["positive"] += 1
-            t["pages"] += len(ans.pages)
-            t["quotes_exact"] += ok
-        else:
-            t["negative"] += 1
-        if not ok:
-            t["gate_failures"] += 1
-            if not first_failure:
-                first_failure = "pair %s, %s, responder %s: %s" % (p.pair, where, who, why)
+        for key in ("%s.%s" % (stage, who), "%s.all" % stage):
+            t = out.setdefault(key, {"positive": 0, "negative": 0, "pages": 0, "quotes": 0, "quotes_exact": 0,
+                                     "gate_failures": 0})
+            if ans.positive:
+                t["positive"] += 1
+                t["pages"] += len(ans.pages)
+                t["quotes"] += bool(ans.quote.strip())
+                t["quotes_exact"] += ok
+            else:
+                t["negative"] += 1
+            t["gate_failures"] += not ok
+        if not ok and not first_failure:
+            first_failure = "pair %s, %s, responder %s: %s" % (p.pair, where, who, why)
 
     for p in records.pairs.values():
         for who in records.initial_responders:
@@ -45,7 +47,7 @@ def integrity(records):
         for cid in sorted(p.adjudication):
             for who in records.adjudication_responders:
                 tally("adjudication", who, p.adjudication[cid][who], p, cid)
-    return out, first_failure
+    return {k: out[k] for k in sorted(out)}, first_failure
 
 
 def packet_structure(records):
@@ -86,6 +88,10 @@ def agreement(records, pairs=None):
            "condition_agreement": 100.0 * cond_agree / len(cond) if cond else None,
            "both_positive": len(both), "page_set_agree": same_pages,
            "page_set_agreement": 100.0 * same_pages / len(both) if both else None,
+           # over every condition: two negative answers select the same (empty) page set
+           "page_set_agree_all": same_pages + sum(1 for x, y in cond if not x and not y),
+           "page_set_agreement_all": (100.0 * (same_pages + sum(1 for x, y in cond if not x and not y)) / len(cond)
+                                      if cond else None),
            "positive_" + a: sum(1 for x, _ in cond if x), "positive_" + e: sum(1 for _, y in cond if y)}
     if n_pairs:
         lo, hi = wilson(grade_agree, n_pairs)
@@ -195,7 +201,7 @@ def policy(records):
            "queued_both_negative_conditions": 0, "queued_both_positive_conditions": 0, "locked_conditions": 0,
            "gate_blocked": 0, "decision_mismatches": 0, "first_mismatch": ""}
     routes = {"keep": "keep", "accept-increase": "accept_increase", "adjudicated": "adjudicated_pairs"}
-    transitions, strata = {}, {}
+    transitions, strata, splits = {}, {}, {}
     decided = {}
     for p in records.pairs.values():
         ga, ge = derived_grade(p.initial[a]), derived_grade(p.initial[e])
@@ -232,16 +238,22 @@ def policy(records):
                         p.pair, grade, route, p.decision[0], p.decision[1]))
         key = "%d->%d" % (p.grade_before, grade)
         transitions[key] = transitions.get(key, 0) + 1
-        s = strata.setdefault("%s.%s" % (p.release, p.source), {"sampled": 0, "corrected": 0})
-        s["sampled"] += 1
-        s["corrected"] += grade != p.grade_before
+        if grade != p.grade_before:
+            split = splits.setdefault(key, {"to_gold": 0, "partial": 0})
+            split["to_gold" if grade == p.n else "partial"] += 1
+        for name in ("%s.%s" % (p.release, p.source), "%s.all" % p.release):
+            s = strata.setdefault(name, {"sampled": 0, "corrected": 0})
+            s["sampled"] += 1
+            s["corrected"] += grade != p.grade_before
     out["transitions"] = {k: transitions[k] for k in sorted(transitions)}
+    out["transition_splits"] = {k: splits[k] for k in sorted(splits)}     # changed grades: ending gold or partial
     out["strata"] = {k: strata[k] for k in sorted(strata)}
     changed = [p for p in records.pairs.values() if decided[p.pair] != p.grade_before]
     out["changed"] = len(changed)
     out["to_gold"] = sum(1 for p in changed if decided[p.pair] == p.n)
     out["from_gold"] = sum(1 for p in changed if p.grade_before == p.n)
     out["to_zero"] = sum(1 for p in changed if decided[p.pair] == 0)
+    out["net_gold"] = out["to_gold"] - out["from_gold"]       # Table S12's "net +60 sampled gold"
     return out, decided
 
 
@@ -254,6 +266,7 @@ def adjudication(records):
         return out
     votes = [[p.adjudication[cid][w].positive for w in names] for p, cid in items]
     out["unanimous"] = sum(1 for v in votes if len(set(v)) == 1)
+    out["non_unanimous"] = len(items) - out["unanimous"]
     out["unanimous_share"] = 100.0 * out["unanimous"] / len(items)
     out["positive_votes"] = sum(sum(v) for v in votes)
     out["fleiss_kappa"] = fleiss_kappa([[sum(v), len(v) - sum(v)] for v in votes])

@@ -13,7 +13,7 @@ import os
 
 from ..core.errors import InputError
 from ..core.jsonio import read_json
-from .relations import RELATIONS
+from .relations import CITATIONS, RELATIONS
 from .solve import Num
 
 NUMBERS = "reference_metrics/paper/numbers.json"
@@ -110,6 +110,16 @@ def audit(entries):
         if row["status"] != "skip":
             for i in r.ids:
                 involved.setdefault(i, []).append(row)
+    main_tables = {entries[nid][1]["table"] for nid in entries if nid.startswith("T")}
+    for rid, where, quote, cited in CITATIONS:
+        missing = [t for t in cited if t not in main_tables]
+        rel_rows.append({"id": rid, "description": "%s cites main-paper Table%s %s: \"%s\"" % (
+                             where, "s" if len(cited) > 1 else "", ", ".join(cited), quote),
+                         "kind": "reference", "numbers": [], "status": "fail" if missing else "pass",
+                         "detail": ("the main paper has no Table %s (its tables are %s)" % (
+                             ", ".join(missing), ", ".join(sorted(main_tables, key=int)))) if missing else
+                         "every cited table is in the paper",
+                         "boundary": False, "counts": {}, "determines": []})
     numbers = {}
     for nid in sorted(values):
         rels = involved.get(nid, [])

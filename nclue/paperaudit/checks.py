@@ -134,6 +134,19 @@ def share(id, k, n, pct, description):
     return Relation(id, description, ids, fn, determines=[pct])
 
 
+def count_exists(id, pct, n, description):
+    """Some integer count ``k`` of ``n`` (an id or a literal int) displays as the percentage ``pct``
+    (GRIM-style: a share whose population is known but whose count is not published)."""
+    def fn(v):
+        nn = _int(v, n) if isinstance(n, str) else n
+        r = v[pct].counts(nn)
+        if r is None:
+            return Verdict(False, "no integer count over %d displays as %s%%" % (nn, v[pct].text))
+        return Verdict(True, "%s%% of %d is %s/%d" % (v[pct].text, nn, r[0] if r[0] == r[1] else "%d..%d" % r, nn),
+                       counts={pct: r[0]} if r[0] == r[1] else {})
+    return Relation(id, description, [x for x in (pct, n) if isinstance(x, str)], fn, kind="bound")
+
+
 # ---- bounds -------------------------------------------------------------------------------------
 
 def contains(id, lo, x, hi, description):

@@ -10,6 +10,7 @@ To add a relation, add a row (docs/recipes.md#a-relation-of-the-paper-audit).
 
 from .checks import (
                      agreement_by_n,
+                     count_exists,
                      binary_kappa,
                      components_fit,
                      constant,
@@ -1075,4 +1076,24 @@ RELATIONS = (
           "supplement 7: rerank_qwen3vl8b lowers its base under clean"),
     order("S2b.direction.rerank_qwen3vl8b.natural", "S2b.rerank_qwen3vl8b.natural", "S2b.colqwen2.5.natural",
           "supplement 7: rerank_qwen3vl8b lowers its base under natural"),
+    # ---- relations added with the binding review (docs/paper-audit.md#binding-decisions)
+    count_exists("S8.pageset_over_conditions", "S8.pageset_agree", "S8.cond_agree_of",
+                 "Table S8's exact page-set agreement 78.7% is a count over its 710 conditions (559/710)"),
+    weighted("X.s8.condition_records_sum", [(2, "X.s8.n2"), (3, "X.s8.n3"), (-1, "X.s8.condition_records")],
+             "supplement 8: 2 x 198 + 3 x 27 = 477 condition records"),
+    equal("eq.X.s5b.auc_before", "X.s5b.auc_before", "X.s5.auc_before",
+          "the length-matched AUC before matching, in Table S5b's prose and section 5 (.606)"),
+    equal("eq.X.s5b.auc_after", "X.s5b.auc_after", "X.s5.auc_after",
+          "the length-matched AUC after matching, in Table S5b's prose and section 5 (.598)"),
 )
+
+# The paper's references to its own main tables: every cited table must exist in the transcription (a table is
+# transcribed when at least one number is); ``(id, where, quote, cited tables)``.
+CITATIONS = (
+    ("ref.supplement2.tables_8_9", "supplement 2",
+     "Main-paper Tables 8–9 report page-evidence delivery and construct validity, respectively", ("8", "9")),
+    ("ref.supplement2.tables_3_4", "supplement 2",
+     "Table 3 is the clean-query scorecard, and Table 4 decomposes clean-query outcomes", ("3", "4")),
+    ("ref.supplement2.table6", "supplement 2", "Main-paper Table 6 and the Table 4 failure decomposition", ("6", "4")),
+)
+

@@ -3,11 +3,15 @@
 Each :class:`ResultRule` binds the transcribed numbers whose id matches ``pattern`` (one ``*`` stands
 for a paper row key) to a claim: ``claim`` is the claim id with ``{row}`` replaced by the id the
 instrument's crosswalk gives that row key in ``namespace`` (``data/crosswalk.json``)
-and ``{displayed}`` by the displayed variant of a Table 5 block (the run's own
-``v1.contrasts.<block>.displayed_variant``).  ``scale`` converts the claim's unit to the paper's
-(``"1/100"`` for a claim in points bound to a proportion, ``100`` for a proportion bound to points);
-``index`` picks a cell of a list-valued claim; ``absent_zero`` says that a count missing from the run
-is zero (transition tallies list only the transitions that occur).
+and ``{variant}`` by the run the crosswalk gives the variant the paper names for a Table 5 block
+(:data:`nclue.paperaudit.roles.BLOCKS`: "Jina joint -> harmonic dec." is the harmonic-mean run, whichever
+variant scored highest on the instrument).  ``scale`` converts the claim's unit to the paper's
+(``"1/100"`` for a claim in points bound to a proportion, ``100`` for a proportion bound to points, ``-1``
+for a quantity the paper states with the opposite sign); ``index`` picks a cell of a list-valued claim;
+``absent_zero`` says that a count missing from the tally is zero (transition tallies list only the
+transitions that occur; it applies only when the tally itself was computed in the run); ``design`` marks a
+number that holds by the instrument's construction (a design count or size), which the headline counts
+apart from results; ``note`` records a decision the paper's text forced, with the sentence behind it.
 
 A number is compared under the paper's display rule, the paper audit's one implementation
 (:meth:`nclue.paperaudit.solve.Num.shows`: round half up; a count must be equal): the claim value
@@ -21,6 +25,7 @@ import math
 from fnmatch import fnmatchcase
 from typing import NamedTuple, Optional, Tuple
 
+from . import roles
 from .bindings import STRUCTURE
 
 
@@ -32,9 +37,31 @@ class ResultRule(NamedTuple):
     index: Tuple[int, ...] = ()
     absent_zero: bool = False
     key: Optional[str] = None    # the row key of a number whose id names no row (a prose restatement)
+    design: bool = False         # holds by the instrument's construction (a design count or a size)
+    note: str = ""               # a binding decision and the paper's sentence behind it
 
 
 SLICES = ("all", "n2", "n3", "lmin_le30", "lmin_gt100", "pool_le25", "pool_gt50")
+
+# The binding decisions the paper's text forced (docs/paper-audit.md#binding-decisions)
+NAMED_VARIANT = ("Table 5's cells are the variant each row names ('Jina joint -> harmonic dec.', 'Qwen 0.6B joint -> "
+                 "product dec.'); the displayed endpoint is that variant because it had 'the highest raw-form "
+                 "n-Clue Score' (section 3.3), and Table 7 restates the same cell ('Jina composition +6.8'), so "
+                 "the cell is bound to the run playing the named variant, not to the instrument's own best variant")
+PAGE_SET = ("'Exact condition page-set agreement 78.7%' (Table S8) sits beside 'Condition support agreement 661/710': "
+            "its population is the 710 conditions (two negative answers select the same empty set); over the 533 "
+            "conditions both evaluators supported no count shows as 78.7%, over 710 559 does")
+SAMPLED = ("Table S13's CrossPage row reads 'All (98 WB, 2 PMC) 100 20': 98 and 2 are the sampled pairs by source, "
+           "100 sampled and 20 corrected the row's totals")
+RARITY = ("'rarity -.41' (Table S5b): rarity grows as a condition gets rarer, so it is the negative of the "
+          "regression's mean ln document frequency, whose coefficient has the opposite sign")
+REPRESENTATIVE = ("'representative gold-only NDCG@10 moves by at most .0012' (supplement 10.6): the largest change "
+                  "of Table S14's three representative CrossPage systems, not of every run")
+PER_SOURCE = ("'1,000 PDFs balanced across eight sources (125 each)' (supplement 8): the quality gate removes whole "
+              "sources ('removes those sources' queries, documents, qrels'), so each retained source keeps its 125 "
+              "documents; the number is bound to the final documents per source")
+PAGE_RUN = ("Table 8's 'Qwen3-VL 2B / 8B' are the visual rerankers of Table 2's reranking block ('2B/8B controls'); "
+            "the 8B is Table 3's 'Qwen3-VL 8B reranker', so both tables bind it to the same run")
 FORMS = (("raw", "raw"), ("clean", "clean_v2"), ("natural", "natural"))
 
 _RULES = [
@@ -46,18 +73,18 @@ _RULES = [
     ResultRule("T4.*.subset", "v1.scorecard.{row}.subset_first", "system"),
     ResultRule("T4.*.nogold", "v1.scorecard.{row}.no_gold", "system"),
     # ---- Table 5: controlled contrasts (displayed endpoint)
-    ResultRule("T5.*.base", "v1.contrasts.{row}.{displayed}.base_score", "block"),
-    ResultRule("T5.*.variant", "v1.contrasts.{row}.{displayed}.variant_score", "block"),
-    ResultRule("T5.*.delta", "v1.contrasts.{row}.{displayed}.delta_score", "block"),
-    ResultRule("T5.*.dhit", "v1.contrasts.{row}.{displayed}.delta_hit", "block"),
-    ResultRule("T5.*.dndcg", "v1.contrasts.{row}.{displayed}.delta_gold_ndcg", "block"),
-    ResultRule("T5.*.ci_lo", "v1.inference.contrast.{row}.{displayed}.delta_score_ci_low", "block"),
-    ResultRule("T5.*.ci_hi", "v1.inference.contrast.{row}.{displayed}.delta_score_ci_high", "block"),
+    ResultRule("T5.*.base", "v1.contrasts.{row}.{variant}.base_score", "block", note=NAMED_VARIANT),
+    ResultRule("T5.*.variant", "v1.contrasts.{row}.{variant}.variant_score", "block", note=NAMED_VARIANT),
+    ResultRule("T5.*.delta", "v1.contrasts.{row}.{variant}.delta_score", "block", note=NAMED_VARIANT),
+    ResultRule("T5.*.dhit", "v1.contrasts.{row}.{variant}.delta_hit", "block", note=NAMED_VARIANT),
+    ResultRule("T5.*.dndcg", "v1.contrasts.{row}.{variant}.delta_gold_ndcg", "block", note=NAMED_VARIANT),
+    ResultRule("T5.*.ci_lo", "v1.inference.contrast.{row}.{variant}.delta_score_ci_low", "block", note=NAMED_VARIANT),
+    ResultRule("T5.*.ci_hi", "v1.inference.contrast.{row}.{variant}.delta_score_ci_high", "block", note=NAMED_VARIANT),
     ResultRule("T5.*.p", "v1.inference.block.{row}.p_selected_holm", "block"),
     # ---- Table 6: task-factor slices (and their sizes)
-    ResultRule("T6.size.all", "v1.table1.queries"),
-    ResultRule("T6.size.n2", "v1.table1.queries_n2"),
-    ResultRule("T6.size.n3", "v1.table1.queries_n3"),
+    ResultRule("T6.size.all", "v1.table1.queries", design=True),
+    ResultRule("T6.size.n2", "v1.table1.queries_n2", design=True),
+    ResultRule("T6.size.n3", "v1.table1.queries_n3", design=True),
     # ---- Table 7: operation directions
     ResultRule("T7.*.crosspage", "v2.directions.{row}.v1_delta", "direction"),
     ResultRule("T7.*.sourceshift", "v2.directions.{row}.v2_delta", "direction"),
@@ -66,22 +93,24 @@ _RULES = [
     ResultRule("T8.*.full", "v1.evidence.{row}.all.full_coverage", "page_run"),
     ResultRule("T8.*.support", "v1.evidence.{row}.all.gold_support_at_10", "page_run"),
     # ---- Table S4: SourceShift query-paired contrasts
-    ResultRule("X.s4.n", "v2.structure.queries"),
+    ResultRule("X.s4.n", "v2.structure.queries", design=True),
     # ---- Table S5a: condition masking (Delta Gold-NDCG, points)
     ResultRule("S5a.*.c1", "v1.masking.{row}.drop_c1.delta_gold_ndcg", "mask"),
     ResultRule("S5a.*.c2", "v1.masking.{row}.drop_c2.delta_gold_ndcg", "mask"),
     ResultRule("S5a.*.c3", "v1.masking.{row}.drop_c3.delta_gold_ndcg", "mask"),
     # ---- Tables S8-S9: initial audit agreement
-    ResultRule("S8.pairs", "audit.agreement.initial.pairs"),
-    ResultRule("S8.conditions", "audit.agreement.initial.conditions"),
+    ResultRule("S8.pairs", "audit.agreement.initial.pairs", design=True),
+    ResultRule("S8.conditions", "audit.agreement.initial.conditions", design=True),
     ResultRule("S8.grade_agree", "audit.agreement.initial.grade_agree"),
-    ResultRule("S8.grade_agree_of", "audit.agreement.initial.pairs"),
+    ResultRule("S8.grade_agree_of", "audit.agreement.initial.pairs", design=True),
     ResultRule("S8.grade_agree_pct", "audit.agreement.initial.grade_agreement"),
     ResultRule("S8.kappa_w", "audit.agreement.initial.grade_kappa_linear"),
     ResultRule("S8.cond_agree", "audit.agreement.initial.condition_agree"),
-    ResultRule("S8.cond_agree_of", "audit.agreement.initial.conditions"),
+    ResultRule("S8.cond_agree_of", "audit.agreement.initial.conditions", design=True),
     ResultRule("S8.cond_agree_pct", "audit.agreement.initial.condition_agreement"),
-    ResultRule("S8.pageset_agree", "audit.agreement.initial.page_set_agreement"),
+    ResultRule("S8.pageset_agree", "audit.agreement.initial.page_set_agreement_all", note=PAGE_SET),
+    ResultRule("S8.quotes", "audit.integrity.initial.all.quotes_exact"),
+    ResultRule("S8.quotes_of", "audit.integrity.initial.all.quotes"),
     ResultRule("X.s1021.wilson_grade_lo", "audit.agreement.initial.grade_agreement_wilson_low"),
     ResultRule("X.s1021.wilson_grade_hi", "audit.agreement.initial.grade_agreement_wilson_high"),
     ResultRule("X.s1021.wilson_cond_lo", "audit.agreement.initial.condition_agreement_wilson_low"),
@@ -105,6 +134,10 @@ _RULES = [
     # ---- Table S10 and 10.3.1: the expanded-page pool and the held-out recall check
     ResultRule("S10.pairs", "audit.pool.pairs"),
     ResultRule("S10.conditions", "audit.pool.conditions"),
+    ResultRule("X.s1031.rec6", "audit.pool.recall.recovered_by_6"),
+    ResultRule("X.s1031.rec6_of", "audit.pool.recall.conditions"),
+    ResultRule("X.s1031.rec9", "audit.pool.recall.recovered_by_9"),
+    ResultRule("X.s1031.rec9_of", "audit.pool.recall.conditions"),
     ResultRule("S10.contexts", "audit.pool.displayed_pages"),
     ResultRule("S10.min", "audit.pool.pages_min"),
     ResultRule("S10.mean", "audit.pool.pages_mean"),
@@ -121,6 +154,12 @@ _RULES = [
     ResultRule("X.s1032.unanimous", "audit.agreement.adjudication.unanimous"),
     ResultRule("X.s1032.unanimous_of", "audit.agreement.adjudication.conditions"),
     ResultRule("X.s1032.fleiss", "audit.agreement.adjudication.fleiss_kappa"),
+    ResultRule("X.s1032.unanimous_pct", "audit.agreement.adjudication.unanimous_share"),
+    ResultRule("X.s1032.quotes", "audit.integrity.adjudication.all.quotes_exact"),
+    ResultRule("X.s104.nonunanimous", "audit.agreement.adjudication.non_unanimous"),
+    ResultRule("X.s104.changed", "audit.policy.changed"),
+    ResultRule("X.s104.changed_of", "audit.integrity.pairs", design=True),
+    ResultRule("X.s104.to_gold", "audit.policy.to_gold"),
     ResultRule("X.s1032.pair1", "audit.agreement.adjudication.pairwise_agreement.A-E"),
     ResultRule("X.s1032.pair2", "audit.agreement.adjudication.pairwise_agreement.A-F"),
     ResultRule("X.s1032.pair3", "audit.agreement.adjudication.pairwise_agreement.E-F"),
@@ -137,26 +176,42 @@ _RULES = [
     ResultRule("S11.f.neg", "audit.integrity.adjudication.F.negative"),
     ResultRule("S11.f.pages", "audit.integrity.adjudication.F.pages"),
     ResultRule("S11.f.quotes", "audit.integrity.adjudication.F.quotes_exact"),
+    ResultRule("S11.a.quotes_of", "audit.integrity.adjudication.A.quotes"),
+    ResultRule("S11.e.quotes_of", "audit.integrity.adjudication.E.quotes"),
+    ResultRule("S11.f.quotes_of", "audit.integrity.adjudication.F.quotes"),
+    ResultRule("S11.all.pos", "audit.integrity.adjudication.all.positive"),
+    ResultRule("S11.all.neg", "audit.integrity.adjudication.all.negative"),
+    ResultRule("S11.all.pages", "audit.integrity.adjudication.all.pages"),
+    ResultRule("S11.all.quotes", "audit.integrity.adjudication.all.quotes_exact"),
+    ResultRule("S11.all.quotes_of", "audit.integrity.adjudication.all.quotes"),
     # ---- Tables S12-S13: transitions and corrections
     ResultRule("S12.t12", "audit.policy.transition.1_to_2", absent_zero=True),
     ResultRule("S12.t23", "audit.policy.transition.2_to_3", absent_zero=True),
     ResultRule("S12.t21", "audit.policy.transition.2_to_1", absent_zero=True),
+    ResultRule("S12.t12_gold", "audit.policy.transition.1_to_2.to_gold", absent_zero=True),
+    ResultRule("S12.t12_partial", "audit.policy.transition.1_to_2.partial", absent_zero=True),
+    ResultRule("S12.t23_gold", "audit.policy.transition.2_to_3.to_gold", absent_zero=True),
+    ResultRule("S12.t21_partial", "audit.policy.transition.2_to_1.partial", absent_zero=True),
     ResultRule("S12.all", "audit.policy.changed"),
-    ResultRule("S13.cp.wb", "audit.policy.strata.v1.wb.corrected", absent_zero=True),
-    ResultRule("S13.cp.pmc", "audit.policy.strata.v1.pmc.corrected", absent_zero=True),
-    ResultRule("S13.arxiv.sampled", "audit.policy.strata.v2.arxiv.sampled"),
+    ResultRule("S12.net", "audit.policy.net_gold"),
+    ResultRule("S13.cp.wb", "audit.policy.strata.v1.wb.sampled", design=True, note=SAMPLED),
+    ResultRule("S13.cp.pmc", "audit.policy.strata.v1.pmc.sampled", design=True, note=SAMPLED),
+    ResultRule("S13.cp.sampled", "audit.policy.strata.v1.all.sampled", design=True, note=SAMPLED),
+    ResultRule("S13.cp.corrected", "audit.policy.strata.v1.all.corrected", absent_zero=True, note=SAMPLED),
+    ResultRule("S13.arxiv.sampled", "audit.policy.strata.v2.arxiv.sampled", design=True),
     ResultRule("S13.arxiv.corrected", "audit.policy.strata.v2.arxiv.corrected"),
-    ResultRule("S13.eric.sampled", "audit.policy.strata.v2.eric.sampled"),
+    ResultRule("S13.eric.sampled", "audit.policy.strata.v2.eric.sampled", design=True),
     ResultRule("S13.eric.corrected", "audit.policy.strata.v2.eric.corrected"),
-    ResultRule("S13.fedreg.sampled", "audit.policy.strata.v2.fedreg.sampled"),
+    ResultRule("S13.fedreg.sampled", "audit.policy.strata.v2.fedreg.sampled", design=True),
     ResultRule("S13.fedreg.corrected", "audit.policy.strata.v2.fedreg.corrected"),
-    ResultRule("S13.pmc.sampled", "audit.policy.strata.v2.pmc.sampled"),
+    ResultRule("S13.pmc.sampled", "audit.policy.strata.v2.pmc.sampled", design=True),
     ResultRule("S13.pmc.corrected", "audit.policy.strata.v2.pmc.corrected"),
-    ResultRule("S13.all.sampled", "audit.integrity.pairs"),
+    ResultRule("S13.all.sampled", "audit.integrity.pairs", design=True),
     ResultRule("S13.all.corrected", "audit.policy.changed"),
     # ---- 10.5: the residual-qrel challenge
     ResultRule("X.s105.agree", "audit.challenge.protocol.agreeing_conditions"),
-    ResultRule("X.s105.agree_of", "audit.challenge.protocol.conditions"),
+    ResultRule("X.s105.agree_of", "audit.challenge.protocol.conditions", design=True),
+    ResultRule("X.s105.quotes", "audit.challenge.protocol.tiebreak_quotes_on_page"),
     ResultRule("X.s105.tiebreak", "audit.challenge.protocol.tiebreak_conditions"),
     ResultRule("X.s105.tiebreak_pairs", "audit.challenge.protocol.tiebreak_pairs"),
     ResultRule("X.s105.pick_dup", "audit.challenge.protocol.tiebreak_selects_duplicate_collapsed_stream",
@@ -181,7 +236,7 @@ _RULES = [
     ResultRule("S14.challenge_changed", "audit.challenge.decisions.targets_changed"),
     ResultRule("S14.challenge_of", "audit.challenge.targets"),
     ResultRule("S14.audit_changed", "audit.policy.changed"),
-    ResultRule("S14.audit_of", "audit.integrity.pairs"),
+    ResultRule("S14.audit_of", "audit.integrity.pairs", design=True),
     ResultRule("S14.ss_qrels.t", "v2.structure.qrel_rows"),
     ResultRule("S14.ss_queries.t", "v2.structure.queries"),
     ResultRule("S14.cp_fusion.c", "audit.impact.v1.construction.rrf_bm25and_pagetop3.gold_ndcg"),
@@ -206,7 +261,8 @@ _RULES = [
     ResultRule("S14.ss_p.a", "audit.impact.v2.s0.fusion_minus_bm25.query_paired_p"),
     ResultRule("S14.ss_p.t", "audit.impact.v2.s.fusion_minus_bm25.query_paired_p"),
     ResultRule("X.s106.rho", "audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho"),
-    ResultRule("X.s106.max_move", "audit.impact.v1.audit.matrix.gold_ndcg.max_abs_change"),
+    ResultRule("X.s106.max_move", "audit.impact.v1.audit.representative.gold_ndcg.max_abs_change",
+               note=REPRESENTATIVE),
     ResultRule("X.s106.gap", "audit.impact.v2.s.fusion_minus_bm25.gold_ndcg_gap"),
     ResultRule("X.s106.p_query", "audit.impact.v2.s.fusion_minus_bm25.query_paired_p"),
     ResultRule("X.s106.p_family", "audit.impact.v2.s.fusion_minus_bm25.family_p"),
@@ -229,10 +285,17 @@ _RULES = [
     # ---- S5b / section 9: the difficulty regression and the length-matched AUC
     ResultRule("X.s5b.beta_n", "v1.sensitivity.regression.pooled.n_is_3.coef"),
     ResultRule("X.s5b.beta_n_p", "v1.sensitivity.regression.pooled.n_is_3.p"),
-    ResultRule("X.s5b.beta_rarity", "v1.sensitivity.regression.pooled.mean_ln_condition_df.coef"),
+    ResultRule("X.s5b.beta_rarity", "v1.sensitivity.regression.pooled.mean_ln_condition_df.coef", scale=-1,
+               note=RARITY),
     ResultRule("X.s5b.beta_pool", "v1.sensitivity.regression.pooled.ln_positive_pool.coef"),
     ResultRule("X.s5.auc_before", "v1.diagnostics.length_matched.bm25_dec_sdr.auc"),
-    ResultRule("X.s5.auc_after", "v1.diagnostics.length_matched.bm25_dec_sdr.length_matched_auc"),
+    ResultRule("X.s5b.auc_before", "v1.diagnostics.length_matched.bm25_dec_sdr.auc"),
+    ResultRule("X.s5b.demotions", "v1.diagnostics.repairs.gold_to_subset"),
+    ResultRule("X.s5b.promotions", "v1.diagnostics.repairs.subset_to_gold"),
+    ResultRule("X.s5b.in_top10", "v1.diagnostics.repairs.in_clean_top10_union"),
+    ResultRule("X.s5b.reversal", "audit.impact.v1.audit.scorecard.nclue_score.max_abs_change"),
+    ResultRule("X.s5b.rho_repair", "audit.impact.v1.audit.scorecard.nclue_score.spearman_rho"),
+    ResultRule("X.s5.single_of", "v1.table1.gold_qrels"),
     ResultRule("X.s5.repairs", "v1.diagnostics.repairs.count"),
     ResultRule("X.s5b.repairs", "v1.diagnostics.repairs.count"),
 ]
@@ -240,10 +303,12 @@ _RULES = [
 _RULES += [
     ResultRule("X.abs.hybrid_hit", "v1.scorecard.{row}.gold_hit_at_10", "system", key="hybrid"),
     ResultRule("X.abs.hybrid_score", "v1.scorecard.{row}.nclue_score_at_10", "system", key="hybrid"),
-    ResultRule("X.abs.dense_gain_lo", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="jina_composition"),
-    ResultRule("X.abs.dense_gain_hi", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="qwen_composition"),
-    ResultRule("X.abs.fusion_gain", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="fusion"),
-    ResultRule("X.abs.scale_change", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="scale"),
+    ResultRule("X.abs.dense_gain_lo", "v1.contrasts.{row}.{variant}.delta_score", "block", key="jina_composition"),
+    ResultRule("X.abs.dense_gain_hi", "v1.contrasts.{row}.{variant}.delta_score", "block", key="qwen_composition"),
+    ResultRule("X.abs.fusion_gain", "v1.contrasts.{row}.{variant}.delta_score", "block", key="fusion"),
+    ResultRule("X.abs.scale_change", "v1.contrasts.{row}.{variant}.delta_score", "block", key="scale"),
+    ResultRule("X.abs.queries", "v1.table1.queries", design=True),
+    ResultRule("X.abs.documents", "v1.table1.documents", design=True),
     ResultRule("X.abs.support_lo", "v1.evidence.{row}.all.gold_support_at_10", "page_run", key="vl8b"),
     ResultRule("X.abs.support_hi", "v1.evidence.{row}.all.gold_support_at_10", "page_run", key="vl2b"),
     ResultRule("X.s41.hit", "v1.scorecard.{row}.gold_hit_at_10", "system", key="hybrid"),
@@ -255,15 +320,68 @@ _RULES += [
     ResultRule("X.s41.top3_miss", "v1.scorecard.{row}.no_gold", "system", key="colqwen_top3"),
     ResultRule("X.s41.top3_subset", "v1.scorecard.{row}.subset_first", "system", key="colqwen_top3"),
     ResultRule("X.s41.q06_subset", "v1.scorecard.{row}.subset_first", "system", key="qwen06_dec"),
-    ResultRule("X.s42.scale_hit", "v1.contrasts.{row}.{displayed}.delta_hit", "block", key="scale"),
-    ResultRule("X.s42.scale_score", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="scale"),
-    ResultRule("X.s42.jina", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="jina_composition"),
-    ResultRule("X.s42.qwen", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="qwen_composition"),
+    # "a 45.3-point gap": Gold Hit minus n-Clue Score is the subset-first share (Table 4's identity)
+    ResultRule("X.s41.gap", "v1.scorecard.{row}.subset_first", "system", key="hybrid"),
+    ResultRule("X.s42.visual_rerank", "v1.contrasts.{row}.{variant}.delta_score", "block", key="visual_reranking",
+               scale=-1),
+    ResultRule("X.s31.and_graded_ndcg", "v1.matrix.{row}.graded_ndcg_at_10", "system", key="bm25_and"),
+    ResultRule("X.s31.and_auc", "v1.matrix.{row}.pairwise_auc", "system", key="bm25_and"),
+    ResultRule("X.s31.or_graded_ndcg", "v1.matrix.{row}.graded_ndcg_at_10", "system", key="bm25_or"),
+    ResultRule("X.s31.or_auc", "v1.matrix.{row}.pairwise_auc", "system", key="bm25_or"),
+    ResultRule("X.s43.hit_n2", "v1.slices.{row}.n2.gold_hit_at_10", "system", key="hybrid"),
+    ResultRule("X.s43.hit_n3", "v1.slices.{row}.n3.gold_hit_at_10", "system", key="hybrid"),
+    ResultRule("X.s43.score_n2", "v1.slices.{row}.n2.nclue_score_at_10", "system", key="hybrid"),
+    ResultRule("X.s43.score_n3", "v1.slices.{row}.n3.nclue_score_at_10", "system", key="hybrid"),
+    ResultRule("X.s43.gap_n2", "v1.slices.{row}.n2.subset_first", "system", key="hybrid"),
+    ResultRule("X.s43.gap_n3", "v1.slices.{row}.n3.subset_first", "system", key="hybrid"),
+    ResultRule("X.s43.pool_hit", "v1.slices.{row}.pool_gt50.gold_hit_at_10", "system", key="hybrid"),
+    ResultRule("X.s43.pool_score", "v1.slices.{row}.pool_gt50.nclue_score_at_10", "system", key="hybrid"),
+    ResultRule("X.s43.long_gap_hybrid", "v1.slices.{row}.lmin_gt100.subset_first", "system", key="hybrid"),
+    ResultRule("X.s43.long_gap_top3", "v1.slices.{row}.lmin_gt100.subset_first", "system", key="colqwen_top3"),
+    ResultRule("X.s44.support_2b", "v1.evidence.{row}.all.gold_support_at_10", "page_run", key="vl2b", note=PAGE_RUN),
+    ResultRule("X.s44.support_8b", "v1.evidence.{row}.all.gold_support_at_10", "page_run", key="vl8b", note=PAGE_RUN),
+    ResultRule("X.s44.full_2b_n2", "v1.evidence.{row}.n2.full_coverage", "page_run", key="vl2b", note=PAGE_RUN),
+    ResultRule("X.s44.full_2b_n3", "v1.evidence.{row}.n3.full_coverage", "page_run", key="vl2b", note=PAGE_RUN),
+    ResultRule("X.s44.full_8b_n2", "v1.evidence.{row}.n2.full_coverage", "page_run", key="vl8b", note=PAGE_RUN),
+    ResultRule("X.s44.full_8b_n3", "v1.evidence.{row}.n3.full_coverage", "page_run", key="vl8b", note=PAGE_RUN),
+    ResultRule("X.s34.linked", "v1.table1.gold_graph_largest_component_queries"),
+    ResultRule("X.s34.linked_of", "v1.table1.queries", design=True),
+    ResultRule("X.s34.draws", "v1.inference.design.bootstrap_draws", design=True),
+    ResultRule("X.s4.draws", "v1.inference.design.randomization_draws", design=True),
+    ResultRule("X.s32.gold_after", "v1.table1.gold_qrels"),
+    ResultRule("X.s32.ss_queries", "v2.structure.queries"),
+    ResultRule("X.s32.ss_docs", "v2.structure.documents", design=True),
+    ResultRule("X.s32.ss_qrels", "v2.structure.qrel_rows"),
+    ResultRule("X.s11.zero_pairs", "v1.construction.zero_grade_pairs"),
+    ResultRule("X.t1.caption_median", "v1.table1.shortest_gold_median"),
+    ResultRule("X.s13.queries", "v1.table1.queries", design=True),
+    ResultRule("X.s13.qrels", "v1.table1.qrel_rows"),
+    ResultRule("X.s13.docs", "v1.table1.documents", design=True),
+    ResultRule("X.s13.ss_queries", "v2.structure.queries"),
+    ResultRule("X.s13.ss_docs", "v2.structure.documents", design=True),
+    ResultRule("X.s13.ss_s0", "v2.structure.qrel_rows_s0"),
+    ResultRule("X.s13.ss_s", "v2.structure.qrel_rows"),
+    ResultRule("X.s101.pairs", "audit.packet.pairs", design=True),
+    ResultRule("X.s101.cp", "audit.packet.v1_pairs", design=True),
+    ResultRule("X.s101.ss", "audit.packet.v2_pairs", design=True),
+    ResultRule("S7.cp_wb.pairs", "audit.packet.v1_wb_pairs", design=True),
+    ResultRule("S7.cp_pmc.pairs", "audit.packet.v1_pmc_pairs", design=True),
+    ResultRule("S7.cp_pmc.gold", "audit.packet.v1_pmc_gold", design=True, absent_zero=True),
+    ResultRule("S7.ss_arxiv.pairs", "audit.packet.v2_arxiv_pairs", design=True),
+    ResultRule("S7.ss_eric.pairs", "audit.packet.v2_eric_pairs", design=True),
+    ResultRule("S7.ss_fedreg.pairs", "audit.packet.v2_fedreg_pairs", design=True),
+    ResultRule("S7.ss_pmc.pairs", "audit.packet.v2_pmc_pairs", design=True),
+    ResultRule("T1.single_page_of", "v1.table1.gold_qrels"),
+    ResultRule("T1.distinct_valid_of", "v1.table1.gold_qrels"),
+    ResultRule("X.s42.scale_hit", "v1.contrasts.{row}.{variant}.delta_hit", "block", key="scale"),
+    ResultRule("X.s42.scale_score", "v1.contrasts.{row}.{variant}.delta_score", "block", key="scale"),
+    ResultRule("X.s42.jina", "v1.contrasts.{row}.{variant}.delta_score", "block", key="jina_composition"),
+    ResultRule("X.s42.qwen", "v1.contrasts.{row}.{variant}.delta_score", "block", key="qwen_composition"),
     ResultRule("X.s42.jina_p", "v1.inference.block.{row}.p_selected_holm", "block", key="jina_composition"),
     ResultRule("X.s42.qwen_p", "v1.inference.block.{row}.p_selected_holm", "block", key="qwen_composition"),
-    ResultRule("X.s42.bm25_hit", "v1.contrasts.{row}.{displayed}.delta_hit", "block", key="lexical_composition"),
-    ResultRule("X.s42.bm25_score", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="lexical_composition"),
-    ResultRule("X.s42.fusion", "v1.contrasts.{row}.{displayed}.delta_score", "block", key="fusion"),
+    ResultRule("X.s42.bm25_hit", "v1.contrasts.{row}.{variant}.delta_hit", "block", key="lexical_composition"),
+    ResultRule("X.s42.bm25_score", "v1.contrasts.{row}.{variant}.delta_score", "block", key="lexical_composition"),
+    ResultRule("X.s42.fusion", "v1.contrasts.{row}.{variant}.delta_score", "block", key="fusion"),
     ResultRule("X.s42.fusion_p", "v1.inference.block.{row}.p_selected_holm", "block", key="fusion"),
     ResultRule("X.s32.audit_pairs", "audit.integrity.pairs"),
     ResultRule("X.s32.audit_conditions", "audit.integrity.conditions"),
@@ -295,7 +413,7 @@ _RULES += [
     ResultRule("X.s1j.score_n2", "v1.slices.{row}.n2.nclue_score_at_10", "system", key="hybrid"),
     ResultRule("X.s1j.score_n3", "v1.slices.{row}.n3.nclue_score_at_10", "system", key="hybrid"),
 ]
-_RULES += [ResultRule("S1j.size.%s" % s, "v1.table1.%s" % claim) for s, claim in (
+_RULES += [ResultRule("S1j.size.%s" % s, "v1.table1.%s" % claim, design=True) for s, claim in (
     ("all", "queries"), ("n2", "queries_n2"), ("n3", "queries_n3"), ("lmin_le30", "slice_lmin_le30"),
     ("lmin_gt100", "slice_lmin_gt100"), ("pool_le25", "slice_pool_le25"), ("pool_gt50", "slice_pool_gt50"))]
 # Table 6's slice cells (and their copy in Table S1j), Tables S2b / S3 (n-Clue Score per form), Table S4 (delta and p per form),
@@ -332,29 +450,35 @@ for _a in range(4):
     for _e in range(4):
         _RULES.append(ResultRule("S9.a%d.e%d" % (_a, _e), "audit.agreement.initial.confusion", index=(_a, _e)))
 # the structural counts of Table 1, supplement 8 and S14 (the bindings stats.json's paper columns use)
-_RULES += [ResultRule(b.number, b.claim, None, b.scale) for b in STRUCTURE]
+_RULES += [ResultRule(b.number, b.claim, None, b.scale, design=True,
+                      note=PER_SOURCE if b.number == "X.s8.per_source" else "") for b in STRUCTURE]
 RULES = tuple(_RULES)
 
-# Why a transcribed number is not bound (first matching pattern wins).
+# Why a transcribed number is not bound: a short declared list of reasons (docs/paper-audit.md#unbound-numbers),
+# and which numbers each applies to (first matching pattern wins).
+STUDY_COUNT = ("a count of the paper's own configurations or runs (Table 2 and its restatements): the crosswalk "
+               "(paper.crosswalk) holds Table 2's counts against the transcription; an instrument's run counts are "
+               "its own")
+NEURAL_ONLY = "a result of a model the instrument cannot run (a neural model; blocked in the crosswalk)"
+RANGE = ("a range, minimum or maximum over several published cells: the paper audit checks it against those cells, "
+         "which are bound one by one")
+NOT_RECORDED = "a field the release's records do not carry (the audit's 'judged clear' flags)"
+PRE_GATE = ("a stage of SourceShift's construction the release does not record (the pre-gate collection of eight "
+            "sources and its OCR gate)")
+UNSTATED = ("the paper does not state the rule that computes it (the length matching's bins), so no claim can have "
+            "the paper's meaning")
+UNBOUND_REASONS = (STUDY_COUNT, NEURAL_ONLY, RANGE, NOT_RECORDED, PRE_GATE, UNSTATED)
 UNBOUND = (
-    ("T1.*", "a Table 1 statistic the stand-in's Table 1 does not compute"),
-    ("T2.*", "configuration count: checked by the crosswalk (paper.crosswalk)"),
-    ("S2.*", "configuration count: checked by the crosswalk (paper.crosswalk)"),
-    ("X.t2.*", "configuration count: checked by the crosswalk (paper.crosswalk)"),
-    ("S2a.*", "needs the LLM paraphrase probes, which the stand-in cannot run (blocked)"),
-    ("S7.*", "the audit packet's design: checked through data/audit/stats.json (audit.packet)"),
-    ("X.s101.*", "the audit packet's design: checked through data/audit/stats.json (audit.packet)"),
-    ("S5a.*", "a masked model the stand-in cannot run"),
-    ("S5b.*", "a diagnostic summary range over several runs (a prose restatement of bound cells)"),
-    ("X.s5b.*", "a diagnostic summary range over several runs (a prose restatement of bound cells)"),
-    ("S8.*", "an audit count the stand-in's records do not tally in this form"),
-    ("S11.*", "an audit total or a quote count the stand-in's records do not tally in this form"),
-    ("S12.*", "a derived transition split the records do not tally in this form"),
-    ("S13.*", "a source split the stand-in's audit does not have"),
-    ("X.s105.*", "a count the stand-in's challenge records do not tally in this form (selected quotes)"),
-    ("X.s1032.*", "a derived share or quote count not tallied in this form"),
-    ("X.s13.*", "release inventory (file counts), checked by integrity"),
-    ("*", "a prose restatement, range or derived figure with no single claim"),
+    ("T2.*", STUDY_COUNT), ("S2.*", STUDY_COUNT), ("X.t2.*", STUDY_COUNT), ("X.s33.*", STUDY_COUNT),
+    ("X.abs.configs", STUDY_COUNT), ("X.s106.systems", STUDY_COUNT), ("X.s13.rankings", STUDY_COUNT),
+    ("X.s13.form_rankings", STUDY_COUNT), ("X.s13.ss_rankings", STUDY_COUNT), ("X.s8.runs", STUDY_COUNT),
+    ("S2a.*", NEURAL_ONLY), ("X.s2a.*", NEURAL_ONLY), ("X.s43.para_*", NEURAL_ONLY), ("X.s5.para_*", NEURAL_ONLY),
+    ("X.s5.mask_*", NEURAL_ONLY), ("X.s5a.*", NEURAL_ONLY), ("X.s5b.mask_*", NEURAL_ONLY),
+    ("X.s1j.long_gap_min", RANGE), ("X.s44.full_lo", RANGE), ("X.s44.full_hi", RANGE), ("X.s5b.support_*", RANGE),
+    ("X.s5b.pairs", RANGE),
+    ("S8.clear*", NOT_RECORDED),
+    ("X.s8.pdfs", PRE_GATE), ("X.s8.pages*", PRE_GATE),
+    ("X.s5.auc_after", UNSTATED), ("X.s5b.auc_after", UNSTATED),
 )
 
 
@@ -379,10 +503,12 @@ def rule_for(number_id):
 
 
 def unbound_reason(number_id):
+    """The declared reason an unbound number is not bound, or None when :data:`UNBOUND` gives none (a test
+    requires every unbound number to have one)."""
     for pattern, reason in UNBOUND:
         if fnmatchcase(number_id, pattern):
             return reason
-    return UNBOUND[-1][1]
+    return None
 
 
 def scale_value(value, scale):
@@ -392,8 +518,10 @@ def scale_value(value, scale):
     return value * scale
 
 
-def resolve(rule, row, crosswalk, observed):
-    """The claim id a rule gives for one row on this instrument, or ``(None, why)``."""
+def resolve(rule, row, crosswalk, observed=None):
+    """The claim id a rule gives for one row on this instrument, or ``(None, why)``: ``{row}`` through the
+    crosswalk's namespace, ``{variant}`` through the paper's named variant of the block
+    (:data:`nclue.paperaudit.roles.BLOCKS`) and the crosswalk."""
     claim, sid = rule.claim, None
     if "{row}" in claim:
         table = crosswalk.get(rule.namespace, {})
@@ -403,12 +531,15 @@ def resolve(rule, row, crosswalk, observed):
         if sid is None:
             return None, "blocked on this instrument"
         claim = claim.replace("{row}", sid)
-    if "{displayed}" in claim:
-        block = sid
-        shown = observed.get("v1.contrasts.%s.displayed_variant" % block)
-        if not isinstance(shown, str):
-            return None, "the displayed variant of block %s was not computed in this run" % block
-        claim = claim.replace("{displayed}", shown)
+    if "{variant}" in claim:
+        role = roles.BLOCKS.get(row)
+        if role is None:
+            return None, "block %r names no variant in the paper's Table 5" % row
+        ns, key = role.variant
+        variant = crosswalk.get(ns, {}).get(key)
+        if variant is None:
+            return None, "the variant %s / %s of block %s is blocked or not in the crosswalk" % (ns, key, row)
+        claim = claim.replace("{variant}", variant)
     return claim, ""
 
 
