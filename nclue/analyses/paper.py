@@ -72,7 +72,7 @@ def _crosswalk_values(inst):
            Value("paper.crosswalk.table2_runs", sum(t["paper_runs"] for t in cw.table2), source=CROSSWALK_SOURCE)]
     bound = {}
     for nid, (num, row) in load_numbers(inst.root).items():
-        b = bound.setdefault(row["table"], [0, 0])
+        b = bound.setdefault(result_rules.place_key(nid, row["table"]), [0, 0])
         b[0] += 1
         b[1] += result_rules.rule_for(nid)[0] is not None
     for table in sorted(bound):

@@ -27,29 +27,26 @@ SYNTHETIC = "synthetic stand-in: published value applies to the original release
 
 
 def table_label(nid, row):
-    """How a reviewer names the place of a number: ``Table 3`` / ``Table S14`` for a table, ``section 3.2``
-    for the prose (``X.*`` numbers), ``the abstract``."""
-    table = row["table"]
-    if table == "abstract":
-        return "the abstract"
-    if nid.startswith("X.") and table[:1].isdigit():
-        return "section %s" % table
-    return "Table %s" % table
+    """How a reviewer names the place of a number (:func:`nclue.paperaudit.results.place`)."""
+    return results.place(nid, row["table"])
 
 
-def paper_order(nid, table):
-    """A sort key giving the paper's order: the abstract, the main tables, the supplementary tables, then
-    the prose sections (numerically)."""
-    def numeric(text):
-        return tuple(int(p) if p.isdigit() else p for p in text.replace(".", " ").replace("S", " S ").split())
-    if table == "abstract":
+def paper_order(place):
+    """A sort key of a place (:func:`table_label`) giving the paper's order: the abstract, the main tables,
+    the supplementary tables, then the prose sections (numerically).
+
+    >>> sorted(["section 4.3", "Table S14", "Table 5", "Table S2b", "the abstract", "section 10.2.1"], key=paper_order)
+    ['the abstract', 'Table 5', 'Table S2b', 'Table S14', 'section 4.3', 'section 10.2.1']
+    """
+    if place == "the abstract":
         return (0, ())
-    if nid.startswith("X.") and table[:1].isdigit():
-        return (3, numeric(table))
-    if table.startswith("S"):
-        digits = "".join(ch for ch in table[1:] if ch.isdigit())
-        return (2, (int(digits) if digits else 0, table))
-    return (1, numeric(table))
+    kind, _, name = place.partition(" ")
+    if kind == "section":
+        return (3, tuple(int(p) if p.isdigit() else 0 for p in name.split(".")))
+    if name.startswith("S"):
+        digits = "".join(ch for ch in name[1:] if ch.isdigit())
+        return (2, (int(digits) if digits else 0, name))
+    return (1, (int(name) if name.isdigit() else 0, name))
 
 
 def _cell(nid, row):
@@ -112,12 +109,12 @@ def build(root, checks, synthetic):
     verified = {k: 0 for k in KINDS}
     for nid in sorted(numbers):
         num, row = numbers[nid]
-        table = by_table.setdefault(row["table"], {"numbers": 0, "bound": 0, "verified": 0, "failed": 0,
-                                                   "skipped": 0})
+        table = by_table.setdefault(table_label(nid, row), {"numbers": 0, "bound": 0, "verified": 0, "failed": 0,
+                                                            "skipped": 0})
         table["numbers"] += 1
         rule, key = results.rule_for(nid)
         if rule is None:
-            bindings.append({"number": nid, "table": row["table"], "bound": False,
+            bindings.append({"number": nid, "table": table_label(nid, row), "bound": False,
                              "reason": results.unbound_reason(nid)})
             continue
         table["bound"] += 1
@@ -126,7 +123,7 @@ def build(root, checks, synthetic):
         if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
             value = results.claim_value(rule, claim, observed)
         kind = number_kind(rule, num, row)
-        entry = {"number": nid, "table": row["table"], "bound": True, "claim": claim, "scale": rule.scale,
+        entry = {"number": nid, "table": table_label(nid, row), "bound": True, "claim": claim, "scale": rule.scale,
                  "published": row["text"], "decimals": num.decimals, "recomputed": value, "kind": kind,
                  "note": rule.note}
         cid = "published:" + nid

@@ -482,6 +482,25 @@ UNBOUND = (
 )
 
 
+def place(number_id, table):
+    """How a reviewer names where a number is printed: ``Table 3`` / ``Table S14`` for a table, ``section 3.2``
+    for a prose number (``X.*`` with a section number), ``the abstract``.
+
+    >>> place("T5.scale.delta", "5"), place("X.s5.oracle", "5"), place("X.s5b.rho", "S5b")
+    ('Table 5', 'section 5', 'Table S5b')
+    """
+    if table == "abstract":
+        return "the abstract"
+    if number_id.startswith("X.") and table[:1].isdigit():
+        return "section %s" % table
+    return "Table %s" % table
+
+
+def place_key(number_id, table):
+    """:func:`place` as an identifier segment (``table_5``, ``section_5``, ``abstract``), for claim ids."""
+    return place(number_id, table).replace("the ", "").replace(" ", "_")
+
+
 def _match(pattern, number_id):
     """``(matched, row)``: ``*`` in ``pattern`` matches one dot-free segment (the row key)."""
     if "*" not in pattern:
