@@ -11,7 +11,7 @@ import sys
 
 from . import __version__
 from .analyses.base import LEVELS
-from .core.errors import NclueError, UsageError, VerificationError
+from .core.errors import EmptyRun, NclueError, UsageError, VerificationError, bounded
 from .harness.outputs import STDERR, STDOUT
 
 QREL_COPY_NAMES = ("final", "construction", "s0")
@@ -21,7 +21,7 @@ QREL_COPY_HELP = ("the qrel copy: final (qrels.jsonl; v1 after the label audit's
 
 COMMAND_HELP = {
     "reproduce": "verify an instrument: integrity, construction, scoring, inference, sensitivity, paper audit",
-    "score": "score a run (TREC or JSONL) against an instrument's qrels, writing nothing",
+    "score": "score runs (TREC or JSONL) against an instrument's qrels; prints the result (--html also writes a page)",
     "build": "build the synthetic stand-in instrument from its seeds (builder only)",
     "freeze": "write reference_metrics/*.json, MANIFEST.json and SHA256SUMS (builder only)",
     "export-pages": "write the stand-in's page text for external retrievers",
@@ -32,7 +32,8 @@ COMMAND_HELP = {
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)
-        sys.stderr.write("%s: error: %s\n" % (self.prog, message))
+        # argparse quotes the offending value whole; a message shows at most a few hundred characters
+        sys.stderr.write("%s: error: %s\n" % (self.prog, bounded(message, 300)))
         raise SystemExit(2)
 
 
@@ -42,7 +43,7 @@ def _levels(text):
     wanted = [t.strip() for t in text.split(",") if t.strip()]
     unknown = [t for t in wanted if t not in LEVELS]
     if unknown or not wanted:
-        raise UsageError("--only takes a comma-separated list of %s; got %r" % (", ".join(LEVELS), text))
+        raise UsageError("--only takes a comma-separated list of %s; got %s" % (", ".join(LEVELS), _echo(text)))
     return tuple(lv for lv in LEVELS if lv in wanted or lv == "integrity")
 
 
@@ -73,6 +74,24 @@ def reproduce_parser(prog="reproduce.py"):
     return p
 
 
+MAX_JOBS_PER_CORE = 4
+
+
+def check_jobs(jobs):
+    """``--jobs``: at least 1, at most four per available core (more forks nothing but memory)."""
+    from .harness.runner import default_jobs
+    limit = MAX_JOBS_PER_CORE * default_jobs()
+    if jobs < 1 or jobs > limit:
+        raise UsageError("--jobs must be between 1 and %d (four per available core), got %s" % (
+            limit, _echo(str(jobs))))
+    return jobs
+
+
+def _echo(text, limit=80):
+    """An argument value as a message shows it: at most ``limit`` characters."""
+    return bounded(repr(text), limit)
+
+
 def progress_line(message):
     """One progress line on stderr (never on stdout, never in a report)."""
     STDERR.write(message + "\n")
@@ -80,7 +99,7 @@ def progress_line(message):
 
 def cmd_reproduce(argv, prog="reproduce.py"):
     from .harness.locate import data_root
-    from .harness.outputs import check_output_file, write_text
+    from .harness.outputs import check_distinct, check_output_file, write_text
     from .harness.report import exit_code, render_text, report_json, write_provenance
     from .harness.runner import check_root, default_jobs, run
 
@@ -90,25 +109,26 @@ def cmd_reproduce(argv, prog="reproduce.py"):
     levels = _levels(args.only)
     if args.deep and "rebuild" not in levels:
         levels = levels + ("rebuild",)
-    prov = args.provenance or (args.json + ".provenance.json" if args.json else None)
-    for target, what in ((args.json, "the JSON report"), (prov, "the provenance record"),
-                         (args.html, "the HTML report"), (args.junit, "the JUnit report")):
-        if target:
+    prov = args.provenance if args.provenance is not None else (
+        args.json + ".provenance.json" if args.json else None)
+    outputs = [(args.json, "the JSON report"), (prov, "the provenance record"), (args.html, "the HTML report"),
+               (args.junit, "the JUnit report")]
+    for target, what in outputs:
+        if target is not None:
             check_output_file(target, root, what)
-    jobs = default_jobs() if args.jobs is None else args.jobs
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    check_distinct(outputs)
+    jobs = check_jobs(default_jobs() if args.jobs is None else args.jobs)
     result = run(root, levels=levels, deep="rebuild" in levels, log=None if args.quiet else progress_line, jobs=jobs)
     STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet))
-    if args.json:
+    if args.json is not None:
         write_text(args.json, report_json(result, strict=args.strict))
-    if args.html:
+    if args.html is not None:
         from .harness.html_report import render_html
         write_text(args.html, render_html(result, strict=args.strict))
-    if args.junit:
+    if args.junit is not None:
         from .harness.junit import render_junit
         write_text(args.junit, render_junit(result, strict=args.strict))
-    if prov:
+    if prov is not None:
         write_provenance(prov, result, [prog] + list(argv))
     return exit_code(result, strict=args.strict)
 
@@ -168,7 +188,7 @@ def cmd_freeze(argv, prog):
 def cmd_export(argv, prog):
     from .builder.export import export_pages_v1, export_pages_v2
     from .harness.locate import data_root
-    from .harness.outputs import check_output_dir
+    from .harness.outputs import check_output_dir, check_output_in
 
     p = _Parser(prog=prog, description="Write the stand-in page text (JSON Lines).")
     p.add_argument("out")
@@ -178,6 +198,9 @@ def cmd_export(argv, prog):
     args = p.parse_args(argv)
     root = data_root(args.data)
     check_output_dir(args.out, root, "page text")
+    for release, name in (("v1", "pages.jsonl"), ("v2", "pages_v2.jsonl")):
+        if args.release in (release, "all"):
+            check_output_in(args.out, name, root, "the page text")
     if args.release in ("v1", "all"):
         STDOUT.write("wrote %s\n" % export_pages_v1(root, args.out))
     if args.release in ("v2", "all"):
@@ -192,11 +215,15 @@ SCORE_EPILOG = """measures (all at depth 10; docs/metrics.md):
   Gold-NDCG@10      NDCG x100: binary gain for gold documents only
   graded NDCG@10    NDCG (0-1): linear gain = grade (trec_eval ndcg_cut.10)
   pairwise AUC      AUC (0-1): gold ranked before subset, over queries with both
+  per-query rows (--per-query) are in the same units, so they average to the totals.
 intervals: 95% family-clustered percentile bootstrap (1,000 draws over exact-gold-set families);
 paired tests: 10,000 whole-family sign flips of Delta n-Clue successes, p = (1 + c)/(B + 1), with
-max-|T| and Holm over each run's comparisons.  On v1's final qrels the draws and masks are the
-harness's own, so a shipped ranking gets its frozen interval and p.
-exit codes: 0 scored; 1 a release file failed verification; 2 bad usage or a bad run file."""
+studentized max-|T| and Holm over each run's comparisons (each pair of runs once).  References:
+the fair scorecard systems unless --against names others (controls, oracles, floors, ablations).
+On v1's final qrels the draws and masks are the harness's own, so a shipped ranking gets its
+frozen interval and p.  The result goes to stdout; only --html writes a file.
+exit codes: 0 scored; 1 a release file failed verification, or a run ranks nothing (without
+--allow-empty); 2 bad usage or a bad run file."""
 
 
 def cmd_score(argv, prog):
@@ -206,10 +233,11 @@ def cmd_score(argv, prog):
     from .harness.score import FORMATS, render, score
 
     p = _Parser(prog=prog, description="Score runs against an instrument's qrels, with intervals and paired "
-                                       "tests against the reference runs.  Writes nothing.",
+                                       "tests against the reference runs.  Prints the result; writes a file only "
+                                       "with --html.",
                 epilog=SCORE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run", nargs="+", help="TREC runs (qid Q0 docno rank score tag) or JSONL rankings, told apart "
-                                          "by content; .gz accepted")
+                                          "by content; .gz accepted; - reads standard input")
     _data_option(p)
     p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv, "
                                                                       "markdown or latex")
@@ -222,19 +250,26 @@ def cmd_score(argv, prog):
     p.add_argument("--against", metavar="ID[,ID]", default=None,
                    help="reference systems to compare with (default: every system of the release's systems.json; "
                         "'none' for no comparison); several runs are also compared with each other")
-    p.add_argument("--per-query", action="store_true", help="also one row per query and measure (like trec_eval -q)")
+    p.add_argument("--per-query", action="store_true", help="also one row per query and measure (like trec_eval -q), "
+                                                             "in every format")
+    p.add_argument("--name", action="append", metavar="LABEL",
+                   help="a label for each run, in order (repeat it once per run; default: a TREC run's tag, else "
+                        "its path)")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="score a run that ranks nothing as all zeros, with a warning (default: exit 1)")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page of the result")
     p.add_argument("--no-verify", action="store_true",
                    help="score even when a release file it reads fails its integrity check (warn on stderr)")
     args = p.parse_args(argv)
-    if args.html:
-        check_output_file(args.html, data_root(args.data), "the HTML page")
+    if args.html is not None:
+        check_output_file(args.html, data_root(args.data), "the HTML page", inputs=args.run)
     against = None if args.against is None else [] if args.against == "none" else [
         a for a in args.against.split(",") if a]
     result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
-                   verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query)
+                   verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query, names=args.name,
+                   allow_empty=args.allow_empty)
     STDOUT.write(render(result, args.format))
-    if args.html:
+    if args.html is not None:
         from .harness.html_report import render_score_html
         write_text(args.html, render_score_html(result))
     return 0
@@ -244,9 +279,10 @@ def cmd_export_qrels(argv, prog):
     """Write TREC qrels and topics of a release (docs/usage.md#exporting-qrels-and-topics)."""
     from .core import layout
     from .core.instrument import Instrument
+    from .harness.export_qrels import FILES as QREL_FILES
     from .harness.export_qrels import export
     from .harness.locate import data_root
-    from .harness.outputs import check_output_dir
+    from .harness.outputs import check_output_dir, check_output_in
     from .harness.runner import check_root
     from .harness.score import verify_inputs
 
@@ -262,6 +298,8 @@ def cmd_export_qrels(argv, prog):
     root = data_root(args.data)
     check_root(root)
     check_output_dir(args.out, root, "qrels")
+    for name in QREL_FILES:
+        check_output_in(args.out, name, root, "the qrels export")
     inst = Instrument(root) if args.release == "v1" else Instrument(root).v2()
     rel = inst.copy_path(args.qrels)
     verify_inputs(inst, [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel))
@@ -297,7 +335,7 @@ def main(argv=None, prog=None):
                 STDOUT.write("nclue %s\n" % __version__)
                 return 0
             if argv:
-                STDERR.write("%s: error: unknown command %r\n" % (prog, argv[0]))
+                STDERR.write("%s: error: unknown command %s\n" % (prog, _echo(argv[0])))
             STDERR.write(_usage(prog))
             return 2
         if argv[0] == "reproduce":
@@ -306,7 +344,7 @@ def main(argv=None, prog=None):
     except UsageError as exc:
         STDERR.write("error: %s\n" % exc)
         return 2
-    except VerificationError as exc:
+    except (VerificationError, EmptyRun) as exc:
         STDERR.write("error: %s\n" % exc)
         return 1
     except NclueError as exc:

@@ -244,3 +244,94 @@ def test_a_changed_challenge_answer_changes_s_and_fails(challenge_release, tmp_p
     assert code == 1 and "Traceback" not in out
     assert "v2.genealogy.s.qrel_differences" in fails and p.qid in fails["v2.genealogy.s.qrel_differences"]["reason"]
     assert "audit.challenge.decisions.decision_mismatches" in fails
+
+
+# --- the protocol's decisions by hand (nclue.labelaudit.challenge_score.decide) -------------------------
+
+_PAGES = {3: "the plan sets out the grievance procedure in full.", 5: "a second page on the grievance procedure here.",
+          7: "the resettlement framework is described on this page."}
+
+
+def _hand_records(streams, tiebreak=None, n=2):
+    """One challenge pair ``C001`` of document ``d`` with conditions ``c1..cn``; ``streams``: ``{name: [(positive,
+    pages)]}``; ``tiebreak``: ``{cid: (selects, positive, pages)}``.  Quotes are taken from the selected page."""
+    from nclue.labelaudit.challenge_records import ChallengePair, ChallengeRecords
+    from nclue.labelaudit.rules import Answer
+
+    pool = (3, 5, 7)
+
+    def answer(positive, pages, offset=0):
+        words = _PAGES[pages[0]].split() if positive else []
+        return Answer(positive, pages, " ".join(words[offset:offset + 4]), pool)
+    p = ChallengePair("C001", "q", "d", n, "arxiv", "target", n - 1, 1, 2, -0.1)
+    p.cids = tuple("c%d" % (i + 1) for i in range(n))
+    p.pools = (pool,) * n
+    # each stream quotes its own words (a copy of a stream quotes the same ones, and collapses)
+    p.streams = {name: [answer(*a, offset=sorted(set(x.split("-")[0] for x in streams)).index(name.split("-")[0]))
+                        for a in answers] for name, answers in streams.items()}
+    p.tiebreak = {cid: ("T", selects, answer(positive, pages)) for cid, (selects, positive, pages) in
+                  (tiebreak or {}).items()}
+    p.decision = (n - 1, False)
+    pages = {("v2", "d", page): text for page, text in _PAGES.items()}
+    return ChallengeRecords({"C001": p}, pages, tuple(sorted(streams)))
+
+
+def test_agreed_pages_are_the_union_of_both_streams():
+    """c1 is supported on page 3 by G and on page 5 by H, c2 on page 3 by both: the union {3, 5} lets c1 take page
+    5 and c2 page 3 (gold); one stream's pages alone ({3}, {3}) would leave no distinct-page assignment."""
+    from nclue.labelaudit import challenge_score
+    rec = _hand_records({"G": [(True, [3]), (True, [3])], "H": [(True, [5]), (True, [3])]})
+    decided, tally, picks, duplicates = challenge_score.decide(rec)
+    assert decided == {"C001": (2, False)} and tally["agreeing_conditions"] == 2 and duplicates == {}
+    rec = _hand_records({"G": [(True, [3]), (True, [3])], "H": [(True, [3]), (True, [3])]})
+    assert challenge_score.decide(rec)[0] == {"C001": (1, True)}         # the distinct-page gate stops it
+
+
+def test_duplicate_streams_collapse_and_the_tie_break_selects_a_stream():
+    from nclue.labelaudit import challenge_score
+    g = [(True, [3]), (False, [])]
+    rec = _hand_records({"G": g, "G-copy": g, "H": [(True, [5]), (True, [7])]},
+                        tiebreak={"c2": ("H", True, [7])})
+    decided, tally, picks, duplicates = challenge_score.decide(rec)
+    assert duplicates == {"G-copy": "G"} and tally["unique_streams"] == 2
+    assert tally["tiebreak_conditions"] == 1 and tally["tiebreak_selection_mismatches"] == 0
+    assert picks == {"G": 0, "H": 1} and decided == {"C001": (2, False)}
+    # a tie-break answer that disagrees with the stream its record names is counted
+    rec = _hand_records({"G": g, "G-copy": g, "H": [(True, [5]), (True, [7])]},
+                        tiebreak={"c2": ("G", True, [7])})
+    assert challenge_score.decide(rec)[1]["tiebreak_selection_mismatches"] == 1
+    # a negative tie-break sides with G: c2 unsupported, grade 1
+    rec = _hand_records({"G": g, "G-copy": g, "H": [(True, [5]), (True, [7])]},
+                        tiebreak={"c2": ("G", False, [])})
+    decided, _, picks, _ = challenge_score.decide(rec)
+    assert decided == {"C001": (1, False)} and picks == {"G": 1, "H": 0}
+    # a disagreement without a tie-break is counted, and decided negative
+    rec = _hand_records({"G": g, "H": [(True, [5]), (True, [7])]})
+    decided, tally, _, _ = challenge_score.decide(rec)
+    assert tally["tiebreak_missing"] == 1 and decided == {"C001": (1, False)}
+
+
+def test_a_changed_response_is_named_by_file_and_line(challenge_release, tmp_path):
+    from nclue.analyses.challenge import challenge_records
+    from nclue.core.instrument import Instrument
+    from nclue.labelaudit import challenge_score
+
+    root = str(tmp_path / "inst")
+    shutil.copytree(challenge_release, root)
+    path = os.path.join(root, "data", "audit", "challenge_responses.jsonl")
+    rows = read_rows(path)
+    # a pair whose every stream supports its first condition; flipping all of them keeps the streams in
+    # agreement (no tie-break) and lowers the decided grade by one, so the decisions file no longer follows
+    by_pair = {}
+    for i, r in enumerate(rows):
+        by_pair.setdefault(r["pair"], []).append(i)
+    pair = next(p for p, idx in sorted(by_pair.items()) if all(rows[i]["answers"][0]["positive"] for i in idx))
+    for i in by_pair[pair]:
+        rows[i]["answers"][0] = {"cid": rows[i]["answers"][0]["cid"], "positive": False, "pages": [], "quote": ""}
+    write_rows(path, rows)
+    resign(root)
+    rec = challenge_records(Instrument(root))
+    decided = challenge_score.decide(rec)[0]
+    _, _, first = challenge_score.outcomes(rec, decided)
+    assert first.startswith(pair + ":") and "data/audit/challenge_responses.jsonl:" in first
+    assert all(str(i + 1) in first for i in by_pair[pair])

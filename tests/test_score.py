@@ -99,16 +99,63 @@ def test_formats_and_per_query_rows():
     run = result["runs"][0]
     assert len(run["per_query"]) == 1000 * 5
     first = run["per_query"][0]
-    assert set(first) == {"qid", "measure", "value"}
+    assert set(first) == {"qid", "measure", "value", "unit"}
     assert json.loads(render(result, "json"))["runs"][0]["measures"]["gold_hit_at_10"]["unit"] == "points"
-    tsv = render(result, "tsv").splitlines()
-    assert tsv[0].split("\t") == ["run", "measure", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm"]
-    assert any(line.split("\t")[1] == "Delta n-Clue Score@10 vs bm25_or" for line in tsv)
-    assert render(result, "markdown").splitlines()[1].startswith("|---|")
-    latex = render(result, "latex")
+    tsv = [line.split("\t") for line in render(result, "tsv").splitlines()]
+    assert tsv[0] == ["run", "measure", "qid", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm"]
+    assert all(len(row) == 10 for row in tsv)                          # qid in its own column
+    assert any(row[1] == "Delta n-Clue Score@10 vs bm25_or" and row[2] == "all" for row in tsv)
+    per_query = [row for row in tsv[1:] if row[2] != "all"]
+    assert len(per_query) == 5000 and {row[2] for row in per_query} == set(run_ids := {r["qid"] for r in run["per_query"]})
+    markdown, latex = render(result, "markdown"), render(result, "latex")
+    assert markdown.splitlines()[1].startswith("|---|") and len(markdown.splitlines()) == len(tsv) + 1
     assert latex.startswith("\\begin{tabular}") and "Delta n-Clue Score@10 vs bm25\\_or" in latex
+    assert sum(1 for line in latex.splitlines() if "nclue\\_0000" in line) == 5      # per query in LaTeX too
     text = render(result, "text")
-    assert "depth 10" in text and "points" in text and "NDCG (0-1)" in text
+    assert "depth 10" in text and "points" in text and "NDCG (0-1)" in text and "nclue_0000" in text
+    assert len(run_ids) == 1000
+
+
+def test_per_query_rows_are_in_the_units_of_the_totals():
+    from statistics import fmean
+    result = score([_rankings("bm25_and")], REPO, against=[], per_query=True)
+    run = result["runs"][0]
+    for name in ("nclue_score_at_10", "gold_hit_at_10", "gold_ndcg_at_10", "graded_ndcg_at_10"):
+        values = [r["value"] for r in run["per_query"] if r["measure"] == name]
+        assert fmean(values) == pytest.approx(run["measures"][name]["value"], abs=1e-9), name
+        assert {r["unit"] for r in run["per_query"] if r["measure"] == name} == {run["measures"][name]["unit"]}
+    assert {r["value"] for r in run["per_query"] if r["measure"] == "nclue_score_at_10"} <= {0.0, 100.0}
+
+
+def test_default_references_are_the_fair_scorecard_systems():
+    result = score([_rankings("bm25_and")], REPO)
+    refs = result["references"]
+    systems = json.load(open(os.path.join(REPO, "data", "v1", "systems.json"), encoding="utf-8"))
+    fair = {x["id"] for x in systems["systems"] if x["fair"]}
+    assert refs == sorted(set(systems["form_systems"]) & fair) and len(refs) == 13
+    assert not any(r.startswith(("oracle", "floor", "mask_", "prior", "random")) for r in refs)
+    named = score([_rankings("bm25_and")], REPO, against=["oracle_facts"])          # a control when named
+    assert named["runs"][0]["comparisons"][0]["against"] == "oracle_facts"
+
+
+def test_studentized_max_t_is_not_dominated_by_a_high_variance_reference():
+    """Adding the oracle (a huge, high-variance contrast) leaves the other comparisons' adjusted p nearly
+    unchanged -- at most the cost of one more comparison; the unstandardized statistic lets the oracle's null
+    swallow them (measured: bm25_or 0.0001 -> 0.35 alone -> 0.79 with the oracle)."""
+    from nclue.stats import randomization
+    base = score([_rankings("bm25_and")], REPO, against=["bm25_or", "page_bm25_top3"])
+    more = score([_rankings("bm25_and")], REPO, against=["bm25_or", "page_bm25_top3", "oracle_facts"])
+    by = {c["against"]: c for c in more["runs"][0]["comparisons"]}
+    for c in base["runs"][0]["comparisons"]:
+        assert abs(by[c["against"]]["p_max_t"] - c["p_max_t"]) <= 0.05, c["against"]
+    assert by["bm25_or"]["p_max_t"] == base["runs"][0]["comparisons"][0]["p_max_t"] == 1 / 10001
+
+    class T:
+        def __init__(self, diffs, null):
+            self.diffs, self.observed, self.null = diffs, sum(diffs), null
+    small, noisy = T([1, 1], [2, 0, 0, -2]), T([30, -10], [20, 40, -40, -20])
+    assert randomization.max_t_p_values([small]) == randomization.max_t_p_values([small, noisy], studentize=True)[:1]
+    assert randomization.max_t_p_values([small, noisy])[0] > randomization.max_t_p_values([small])[0]
 
 
 def test_the_python_api_is_the_command():
@@ -119,17 +166,63 @@ def test_the_python_api_is_the_command():
     assert json.loads(out.stdout)["runs"][0]["measures"] == via_api["runs"][0]["measures"]
 
 
-def test_several_runs_are_compared_with_each_other(tmp_path):
-    result = score([_rankings("bm25_and"), _rankings("bm25_or")], REPO, against=[])
-    first, second = result["runs"]
-    assert [c["against"] for c in first["comparisons"]] == ["run:bm25_or.jsonl"]
-    assert first["comparisons"][0]["delta_score"] == pytest.approx(-second["comparisons"][0]["delta_score"])
-    assert first["comparisons"][0]["p"] == second["comparisons"][0]["p"]
+def test_several_runs_are_compared_with_each_other_once(tmp_path):
+    result = score([_rankings("bm25_and"), _rankings("bm25_or"), _rankings("tri_joint")], REPO, against=[],
+                   names=["and", "or", "tri"])
+    first, second, third = result["runs"]
+    assert [c["against"] for c in first["comparisons"]] == ["run:or", "run:tri"]
+    assert [c["against"] for c in second["comparisons"]] == ["run:tri"] and third["comparisons"] == []
+    single = score([_rankings("bm25_or"), _rankings("bm25_and")], REPO, against=[], names=["or", "and"])
+    assert first["comparisons"][0]["delta_score"] == pytest.approx(-single["runs"][0]["comparisons"][0]["delta_score"])
+    assert first["comparisons"][0]["p"] == single["runs"][0]["comparisons"][0]["p"]
 
 
-def _cli(*args):
-    proc = subprocess.run([sys.executable, "-m", "nclue"] + list(args), capture_output=True, text=True, timeout=300)
-    return proc.returncode, proc.stdout, proc.stderr
+def test_run_labels_stdin_and_in_memory_runs(tmp_path):
+    from nclue.core.errors import UsageError
+    path = _rankings("bm25_and")
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    trec = tmp_path / "a" / "run.txt"
+    trec.parent.mkdir()
+    trec.write_text("".join("%s Q0 %s %d %s mytag\n" % (r["qid"], d, i + 1, 10 - i)
+                            for r in rows for i, d in enumerate(r["docids"])))
+    same = tmp_path / "b" / "run.txt"
+    same.parent.mkdir()
+    same.write_text(open(path, encoding="utf-8").read())
+    result = score([str(trec), str(same)], REPO, against=[])
+    assert [r["run"] for r in result["runs"]] == ["mytag", str(same)]        # the TREC tag names the run
+    with pytest.raises(UsageError, match="give each a --name"):
+        score([str(same), str(same)], REPO, against=[])
+    memory = {r["qid"]: r["docids"] for r in rows}
+    via_memory = score([memory], REPO, against=[])["runs"][0]
+    via_file = score([path], REPO, against=[])["runs"][0]
+    assert via_memory["measures"] == via_file["measures"] and via_memory["run"] == "run1"
+    import io
+    via_stdin = score(["-"], REPO, against=[], stdin=io.BytesIO(open(path, "rb").read()))["runs"][0]
+    assert via_stdin["measures"] == via_file["measures"] and via_stdin["run"] == "<stdin>"
+    code, out, err = _cli("score", "-", "--data", REPO, "--against", "none", "--format", "json",
+                          stdin=open(path, "rb").read())
+    assert code == 0 and json.loads(out)["runs"][0]["run"] == "<stdin>"
+
+
+def test_an_empty_run_exits_1_unless_allowed(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n   \n")
+    code, out, err = _cli("score", str(empty), "--data", REPO, "--against", "none")
+    assert code == 1 and "ranks no document for any of the 1000 evaluation queries" in err and out == ""
+    code, out, err = _cli("score", str(empty), "--data", REPO, "--against", "none", "--allow-empty")
+    assert code == 0 and "WARNING" in err and "n-Clue Score@10" in out
+
+
+def test_a_sourceshift_run_scored_against_crosspage_suggests_the_release(tmp_path):
+    run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_and__raw.jsonl")
+    code, out, err = _cli("score", run, "--data", REPO, "--against", "none")
+    assert code == 2 and "unknown query" in err and "--release v2" in err
+
+
+def _cli(*args, stdin=None):
+    proc = subprocess.run([sys.executable, "-m", "nclue"] + list(args), capture_output=True, timeout=300,
+                          input=stdin)
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
 
 
 def test_exit_codes_and_content_detection(tmp_path):

@@ -23,7 +23,7 @@ stratified audit's v1 decisions applied:
 """
 
 from ..core import layout
-from ..core.verify import distinct_page_valid, single_page_solvable, verify
+from ..core.verify import derive_qrels, distinct_page_valid, single_page_solvable, verify
 from ..labelaudit import challenge_score
 from ..labelaudit import score as audit_scoring
 from ..labelaudit.genealogy import apply_stage
@@ -45,22 +45,27 @@ def _detail(diffs, rel):
                                                                         len(diffs))
 
 
+def rederived_construction(release):
+    """A release's construction copy re-derived from its inventory (the verifier's rule): each stage of a
+    genealogy is re-derived from its re-derived parent, so a damaged copy is named itself, never its child."""
+    return release.memo("genealogy:construction", lambda: derive_qrels(release.queries(), release.inventory()))
+
+
 def derived_s0(inst):
-    """``(qrels, removed, changed)`` of S0 re-derived from the construction copy and the audit records."""
+    """``(qrels, removed, changed)`` of S0 re-derived from the re-derived construction copy and the audit records."""
     def build():
         v2 = inst.v2()
         rec = audit_records(inst)
         _, decided = audit_scoring.policy(rec)
-        construction = v2.qrels(layout.V2_QRELS_CONSTRUCTION)
         changed = {(p.qid, p.docid): decided[p.pair] for p in rec.pairs.values()
                    if p.release == "v2" and decided[p.pair] != p.grade_before}
-        qrels, removed = apply_stage(construction, v2.evaluation_queries(layout.V2_QRELS_CONSTRUCTION), changed)
+        qrels, removed = apply_stage(rederived_construction(v2), v2.queries(), changed)
         return qrels, removed, len(changed)
     return inst.memo("genealogy:s0", build)
 
 
 def derived_s(inst):
-    """``(qrels, removed, changed)`` of S re-derived from the released S0 and the challenge records."""
+    """``(qrels, removed, changed)`` of S re-derived from the re-derived S0 and the challenge records."""
     def build():
         v2 = inst.v2()
         rec = challenge_records(inst)
@@ -68,21 +73,21 @@ def derived_s(inst):
         if decided is None:
             decided = {p.pair: (p.grade_before, False) for p in rec.pairs.values()}
         changed = challenge_score.changes(rec, decided)
-        qrels, removed = apply_stage(v2.qrels(layout.V2_QRELS_S0), v2.evaluation_queries(layout.V2_QRELS_S0),
-                                     changed)
+        s0, s0_removed, _ = derived_s0(inst)
+        queries = {q: v for q, v in v2.queries().items() if q not in set(s0_removed)}
+        qrels, removed = apply_stage(s0, queries, changed)
         return qrels, removed, len(changed)
     return inst.memo("genealogy:s", build)
 
 
 def derived_final(inst):
-    """``(qrels, removed, changed)`` of CrossPage's final copy re-derived from the construction copy and the
-    audit records (the policy re-run: :func:`nclue.labelaudit.score.repaired_pairs`)."""
+    """``(qrels, removed, changed)`` of CrossPage's final copy re-derived from the re-derived construction copy
+    and the audit records (the policy re-run: :func:`nclue.labelaudit.score.repaired_pairs`)."""
     def build():
         v1 = inst.v1()
         changed = {pair: after for pair, (_, after, _) in
                    audit_scoring.repaired_pairs(audit_records(inst), "v1").items()}
-        qrels, removed = apply_stage(v1.qrels(layout.QRELS_CONSTRUCTION),
-                                     v1.evaluation_queries(layout.QRELS_CONSTRUCTION), changed)
+        qrels, removed = apply_stage(rederived_construction(v1), v1.queries(), changed)
         return qrels, removed, len(changed)
     return inst.memo("genealogy:final", build)
 
@@ -159,9 +164,10 @@ def _v1_units(inst):
 
     if not audit_present(inst):         # the final copy follows from the audit's records
         return []
-    inputs = sorted(set(V1_BASE + [layout.QRELS_CONSTRUCTION, layout.QRELS] + AUDIT_INPUTS))
+    inputs = sorted(set(V1_BASE + [layout.INVENTORY, layout.QRELS_CONSTRUCTION, layout.QRELS] + AUDIT_INPUTS +
+                        ([layout.CONDITIONS] if v1.exists(layout.CONDITIONS) else [])))
     return [Unit("final", inputs, final),
-            Unit("gates", sorted(set(inputs + [layout.CONDITIONS, layout.INVENTORY])), lambda: _final_gates(inst)),
+            Unit("gates", inputs, lambda: _final_gates(inst)),
             Unit("record", inputs, record)]
 
 
@@ -187,8 +193,9 @@ def _units(inst):
         return _record(v2, {"construction": 0, "s0": derived_s0(inst)[2], "s": derived_s(inst)[2]}, SRC)
 
     construction_inputs = V2_BASE + [layout.V2_INVENTORY, layout.V2_QRELS_CONSTRUCTION]
-    s0_inputs = sorted(set(V2_BASE + [layout.V2_QRELS_CONSTRUCTION, layout.V2_QRELS_S0] + AUDIT_INPUTS))
-    s_inputs = V2_BASE + [layout.V2_QRELS_S0, layout.V2_QRELS] + AUDIT_FILES + CHALLENGE_FILES
+    s0_inputs = sorted(set(V2_BASE + [layout.V2_INVENTORY, layout.V2_QRELS_CONSTRUCTION, layout.V2_QRELS_S0] +
+                           AUDIT_INPUTS))
+    s_inputs = sorted(set(s0_inputs + [layout.V2_QRELS] + CHALLENGE_FILES))
     units = [Unit("construction", construction_inputs, construction)]
     if inst.exists(AUDIT_FILES[0]):         # the audit part is present: S0 and S follow from its records
         units += [Unit("s0", s0_inputs, s0), Unit("s", s_inputs, s),

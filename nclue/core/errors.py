@@ -54,6 +54,10 @@ class MissingInput(NclueError):
         super().__init__("%s: file is absent" % self.path)
 
 
+class EmptyRun(NclueError):
+    """A run given to ``score`` ranks no document for any query (exit code 1; ``--allow-empty`` scores it)."""
+
+
 class UsageError(NclueError):
     """Bad command-line arguments or no data root (exit code 2)."""
 

@@ -16,7 +16,9 @@ import os
 import re
 
 from .errors import InputError, MissingInput, NclueError
-from .jsonio import dumps_pretty, read_json
+from .inputs import blocks, read_input
+from .layout import role_of
+from .jsonio import dumps_pretty, open_output, read_json
 
 MANIFEST = "MANIFEST.json"
 SUMS = "SHA256SUMS"
@@ -26,16 +28,14 @@ _HEX = re.compile(r"^[0-9a-f]{64}$")
 _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
 
 
-def sha256_file(path, chunk=1 << 20):
+def sha256_file(path, chunk=1 << 20, where=None):
+    """``(sha256 hex, bytes)`` of a regular file, streamed (:func:`nclue.core.inputs.blocks`: a FIFO or a device
+    is refused, and reading stops at the file-size limit)."""
     h = hashlib.sha256()
     size = 0
-    with open(path, "rb") as fh:
-        while True:
-            block = fh.read(chunk)
-            if not block:
-                break
-            size += len(block)
-            h.update(block)
+    for block in blocks(path, where or path, size=chunk):
+        size += len(block)
+        h.update(block)
     return h.hexdigest(), size
 
 
@@ -116,12 +116,7 @@ def load_manifest(root):
 
 def parse_sums(root):
     """``{path: sha256}`` from SHA256SUMS; InputError naming the line."""
-    path = os.path.join(root, SUMS)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise MissingInput(SUMS)
+    data = read_input(os.path.join(root, SUMS), SUMS)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -199,7 +194,16 @@ def check(root):
             if not os.path.isfile(full):
                 result.files[rel] = FileCheck(rel, entry["role"], "bad", "%s is not a regular file" % rel)
                 continue
-            digest, size = sha256_file(full)
+            declared = role_of(rel)
+            if entry["role"] != declared:
+                result.files[rel] = FileCheck(rel, entry["role"], "bad", "%s: MANIFEST.json gives it the role %r, "
+                                              "but the release layout declares %r" % (rel, entry["role"], declared))
+                continue
+            try:
+                digest, size = sha256_file(full, where=rel)
+            except InputError as exc:
+                result.files[rel] = FileCheck(rel, entry["role"], "bad", str(exc))
+                continue
             if size != entry["bytes"] or digest != entry["sha256"]:
                 result.files[rel] = FileCheck(rel, entry["role"], "bad",
                                               "%s: sha256 %s (%d bytes) differs from MANIFEST.json %s (%d bytes)" % (
@@ -213,7 +217,7 @@ def check(root):
         for rel, digest in sorted(sums.items()):
             if rel == MANIFEST:
                 full = os.path.join(root, MANIFEST)
-                if os.path.isfile(full) and sha256_file(full)[0] != digest:
+                if os.path.isfile(full) and sha256_file(full, where=MANIFEST)[0] != digest:
                     mismatches.append("MANIFEST.json hash differs from SHA256SUMS")
             elif manifest is not None and rel not in listed:
                 mismatches.append("%s is in SHA256SUMS but not in MANIFEST.json" % rel)
@@ -262,7 +266,11 @@ def verify_files(root, rels):
         elif not os.path.isfile(full):
             problems.append((rel, "%s is listed in MANIFEST.json but absent" % rel))
         else:
-            digest, size = sha256_file(full)
+            try:
+                digest, size = sha256_file(full, where=rel)
+            except InputError as exc:
+                problems.append((rel, str(exc)))
+                continue
             if (digest, size) != (entry["sha256"], entry["bytes"]):
                 problems.append((rel, "%s: sha256 %s (%d bytes) differs from MANIFEST.json %s (%d bytes)" % (
                     rel, digest[:12], size, entry["sha256"][:12], entry["bytes"])))
@@ -278,11 +286,11 @@ def write_manifest(root, files_with_roles, info):
     manifest = dict(info)
     manifest["manifest_schema"] = MANIFEST_SCHEMA
     manifest["files"] = entries
-    with open(os.path.join(root, MANIFEST), "w", encoding="utf-8", newline="\n") as fh:
+    with open_output(os.path.join(root, MANIFEST), MANIFEST) as fh:
         fh.write(dumps_pretty(manifest))
     lines = [(e["sha256"], e["path"]) for e in entries]
     lines.append((sha256_file(os.path.join(root, MANIFEST))[0], MANIFEST))
-    with open(os.path.join(root, SUMS), "w", encoding="utf-8", newline="\n") as fh:
+    with open_output(os.path.join(root, SUMS), SUMS) as fh:
         for digest, rel in sorted(lines, key=lambda t: t[1]):
             fh.write("%s  %s\n" % (digest, rel))
     return manifest

@@ -19,13 +19,16 @@ Traceback (most recent call last):
 nclue.core.errors.InputError: x.json: values nested deeper than 64 levels
 """
 
+import contextlib
 import json
 import math
 import os
+import stat
+import tempfile
 
-from .errors import InputError, MissingInput
+from .errors import InputError
 
-MAX_FILE_BYTES = 512 * 1024 * 1024
+from .inputs import MAX_FILE_BYTES, read_input  # noqa: E402 -- the one input opener (and its file limit)
 MAX_LINE_CHARS = 1024 * 1024
 MAX_DEPTH = 64
 MAX_MAGNITUDE = 1e300
@@ -41,16 +44,69 @@ def dumps_pretty(obj):
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
-def write_jsonl(path, rows):
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+def refuse_existing(path, what):
+    """Refuse to write ``path`` when it is a symbolic link or an existing entry that is not a regular file (a
+    directory, a device such as ``/dev/null``, a FIFO, a socket): :class:`~nclue.core.errors.UsageError`."""
+    from .errors import UsageError
+    shown = shown_path(path)
+    if os.path.islink(path):
+        raise UsageError("refusing to write %s %s: it is a symbolic link (an output is never written through a "
+                         "link)" % (what, shown))
+    if os.path.lexists(path):
+        mode = os.lstat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise UsageError("cannot write %s %s: it is a directory" % (what, shown))
+        if not stat.S_ISREG(mode):
+            raise UsageError("refusing to write %s %s: it exists and is not a regular file (a device, FIFO or "
+                             "socket is never replaced)" % (what, shown))
+
+
+def shown_path(path, limit=200):
+    """A path as a message shows it: whole up to ``limit`` characters, else its start and its end (the file
+    name stays visible)."""
+    text = repr(str(path))
+    return text if len(text) <= limit else text[:limit // 3] + "..." + text[-(2 * limit // 3):]
+
+
+@contextlib.contextmanager
+def open_output(path, what="the output"):
+    """The one way a file is written (release files, reports, exports): a text file object on a temporary
+    file beside ``path`` (UTF-8, ``\\n``), renamed onto ``path`` when the block succeeds and removed when it
+    fails.  ``path`` is refused when it is a link or a special file (:func:`refuse_existing`), before and
+    again just before the rename; the rename replaces the directory entry, so a hard link to the old file
+    keeps the old contents."""
+    refuse_existing(path, what)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".nclue-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)          # an ordinary file, not mkstemp's private 0600
+        refuse_existing(path, what)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def write_text(path, text, what="the output"):
+    """Write ``text`` atomically through :func:`open_output`."""
+    with open_output(path, what) as fh:
+        fh.write(text)
+
+
+def write_jsonl(path, rows, what="the output"):
+    with open_output(path, what) as fh:
         for row in rows:
             fh.write(dumps_line(row))
             fh.write("\n")
 
 
-def write_json(path, obj):
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(dumps_pretty(obj))
+def write_json(path, obj, what="the output"):
+    write_text(path, dumps_pretty(obj), what)
 
 
 def _no_duplicate_keys(pairs):
@@ -108,19 +164,13 @@ def parse_json_text(text, where, line=None):
 
 
 def read_bytes_text(path, where):
-    """File contents decoded as strict UTF-8, or an InputError naming the byte offset."""
-    try:
-        with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size > MAX_FILE_BYTES:
-                raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, MAX_FILE_BYTES))
-            data = fh.read()
-    except FileNotFoundError:
-        raise MissingInput(where)
-    except IsADirectoryError:
-        raise InputError(where, "is a directory, not a file")
-    except OSError as exc:
-        raise InputError(where, "cannot read (%s)" % (exc.strerror or exc))
+    """File contents decoded as strict UTF-8, or an InputError naming the byte offset (a regular file of at most
+    :data:`MAX_FILE_BYTES`: :func:`nclue.core.inputs.read_input`)."""
+    return decode_text(read_input(path, where, MAX_FILE_BYTES), where)
+
+
+def decode_text(data, where):
+    """Bytes decoded as strict UTF-8 without a byte-order mark, or an InputError naming the offset and line."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -140,14 +190,16 @@ def read_json(path, where):
     return obj
 
 
-def iter_jsonl(path, where):
-    """Yield ``(line_number, object)`` for each line of a JSON Lines file.
+def iter_jsonl(path, where, text=None):
+    """Yield ``(line_number, object)`` for each line of a JSON Lines file (or of ``text``, its decoded
+    contents when the caller read them: a decompressed run).
 
     Rejects: non-UTF-8 bytes, ``\\r`` line ends, blank lines, invalid JSON,
     duplicate keys, NaN/Infinity, non-object lines and a missing final newline
     (the usual sign of a truncated file).
     """
-    text = read_bytes_text(path, where)
+    if text is None:
+        text = read_bytes_text(path, where)
     if not text:
         return
     if "\r" in text:

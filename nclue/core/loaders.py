@@ -27,6 +27,26 @@ def _path(root, rel):
     return os.path.join(root, *rel.split("/"))
 
 
+_MARKUP = re.compile(r"</?\s*(?:top|num|title|desc|narr|doc|docno|text)\b", re.IGNORECASE)
+
+
+def _check_plain(row, field, value):
+    """A display string free of control characters and of TREC topic markup (a query form or a label is
+    written into TREC topic files by ``export-qrels``); the error names ``field``."""
+    bad = next((ch for ch in value if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in "\u2028\u2029"), None)
+    if bad is not None:
+        raise row.error(field, "contains the control character U+%04X" % ord(bad))
+    markup = _MARKUP.search(value)
+    if markup:
+        raise row.error(field, "contains TREC markup %s (a topic file would break)" % show_value(markup.group(0)))
+    return value
+
+
+def _plain_text(row, field):
+    """A non-empty string field checked by :func:`_check_plain`."""
+    return _check_plain(row, field, row.str(field))
+
+
 def _ident(row, field, pattern):
     value = row.str(field)
     if not pattern.match(value):
@@ -44,7 +64,7 @@ def load_conditions(root, rel):
         aliases = row.list("aliases", required=False) or []
         if not all(isinstance(a, str) and a for a in aliases):
             raise row.error("aliases", "must be a list of non-empty strings")
-        out[cid] = Condition(cid, row.str("kind", choices=KINDS), row.str("label"), tuple(aliases),
+        out[cid] = Condition(cid, row.str("kind", choices=KINDS), _plain_text(row, "label"), tuple(aliases),
                              row.str("topic", required=False) or "")
     if not out:
         raise InputError(rel, "no conditions (an absent catalog is allowed; an empty one is not)")
@@ -114,7 +134,7 @@ def load_queries(root, rel, conditions=None):
             try:
                 cid = sub.str("cid")
                 kind = sub.str("kind", choices=KINDS)
-                label = sub.str("label")
+                label = _plain_text(sub, "label")
             except InputError as exc:
                 raise row.error("%s.%s" % (field, exc.field), exc.message)
             if cid in seen:
@@ -132,7 +152,7 @@ def load_queries(root, rel, conditions=None):
             value = forms_obj.get(form)
             if not isinstance(value, str) or not value.strip():
                 raise row.error("forms." + form, "must be a non-empty string")
-            forms[form] = value
+            forms[form] = _check_plain(row, "forms." + form, value)
         out[qid] = Query(qid, n, tuple(conds), forms, row.str("source", required=False) or "")
     if not out:
         raise InputError(rel, "no queries")
@@ -235,11 +255,12 @@ def _distinct_known(docids, corpus):
     return len(ids) == len(docids) and ids <= (corpus.keys() if isinstance(corpus, dict) else corpus)
 
 
-def load_ranking(root, rel, queries, corpus, depth=10):
+def load_ranking(root, rel, queries, corpus, depth=10, text=None):
     """One ranking file: every query exactly once, at most ``depth`` distinct known docs,
-    scores as many as docids and non-increasing (file order is the ranking)."""
+    scores as many as docids and non-increasing (file order is the ranking).  ``text``: the file's decoded
+    contents when the caller read them (a run given to ``score``, perhaps decompressed); ``rel`` names it."""
     out = {}
-    for line, obj in iter_jsonl(_path(root, rel), rel):
+    for line, obj in iter_jsonl(None if text is not None else _path(root, rel), rel, text=text):
         row = Row(obj, rel, line)
         qid = row.str("qid")
         if qid not in queries:

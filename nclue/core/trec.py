@@ -1,4 +1,4 @@
-"""Reading a TREC run file (``qid Q0 docno rank score tag``) as a ranking.
+r"""Reading a TREC run file (``qid Q0 docno rank score tag``) as a ranking.
 
 Order (docs/usage.md#run-formats): trec_eval ignores the rank column and orders each
 query's documents by score descending, breaking ties by docno *descending*;
@@ -6,51 +6,83 @@ that is the default here (``ties="trec"``), so numbers agree with trec_eval.
 ``ties="file"`` keeps the file's order instead (the released JSONL rule).
 Either way the first ``depth`` documents are kept.  Malformed lines raise
 :class:`~nclue.core.errors.InputError` with the line number and the column.
+
+Fields are read by trec_eval's rules: columns are separated by ASCII white space (space, tab, vertical
+tab, form feed; a CRLF line end is accepted) -- a no-break space or another Unicode separator is part of a field, not between
+two; the score is a C floating-point literal in ASCII digits (no ``1_000``, no fullwidth digits, no
+``inf`` or ``nan``); the rank an ASCII integer.  The tag (sixth column) names the run.
+
+>>> read_trec_run(None, "r.txt", {"q": None}, {"d1", "d2"}, text="q Q0 d1 1 2.5 mine\nq Q0 d2 2 1e0 mine\n")
+{'q': RankingRow(qid='q', docids=('d1', 'd2'), scores=(2.5, 1.0))}
+>>> read_trec_run(None, "r.txt", {"q": None}, {"d1"}, text="q Q0 d1 1 1_0 mine\n")
+Traceback (most recent call last):
+...
+nclue.core.errors.InputError: r.txt:1: field 'score': not a number: '1_0'
 """
 
 import math
+import re
 
 from .errors import InputError
 from .jsonio import read_bytes_text
 from .records import RankingRow
 
 ORDERS = ("trec", "file")
+_SPLIT = re.compile(r"[ \t\v\f\r]+")       # C's isspace(): trec_eval's sscanf("%s") separators
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_INT = re.compile(r"[+-]?[0-9]+\Z")
+_SHOWN = 40
 
 
-def read_trec_run(path, where, queries, corpus, ties="trec", depth=10):
+def _show(text):
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "...")
+
+
+def read_trec_run(path, where, queries, corpus, ties="trec", depth=10, text=None, tags=None):
+    """``{qid: RankingRow}`` of a TREC run (see module doc); ``text``: the decoded file when the caller read
+    it; ``tags``: a set that receives the run's tags.  The duplicate check is a set per query (linear)."""
     if ties not in ORDERS:
         raise ValueError("ties must be one of %s" % (ORDERS,))
-    text = read_bytes_text(path, where)
-    per_query = {}
+    if text is None:
+        text = read_bytes_text(path, where)
+    per_query, seen = {}, {}
     # split on "\n" only (str.splitlines also splits on form feeds and other separators, and
     # would shift every line number after one); a CRLF line end is accepted
     for number, line in enumerate(text.split("\n"), 1):
         if line.endswith("\r"):
             line = line[:-1]
-        if not line.strip():
+        stripped = line.strip(" \t\v\f\r")
+        if not stripped:
             continue
-        parts = line.split()
+        parts = _SPLIT.split(stripped)
         if len(parts) != 6:
-            raise InputError(where, "expected 6 columns 'qid Q0 docno rank score tag', got %d" % len(parts), line=number)
-        qid, _, docno, rank, score, _ = parts
+            raise InputError(where, "expected 6 columns 'qid Q0 docno rank score tag' separated by ASCII spaces or "
+                             "tabs, got %d" % len(parts), line=number)
+        qid, _, docno, rank, score, tag = parts
         if qid not in queries:
-            raise InputError(where, "unknown query %r" % qid, line=number, field="qid")
+            raise InputError(where, "unknown query %s" % _show(qid), line=number, field="qid")
         if docno not in corpus:
-            raise InputError(where, "unknown document %r" % docno, line=number, field="docno")
-        try:
-            value = float(score)
-        except ValueError:
-            raise InputError(where, "not a number: %r" % score, line=number, field="score")
+            raise InputError(where, "unknown document %s" % _show(docno), line=number, field="docno")
+        if not _FLOAT.match(score):
+            try:
+                finite = math.isfinite(float(score))
+            except ValueError:
+                finite = True
+            raise InputError(where, "%s: %s" % ("not a number" if finite else "not finite", _show(score)),
+                             line=number, field="score")
+        value = float(score)
         if not math.isfinite(value):
-            raise InputError(where, "not finite: %r" % score, line=number, field="score")
-        try:
-            int(rank)
-        except ValueError:
-            raise InputError(where, "not an integer: %r" % rank, line=number, field="rank")
-        rows = per_query.setdefault(qid, [])
-        if any(d == docno for d, _, _ in rows):
-            raise InputError(where, "document %r ranked twice for %s" % (docno, qid), line=number, field="docno")
-        rows.append((docno, value, number))
+            raise InputError(where, "not finite: %s" % _show(score), line=number, field="score")
+        if not _INT.match(rank):
+            raise InputError(where, "not an integer: %s" % _show(rank), line=number, field="rank")
+        docs = seen.setdefault(qid, set())
+        if docno in docs:
+            raise InputError(where, "document %s ranked twice for %s" % (_show(docno), qid), line=number,
+                             field="docno")
+        docs.add(docno)
+        if tags is not None:
+            tags.add(tag)
+        per_query.setdefault(qid, []).append((docno, value, number))
     out = {}
     for qid, rows in per_query.items():
         if ties == "trec":

@@ -141,6 +141,20 @@ def load_claim_file(root, rel, document=None):
                 isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("sha256"), str)
                 for x in inputs):
             raise InputError(rel, "must be a list of {path, sha256}", field=field + ".inputs")
+        if not inputs:
+            raise InputError(rel, "claim %s names no input: a claim is frozen from the files it reads" % c["id"],
+                             field=field + ".inputs")
+        paths = [x["path"] for x in inputs]
+        if len(set(paths)) != len(paths):
+            raise InputError(rel, "claim %s lists an input twice" % c["id"], field=field + ".inputs")
+        if c["level"] != obj.get("level"):
+            raise InputError(rel, "claim %s is at level %r but the file's level is %r" % (
+                c["id"], c["level"], obj.get("level")), field=field + ".level")
+    if obj.get("level") not in LEVELS:
+        raise InputError(rel, "unknown level %r" % (obj.get("level"),), field="level")
+    if rel != "reference_metrics/%s.json" % obj["analysis"]:
+        raise InputError(rel, "holds the claims of analysis %r, whose file is reference_metrics/%s.json" % (
+            obj["analysis"], obj["analysis"]), field="analysis")
     return obj
 
 

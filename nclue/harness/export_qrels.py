@@ -39,6 +39,9 @@ n-Clue Score@10 (a gold before every judged subset) needs both gold and subset s
 """
 
 
+FILES = ("qrels.graded.trec", "qrels.gold.trec", "qrels.subset.trec", "topics.trec", "topics.jsonl", "README.txt")
+
+
 def export(root, out, release="v1", qrels="final", form="raw"):
     """Write the files of the module doc into ``out``; return their paths.  ``form``: the query
     rendering of the topics (``raw``, ``clean_v2`` or ``natural``)."""

@@ -1,18 +1,22 @@
-"""Where a command may write (docs/usage.md#outputs): never into the release, checked before any work.
+"""Where a command may write (docs/usage.md#outputs): never into the release, never through a link, never onto
+something that is not an ordinary file, checked before any work; and the one way outputs are written.
 
-An output path is refused (exit 2, before the run starts) when it lies under
-the release's ``data/`` or ``reference_metrics/``, is ``MANIFEST.json``,
-``SHA256SUMS`` or any file MANIFEST.json lists, is a directory, or its folder
-does not exist or cannot be written.  Files are written to a temporary name
-beside the target and renamed, so a failed write never leaves half a report.
+An output path is refused (exit 2, before the run starts, naming it) when it lies under the release's
+``data/`` or ``reference_metrics/`` or is ``MANIFEST.json`` / ``SHA256SUMS``; when it is a symbolic link
+(a link is never written through); when it exists and is not a regular file (a directory, a device such as
+``/dev/null``, a FIFO, a socket: an output never replaces one); when its folder does not exist or cannot be
+written; when two outputs of one command name the same file; and when it is one of the command's inputs
+(``score RUN --html RUN``).  Files are written to a temporary name beside the target and renamed
+(:func:`write_text`, :func:`open_output`), so a failed write never leaves half a report and a hard link to
+the old file keeps the old contents.
 """
 
 import os
 import sys
-import tempfile
 
 from ..core import integrity
 from ..core.errors import UsageError
+from ..core.jsonio import open_output, refuse_existing, shown_path, write_text  # noqa: F401 -- the writers, declared in core
 
 RELEASE_DIRS = ("data", "reference_metrics")
 
@@ -31,43 +35,64 @@ def inside_release(path, root):
     return real in (_real(os.path.join(root, integrity.MANIFEST)), _real(os.path.join(root, integrity.SUMS)))
 
 
-def check_output_file(path, root, what):
-    """Refuse an output file path that would write into the release or cannot be written (UsageError)."""
+def _shown(path):
+    return shown_path(path)
+
+
+def check_output_file(path, root, what, inputs=()):
+    """Refuse an output file path that would write into the release, through a link, onto a non-regular file,
+    over one of ``inputs``, or cannot be written (UsageError)."""
+    if not path:
+        raise UsageError("%s needs a file name (an empty path was given)" % what)
     if inside_release(path, root):
         raise UsageError("refusing to write %s %s: it is part of the release at %s (data/, reference_metrics/, "
-                         "MANIFEST.json and SHA256SUMS are never written by this command)" % (what, path, root))
-    if os.path.isdir(path):
-        raise UsageError("cannot write %s %s: it is a directory" % (what, path))
+                         "MANIFEST.json and SHA256SUMS are never written by this command)" % (
+                             what, _shown(path), _shown(root)))
+    refuse_existing(path, what)
+    for other in inputs:
+        if other and os.path.lexists(other) and _real(other) == _real(path):
+            raise UsageError("refusing to write %s %s: it is an input of this command" % (what, _shown(path)))
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError("cannot write %s %s: folder %s does not exist" % (what, path, folder))
+        raise UsageError("cannot write %s %s: folder %s does not exist" % (what, _shown(path), _shown(folder)))
     if not os.access(folder, os.W_OK):
-        raise UsageError("cannot write %s %s: folder %s is not writable" % (what, path, folder))
+        raise UsageError("cannot write %s %s: folder %s is not writable" % (what, _shown(path), _shown(folder)))
+
+
+def check_distinct(outputs):
+    """Refuse two outputs of one command that name the same file (``[(path, what)]``, empty paths skipped)."""
+    seen = {}
+    for path, what in outputs:
+        if not path:
+            continue
+        real = _real(path)
+        if real in seen:
+            raise UsageError("%s and %s would both be written to %s: give each output its own file" % (
+                seen[real], what, _shown(path)))
+        seen[real] = what
 
 
 def check_output_dir(path, root, what):
-    """Refuse an output folder inside the release, or a path that is an existing file."""
+    """Refuse an output folder inside the release, a link, or a path that is an existing non-folder."""
+    if not path:
+        raise UsageError("%s needs a folder name (an empty path was given)" % what)
     if inside_release(path, root):
-        raise UsageError("refusing to write %s into %s: it is part of the release at %s" % (what, path, root))
+        raise UsageError("refusing to write %s into %s: it is part of the release at %s" % (
+            what, _shown(path), _shown(root)))
+    if os.path.islink(path):
+        raise UsageError("refusing to write %s into %s: it is a symbolic link" % (what, _shown(path)))
     if os.path.exists(path) and not os.path.isdir(path):
-        raise UsageError("cannot write %s into %s: it is a file, not a folder" % (what, path))
+        raise UsageError("cannot write %s into %s: it is a file, not a folder" % (what, _shown(path)))
 
 
-def write_text(path, text):
-    """Write ``text`` (UTF-8, ``\\n``) atomically: a temporary file beside ``path``, then a rename."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".nclue-", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)          # a report is an ordinary file, not mkstemp's private 0600
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+def check_output_in(folder, name, root, what):
+    """An output file ``name`` inside an output folder: :func:`check_output_file` on ``folder/name``."""
+    path = os.path.join(folder, name)
+    refuse_existing(path, what)
+    if inside_release(path, root):
+        raise UsageError("refusing to write %s %s: it resolves into the release at %s" % (
+            what, _shown(path), _shown(root)))
+    return path
 
 
 class Output:

@@ -113,6 +113,9 @@ def _run_claim_file(inst, result, rel, levels, read):
     for c in claims:
         read.update(item["path"] for item in c["inputs"])
     analysis = REGISTRY.get(frozen["analysis"])
+    if analysis is not None and frozen["level"] != analysis.level:
+        return [Check("claims:" + rel, "integrity", "fail", "%s: field 'level': is %r, but analysis %s runs at level %r"
+                      % (rel, frozen["level"], analysis.name, analysis.level), cause=rel)]
 
     def every(status, reason, cause=None):
         return [Check(c["id"], c["level"], status, reason, c["rule"], c["value"], None, c["source"], cause,
@@ -150,6 +153,13 @@ def _run_claim_file(inst, result, rel, levels, read):
             value, unit = produced[c["id"]]
             stale = [item["path"] for item in c["inputs"] if result.files.get(item["path"]) is None
                      or result.files[item["path"]].sha256 != item["sha256"]]
+            if set(inputs) != set(unit.inputs):
+                other = sorted(set(inputs) ^ set(unit.inputs))
+                checks.append(Check(c["id"], c["level"], "fail", "claim was frozen from inputs that are not the files "
+                                    "its analysis reads (%s: %s)" % (
+                                        "frozen but not read" if other[0] in inputs else "read but not frozen",
+                                        other[0]), c["rule"], c["value"], value.value, c["source"], rel, inputs))
+                continue
             ok, why = compare(c["rule"], value.value, c["value"])
             detail = " -- " + value.detail if value.detail else ""
             if stale:
@@ -324,6 +334,15 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1):
         if log is not None and file_checks and file_checks[-1].group in levels:
             log("[%6.1fs] %-12s %s (%d checks)" % (time.monotonic() - started, file_checks[-1].group,
                                                    rel.split("/")[-1][:-5], len(file_checks)))
+    ids = {}
+    for c in checks:
+        if c.id.startswith(("integrity", "claims:", "shape.", "level:")):
+            continue
+        ids[c.id] = ids.get(c.id, 0) + 1
+    repeated = sorted(cid for cid, n in ids.items() if n > 1)
+    if repeated:
+        checks.append(Check("claims.unique_ids", "integrity", "fail", "%d claim ids are frozen in more than one claims "
+                            "file (first: %s)" % (len(repeated), repeated[0])))
     if result.manifest is not None:
         unread = unread_files({p: f.role for p, f in result.files.items()}, read, files)
         checks.append(Check("integrity.coverage", "integrity", "fail" if unread else "pass",

@@ -20,18 +20,18 @@ Nothing is written anywhere; :func:`score` is the Python API, :func:`render` the
 formats.
 """
 
-import gzip
 import os
-import tempfile
 
-from ..analyses.common import gold_sets, ideals, outcomes
+from ..analyses.common import form_systems, gold_sets, ideals, outcomes
 from ..analyses.inference import SEED, context
 from ..core import integrity, layout
-from ..core.errors import InputError, UsageError, VerificationError
+from ..core.errors import EmptyRun, InputError, UsageError, VerificationError, bounded
 from ..core.instrument import Instrument
-from ..core.jsonio import dumps_pretty
+from ..core.inputs import GZIP_MAGIC, read_maybe_gzip
+from ..core.jsonio import MAX_FILE_BYTES, decode_text, dumps_pretty
 from ..core.loaders import load_ranking
-from ..core.measures import DEPTH, SCORE_COMMAND_MEASURES
+from ..core.records import RankingRow
+from ..core.measures import DEPTH, MEASURES, SCORE_COMMAND_MEASURES
 from ..core.metrics import evaluate, summary
 from ..core.rng import Stream
 from ..core.structure import families
@@ -50,58 +50,58 @@ INTERVAL_VECTORS = {"nclue_score_at_10": "success", "gold_hit_at_10": "hit", "co
                     "graded_ndcg_at_10": "graded_ndcg"}
 
 
-def _decompressed(path):
-    """The path of a readable copy of ``path`` (gzip files are expanded into a private temporary folder)."""
-    with open(path, "rb") as fh:
-        head = fh.read(2)
-    if head != b"\x1f\x8b":
-        return path, None
-    tmp = tempfile.mkdtemp(prefix="nclue-run-")
-    name = os.path.basename(path)[:-3] if path.endswith(".gz") else os.path.basename(path) + ".run"
-    out = os.path.join(tmp, name)
+def detect_format(text):
+    """``jsonl`` when the first non-blank character of a run's text is ``{``, else ``trec``."""
+    stripped = text.lstrip()
+    return "jsonl" if stripped[:1] == "{" else "trec"
+
+
+STDIN = "-"
+
+
+def _run_bytes(path, stdin=None):
+    """The bytes of a run file (``-``: standard input), expanded when gzip-compressed, under the file-size budget
+    counted in decompressed bytes (:func:`nclue.core.inputs.read_maybe_gzip`); no temporary file is made."""
+    if path != STDIN:
+        return read_maybe_gzip(path, path)
+    import io
+    import sys
+    stream = stdin if stdin is not None else sys.stdin.buffer
+    data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError("<stdin>", "input is larger than the %d-byte limit" % MAX_FILE_BYTES)
+    if data[:2] != GZIP_MAGIC:
+        return data
+    import gzip
+    import zlib
+    out, total = [], 0
     try:
-        with gzip.open(path, "rb") as src, open(out, "wb") as dst:
+        with gzip.GzipFile(fileobj=io.BytesIO(data), mode="rb") as src:
             while True:
                 block = src.read(1 << 20)
                 if not block:
                     break
-                dst.write(block)
-    except (OSError, EOFError) as exc:
-        raise InputError(path, "not a readable gzip file (%s)" % exc)
-    return out, tmp
+                total += len(block)
+                if total > MAX_FILE_BYTES:
+                    raise InputError("<stdin>", "decompressed input is larger than the %d-byte limit" % MAX_FILE_BYTES)
+                out.append(block)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError("<stdin>", "not a readable gzip stream (%s)" % exc)
+    return b"".join(out)
 
 
-def detect_format(path):
-    """``jsonl`` when the first non-blank character is ``{``, else ``trec``."""
-    with open(path, "rb") as fh:
-        while True:
-            block = fh.read(4096)
-            if not block:
-                return "trec"
-            stripped = block.lstrip()
-            if stripped:
-                return "jsonl" if stripped[:1] == b"{" else "trec"
-
-
-def read_run(path, queries, corpus, fmt="auto", ties="trec"):
-    """``(ranking, order description)`` of a run file in either format (gzip accepted)."""
-    if os.path.isdir(path):
-        raise InputError(path, "is a directory, not a run file")
-    if not os.path.exists(path):
-        raise InputError(path, "file is absent")
-    readable, tmp = _decompressed(path)
-    try:
-        if fmt == "auto":
-            fmt = detect_format(readable)
-        if fmt == "jsonl":
-            directory, name = os.path.split(os.path.abspath(readable))
-            ranking = load_ranking(directory, name, queries, corpus)
-            return ranking, "file order (JSONL rule)"
-        return read_trec_run(readable, path, queries, corpus, ties=ties), ORDER_TEXT[ties]
-    finally:
-        if tmp is not None:
-            os.remove(readable)
-            os.rmdir(tmp)
+def read_run(path, queries, corpus, fmt="auto", ties="trec", stdin=None, tags=None):
+    """``(ranking, order description)`` of a run file in either format (gzip accepted; ``-`` reads standard
+    input).  ``tags``: a set that receives a TREC run's tags (the run's name)."""
+    where = "<stdin>" if path == STDIN else path
+    text = decode_text(_run_bytes(path, stdin), where)
+    if not text.strip():                                     # an empty or blank run: nothing to parse
+        return {}, ORDER_TEXT[ties] if fmt != "jsonl" else "file order (JSONL rule)"
+    if fmt == "auto":
+        fmt = detect_format(text)
+    if fmt == "jsonl":
+        return load_ranking(None, where, queries, corpus, text=text), "file order (JSONL rule)"
+    return read_trec_run(None, where, queries, corpus, ties=ties, text=text, tags=tags), ORDER_TEXT[ties]
 
 
 def verify_inputs(inst, rels, verify=True, warn=None):
@@ -177,7 +177,10 @@ def intervals(design, out):
 
 
 def comparisons(design, run_out, references):
-    """Run minus each reference on n-Clue Score: ``[{against, delta_score, ci_low, ci_high, p, p_max_t, p_holm}]``."""
+    """Run minus each reference on n-Clue Score: ``[{against, delta_score, ci_low, ci_high, p, p_max_t,
+    p_holm}]``; ``p_max_t`` is the studentized single-step max-|T| over these comparisons
+    (:func:`nclue.stats.randomization.max_t_p_values`, docs/statistics.md#multiplicity), ``p_holm`` Holm's
+    step-down over the same raw p-values."""
     if not references:
         return []
     names = [name for name, _ in references]
@@ -186,7 +189,7 @@ def comparisons(design, run_out, references):
         diffs.append(randomization.family_differences(design.design, ref.success, run_out.success))
         deltas.append([v - b for v, b in zip(run_out.success, ref.success)])
     tests = randomization.sign_flip_tests(diffs, design.masks)
-    p_max = randomization.max_t_p_values(tests)
+    p_max = randomization.max_t_p_values(tests, studentize=True)
     p_raw = [t.p_value() for t in tests]
     p_holm = randomization.holm(p_raw)
     sums = bootstrap.draw_sums(design.design, deltas, design.draws)
@@ -200,6 +203,7 @@ def comparisons(design, run_out, references):
 
 
 def _reference_runs(inst, release):
+    """Every system of the release with its reference ranking (v1: the raw-form matrix; v2: its raw-form runs)."""
     systems, _ = inst.systems()
     if release == "v2":
         return [(sid, layout.ranking_path(sid, "raw", layout.V2)) for sid in sorted(systems)
@@ -207,11 +211,82 @@ def _reference_runs(inst, release):
     return [(sid, layout.ranking_path(sid)) for sid in sorted(systems)]
 
 
-def score(runs, root=None, release="v1", qrels="final", against=None, run_format="auto", ties="trec",
-          verify=True, warn=None, per_query=False):
-    """Score ``runs`` (paths) on an instrument; returns a JSON-ready dict (see module doc).
+def default_references(inst):
+    """The references compared with when ``--against`` is not given: the **fair scorecard systems** -- the
+    query-form matrix's systems (Table 3's roles) that read no construction fact.  Controls, oracles, floors
+    and masking ablations are compared with only when named."""
+    systems, _ = inst.systems()
+    return [sid for sid in sorted(form_systems(inst)) if sid in systems and systems[sid].fair]
 
-    ``against``: reference system ids (None: every system of the release; ``[]``: none).
+
+RUN_PREFIX = "run:"
+
+
+def _in_memory(run, queries, corpus, where):
+    """A run given as data (the Python API): ``{qid: [docid, ...]}`` or ``{qid: [(docid, score), ...]}``, best
+    first; checked like a file (known queries and documents, no document twice, depth 10 kept)."""
+    out = {}
+    for qid in sorted(run):
+        if qid not in queries:
+            raise InputError(where, "unknown query %s" % bounded(repr(qid), 60))
+        items = list(run[qid])
+        docids = [item[0] if isinstance(item, (tuple, list)) else item for item in items]
+        scores = [float(item[1]) if isinstance(item, (tuple, list)) else float(len(items) - i)
+                  for i, item in enumerate(items)]
+        for d in docids:
+            if d not in corpus:
+                raise InputError(where, "unknown document %s for %s" % (bounded(repr(d), 60), qid))
+        if len(set(docids)) != len(docids):
+            raise InputError(where, "a document ranked twice for %s" % qid)
+        out[qid] = RankingRow(qid, tuple(docids[:DEPTH]), tuple(scores[:DEPTH]))
+    return out
+
+
+def _labels(runs, names, tags):
+    """A unique label per run: ``names`` (``--name``), else a TREC run's one tag, else the path as given."""
+    if names and len(names) != len(runs):
+        raise UsageError("--name given %d times for %d runs: name every run or none" % (len(names), len(runs)))
+    labels = []
+    for i, run in enumerate(runs):
+        if names:
+            labels.append(names[i])
+        elif len(tags[i]) == 1:
+            labels.append(next(iter(tags[i])))
+        elif isinstance(run, str):
+            labels.append("<stdin>" if run == STDIN else run)
+        else:
+            labels.append("run%d" % (i + 1))
+    repeated = sorted({x for x in labels if labels.count(x) > 1})
+    if repeated:
+        raise UsageError("two runs are both called %s: give each a --name" % bounded(repr(repeated[0]), 80))
+    return labels
+
+
+def _release_hint(inst, release, exc):
+    """An unknown-query error on a run of the other release, with a hint to say ``--release``."""
+    text = str(exc)
+    other = "v2" if release == "v1" else "v1"
+    try:
+        other_queries = (inst.v2() if other == "v2" else inst.v1()).queries()
+    except Exception:       # noqa: BLE001 -- the hint is a courtesy; the original error stands
+        return exc
+    for qid in list(other_queries)[:1]:
+        prefix = qid.split("_")[0] + "_"
+        if "unknown query" in text and prefix in text:
+            return InputError(exc.path, "%s (the query ids are %s's: score it with --release %s)" % (
+                exc.message, "SourceShift" if other == "v2" else "CrossPage", other), line=exc.line, field=exc.field)
+    return exc
+
+
+def score(runs, root=None, release="v1", qrels="final", against=None, run_format="auto", ties="trec",
+          verify=True, warn=None, per_query=False, names=None, allow_empty=False, stdin=None):
+    """Score ``runs`` on an instrument; returns a JSON-ready dict (see module doc).
+
+    ``runs``: paths (TREC or JSONL, gzip accepted; ``-`` reads standard input) or, from Python, rankings as
+    data (``{qid: [docid, ...]}`` or ``{qid: [(docid, score), ...]}``, best first).  ``against``: reference
+    system ids (None: the fair scorecard systems, :func:`default_references`; ``[]``: none).  ``names``: a
+    label per run (else a TREC run's tag, else its path).  A run that ranks nothing for any query raises
+    :class:`~nclue.core.errors.EmptyRun` unless ``allow_empty``.
 
     >>> import os
     >>> from nclue.api import score
@@ -228,49 +303,81 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
         inst = inst.v2()
     rel = inst.copy_path(qrels)
     refs_all = _reference_runs(inst, release)
-    wanted = [sid for sid, _ in refs_all] if against is None else list(against)
     known = dict(refs_all)
+    wanted = default_references(inst) if against is None else list(against)
     unknown = [sid for sid in wanted if sid not in known]
     if unknown:
-        raise UsageError("--against: unknown system %r (systems: %s)" % (unknown[0], ", ".join(sorted(known))))
+        raise UsageError("--against: unknown system %s (systems: %s)" % (bounded(repr(unknown[0]), 80),
+                                                                         ", ".join(sorted(known))))
     needed = [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel) + [
         inst.SYSTEMS] + [known[sid] for sid in wanted] + ([inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else [])
     verify_inputs(inst, needed, verify, warn)
     queries, corpus, qrel_rows = inst.evaluation_queries(rel), inst.corpus(), inst.qrels(rel)
     design = Design(inst, rel, shared=(release == "v1" and rel == inst.QRELS))
     sets = gold_sets(inst, rel)
-    scored = []
-    for path in runs:
-        ranking, order = read_run(path, inst.queries(), corpus, run_format, ties)
+    scored, tags = [], []
+    for i, run in enumerate(runs):
+        found = set()
+        if isinstance(run, str):
+            try:
+                ranking, order = read_run(run, inst.queries(), corpus, run_format, ties, stdin=stdin, tags=found)
+            except InputError as exc:
+                raise _release_hint(inst, release, exc)
+            where = "<stdin>" if run == STDIN else run
+        else:
+            where = "run%d (given as data)" % (i + 1)
+            ranking, order = _in_memory(run, inst.queries(), corpus, where), "the order given"
+        ranked = sum(1 for q in queries if q in ranking and ranking[q].docids)
+        if ranked == 0:
+            message = ("%s ranks no document for any of the %d evaluation queries (an empty or blank run?)" % (
+                where, len(queries)))
+            if not allow_empty:
+                raise EmptyRun(message + "; --allow-empty scores it as all zeros")
+            if warn is not None:
+                warn("WARNING: %s; scored as all zeros (--allow-empty)\n" % message)
         out = evaluate(ranking, queries, qrel_rows, sets, ideals=ideals(inst, rel))
-        scored.append((path, ranking, order, out))
+        scored.append((where, ranking, order, out, ranked))
+        tags.append(found)
+    labels = _labels(runs, names, tags)
     result = {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": rel,
                              "queries": len(queries), "synthetic": _synthetic(inst)},
               "depth": DEPTH, "depth_note": "every measure is defined at depth %d; documents below it are ignored"
                                             % DEPTH,
+              "references": wanted,
               "bootstrap": {"draws": bootstrap.DRAWS, "families": design.design.n_families, "level": 0.95,
                             "interval": "percentile (type-7 quantiles)", "stream": design.streams[0]},
               "randomization": {"draws": randomization.DRAWS, "statistic": "Delta n-Clue successes, run minus "
                                 "reference, summed per exact-gold-set family", "p": "(1 + c) / (B + 1), two-sided",
-                                "stream": design.streams[1], "max_t": "single-step over the run's comparisons",
+                                "stream": design.streams[1], "max_t": "studentized single-step max-|T| over the "
+                                "run's comparisons (each statistic divided by its permutation SD)",
                                 "holm": "over the same comparisons"},
               "runs": []}
-    for i, (path, ranking, order, out) in enumerate(scored):
+    for i, (where, ranking, order, out, ranked) in enumerate(scored):
         s = summary(out)
         ivs = intervals(design, out)
-        measures = {m.name: {"value": s[m.key], "unit": m.unit, "label": m.label,
+        measures = {m.name: {"value": s[m.key], "unit": m.unit, "label": m.label, "decimals": m.decimals,
                              "ci_low": ivs.get(m.name, (None, None))[0], "ci_high": ivs.get(m.name, (None, None))[1]}
                     for m in SCORE_COMMAND_MEASURES}
         refs = [(sid, outcomes(inst, known[sid], rel)) for sid in wanted]
-        refs += [("run:" + os.path.basename(p), o) for j, (p, _, _, o) in enumerate(scored) if j != i]
-        entry = {"run": path, "order": order, "ranked_queries": sum(1 for q in queries if q in ranking),
+        refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]   # each pair once
+        entry = {"run": labels[i], "file": where, "order": order, "ranked_queries": ranked,
                  "successes": s["success_count"], "measures": measures,
                  "comparisons": comparisons(design, out, refs)}
         if per_query:
-            entry["per_query"] = [{"qid": q, "measure": name, "value": getattr(out, field)[k]}
+            entry["per_query"] = [{"qid": q, "measure": name, "unit": MEASURES[name].unit,
+                                   "value": _per_query_value(name, getattr(out, field)[k])}
                                   for k, q in enumerate(out.qids) for name, field in PER_QUERY]
         result["runs"].append(entry)
     return result
+
+
+def _per_query_value(name, value):
+    """A query's value in the measure's unit (points 0/100, Gold-NDCG x100), so that the per-query rows
+    average to the total."""
+    if value is None:
+        return None
+    unit = MEASURES[name].unit
+    return 100.0 * value if unit in ("points", "NDCG x100") else value
 
 
 def _synthetic(inst):
@@ -286,36 +393,44 @@ def _num(value, digits=4):
                                         else "%.*f" % (digits, value))
 
 
+P_DIGITS = 4         # p-values: 1/(B + 1) = .0001 is the smallest a 10,000-draw test gives
+
+
+def _in_unit(measure, value):
+    """A value shown at its measure's display precision (docs/metrics.md), one more digit than the paper."""
+    return _num(value, measure["decimals"] + 1)
+
+
+HEADER = ("run", "measure", "qid", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm")
+
+
 def _rows(result):
-    """Table rows for tsv / markdown / latex: (run, what, value, ci_low, ci_high, unit, p, p_max_t, p_holm)."""
+    """Table rows for tsv / markdown / latex (columns of :data:`HEADER`): each run's measures (``qid`` = ``all``),
+    its comparisons, and with ``--per-query`` one row per query and measure."""
     rows = []
     for run in result["runs"]:
         name = run["run"]
         for m in SCORE_COMMAND_MEASURES:
             v = run["measures"][m.name]
-            rows.append((name, v["label"], _num(v["value"]), _num(v["ci_low"]), _num(v["ci_high"]), v["unit"],
-                         "", "", ""))
+            rows.append((name, v["label"], "all", _in_unit(v, v["value"]), _in_unit(v, v["ci_low"]),
+                         _in_unit(v, v["ci_high"]), v["unit"], "", "", ""))
         for c in run["comparisons"]:
-            rows.append((name, "Delta n-Clue Score@10 vs %s" % c["against"], _num(c["delta_score"]),
-                         _num(c["ci_low"]), _num(c["ci_high"]), "points", _num(c["p"]), _num(c["p_max_t"]),
-                         _num(c["p_holm"])))
+            rows.append((name, "Delta n-Clue Score@10 vs %s" % c["against"], "all", _num(c["delta_score"], 2),
+                         _num(c["ci_low"], 2), _num(c["ci_high"], 2), "points", _num(c["p"], P_DIGITS),
+                         _num(c["p_max_t"], P_DIGITS), _num(c["p_holm"], P_DIGITS)))
+        for row in run.get("per_query", ()):
+            m = run["measures"][row["measure"]]
+            rows.append((name, m["label"], row["qid"], _in_unit(m, row["value"]), "", "", row["unit"], "", "", ""))
     return rows
 
 
-HEADER = ("run", "measure", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm")
-
-
 def render(result, fmt="text"):
-    """The result as text (default), json, tsv, markdown or latex."""
+    """The result as text (default), json, tsv, markdown or latex; every format carries the per-query rows
+    when they were asked for."""
     if fmt == "json":
         return dumps_pretty(result)
     if fmt == "tsv":
-        lines = ["\t".join(HEADER)] + ["\t".join(r) for r in _rows(result)]
-        for run in result["runs"]:
-            for row in run.get("per_query", ()):
-                lines.append("\t".join((run["run"], "%s %s" % (row["measure"], row["qid"]), _num(row["value"]),
-                                        "", "", "", "", "", "")))
-        return "\n".join(lines) + "\n"
+        return "\n".join("\t".join(r) for r in [HEADER] + _rows(result)) + "\n"
     if fmt == "markdown":
         lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
         lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in _rows(result)]
@@ -323,8 +438,9 @@ def render(result, fmt="text"):
     if fmt == "latex":
         def esc(text):
             return text.replace("\\", "\\textbackslash{}").replace("_", "\\_").replace("%", "\\%").replace(
-                "&", "\\&").replace("#", "\\#")
-        lines = ["\\begin{tabular}{lllllllll}", "\\hline", " & ".join(esc(h) for h in HEADER) + " \\\\", "\\hline"]
+                "&", "\\&").replace("#", "\\#").replace("$", "\\$").replace("{", "\\{").replace("}", "\\}")
+        lines = ["\\begin{tabular}{%s}" % ("l" * len(HEADER)), "\\hline", " & ".join(esc(h) for h in HEADER) + " \\\\",
+                 "\\hline"]
         lines += [" & ".join(esc(c) for c in r) + " \\\\" for r in _rows(result)]
         lines += ["\\hline", "\\end{tabular}"]
         return "\n".join(lines) + "\n"
@@ -335,15 +451,17 @@ def render(result, fmt="text"):
         "intervals: 95%% family-clustered percentile bootstrap, %d draws over %d exact-gold-set families, %s" % (
             bs["draws"], bs["families"], bs["stream"]),
         "paired tests: n-Clue Score@10, run minus reference; %d whole-family sign flips, %s; p = (1 + c)/(B + 1); "
-        "max-|T| and Holm over each run's comparisons" % (rnd["draws"], rnd["stream"])]
+        "studentized max-|T| and Holm over each run's comparisons" % (rnd["draws"], rnd["stream"]),
+        "references: %s" % (", ".join(result["references"]) or "none")]
     for run in result["runs"]:
         lines.append("")
-        lines.append("run %s (%s; %d of %d queries ranked, absent queries score as empty lists)" % (
-            run["run"], run["order"], run["ranked_queries"], info["queries"]))
+        lines.append("run %s (%s%s; %d of %d queries ranked, absent queries score as empty lists)" % (
+            run["run"], "" if run["file"] == run["run"] else "file %s; " % run["file"], run["order"],
+            run["ranked_queries"], info["queries"]))
         for m in SCORE_COMMAND_MEASURES:
             v = run["measures"][m.name]
-            ci = "" if v["ci_low"] is None else "  [%s, %s]" % (_num(v["ci_low"]), _num(v["ci_high"]))
-            lines.append("  %-18s %10s %-11s%s" % (m.label, _num(v["value"]), v["unit"], ci))
+            ci = "" if v["ci_low"] is None else "  [%s, %s]" % (_in_unit(v, v["ci_low"]), _in_unit(v, v["ci_high"]))
+            lines.append("  %-18s %10s %-11s%s" % (m.label, _in_unit(v, v["value"]), v["unit"], ci))
         lines.append("  %-18s %10d queries" % ("n-Clue successes", run["successes"]))
         if run["comparisons"]:
             lines.append("  %-34s %10s %-20s %8s %8s %8s" % ("Delta n-Clue Score@10 (points) vs", "delta", "95% CI",
@@ -351,6 +469,9 @@ def render(result, fmt="text"):
             for c in run["comparisons"]:
                 lines.append("  %-34s %+10.2f [%7.2f, %7.2f]  %8.4f %8.4f %8.4f" % (
                     c["against"], c["delta_score"], c["ci_low"], c["ci_high"], c["p"], c["p_max_t"], c["p_holm"]))
+        if run.get("per_query"):
+            lines.append("  %-18s %-14s %10s %s" % ("per query", "qid", "value", "unit"))
         for row in run.get("per_query", ()):
-            lines.append("  %-18s %-14s %s" % (row["measure"], row["qid"], _num(row["value"])))
+            m = run["measures"][row["measure"]]
+            lines.append("  %-18s %-14s %10s %s" % (m["label"], row["qid"], _in_unit(m, row["value"]), row["unit"]))
     return "\n".join(lines) + "\n"

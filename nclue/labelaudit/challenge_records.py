@@ -43,7 +43,7 @@ def path_of(name):
 
 class ChallengePair:
     __slots__ = ("pair", "qid", "docid", "n", "source", "role", "grade_before", "fusion_rank", "bm25_rank",
-                 "gap_change", "cids", "labels", "pools", "streams", "tiebreak", "decision")
+                 "gap_change", "cids", "labels", "pools", "streams", "tiebreak", "decision", "lines")
 
     def __init__(self, pair, qid, docid, n, source, role, grade_before, fusion_rank, bm25_rank, gap_change):
         self.pair, self.qid, self.docid, self.n, self.source, self.role = pair, qid, docid, n, source, role
@@ -53,6 +53,11 @@ class ChallengePair:
         self.streams = {}          # stream name -> [Answer] in condition order
         self.tiebreak = {}         # cid -> (responder, selects, Answer)
         self.decision = None       # (grade_after, distinct_page_blocked)
+        self.lines = {}            # record file -> [its line numbers for this pair], for messages
+
+    def where(self):
+        """The record lines of this pair (``challenge_responses.jsonl:12, 13; ...``), for a message."""
+        return "; ".join("%s:%s" % (rel, ", ".join(str(n) for n in nums)) for rel, nums in sorted(self.lines.items()))
 
 
 class ChallengeRecords:
@@ -102,7 +107,7 @@ def load(root, queries, corpus, s0, pages):
         g0 = row.int("grade_before", 1, n)
         released = s0.get(qid, {}).get(docid, 0)
         if g0 != released:
-            raise row.error("grade_before", "is %d but S0 gives %d" % (g0, released))
+            raise row.error("grade_before", "is %d but S0 (data/v2/qrels_s0.jsonl) gives %d" % (g0, released))
         source = row.str("source")
         if source != corpus[docid].source:
             raise row.error("source", "is %r but %s is from %r" % (source, docid, corpus[docid].source))
@@ -153,6 +158,7 @@ def load(root, queries, corpus, s0, pages):
         if stream in p.streams:
             raise row.error("stream", "stream %s repeated for pair %s" % (stream, p.pair))
         p.streams[stream] = answers_list(row, p.pair, p.cids, n_pages(p), p.pools)
+        p.lines.setdefault(row.where, []).append(row.line)
         names.add(stream)
     stream_names = tuple(sorted(names))
     if len(stream_names) < 2:
@@ -172,6 +178,7 @@ def load(root, queries, corpus, s0, pages):
         selects = row.str("selects", choices=stream_names)
         answer = _answer(row, row.obj, "", n_pages(p), p.pools[p.cids.index(cid)])
         p.tiebreak[cid] = (who, selects, answer)
+        p.lines.setdefault(row.where, []).append(row.line)
 
     for row in rows("challenge_decisions"):
         p = pair_of(row)
@@ -180,6 +187,7 @@ def load(root, queries, corpus, s0, pages):
         if row.int("grade_before", 0, p.n) != p.grade_before:
             raise row.error("grade_before", "does not match the key for pair %s" % p.pair)
         p.decision = (row.int("grade_after", 0, p.n), row.bool("distinct_page_blocked"))
+        p.lines.setdefault(row.where, []).append(row.line)
     undecided = [pid for pid, p in pairs.items() if p.decision is None]
     if undecided:
         raise InputError(path_of("challenge_decisions"), "pair %s has no decision" % undecided[0])

@@ -106,8 +106,8 @@ def outcomes(records, decided):
         grade, blocked = decided[p.pair]
         if (grade, blocked) != p.decision:
             out["decision_mismatches"] += 1
-            first = first or "%s: the records give grade %d (blocked %s), the decisions file %d (blocked %s)" % (
-                p.pair, grade, blocked, p.decision[0], p.decision[1])
+            first = first or ("%s: the responses give grade %d (blocked %s), the decisions file %d (blocked %s); "
+                              "records: %s" % (p.pair, grade, blocked, p.decision[0], p.decision[1], p.where()))
         out["distinct_page_blocked"] += blocked
         key = "%d->%d" % (p.grade_before, grade)
         transitions[p.role][key] = transitions[p.role].get(key, 0) + 1

@@ -132,16 +132,40 @@ def sign_flip_tests(diff_lists, masks):
     return [SignFlipTest(d, masks, null) for d, null in zip(diffs, nulls)]
 
 
-def max_t_p_values(tests):
-    """Single-step max-|T|: ``p_e = (1 + #{max_e' |T*_e'| >= |T_obs,e|}) / (draws + 1)`` on shared draws."""
+def max_t_p_values(tests, studentize=False):
+    """Single-step max-|T|: ``p_e = (1 + #{max_e' |T*_e'| >= |T_obs,e|}) / (draws + 1)`` on shared draws.
+
+    ``studentize``: each contrast's statistic is divided by its own permutation standard deviation
+    ``sqrt(sum_f d_f^2)`` (the exact SD of ``T* = sum_f s_f d_f`` under random signs) before the maximum is
+    taken, so that contrasts on different scales weigh alike (Westfall and Young's studentized max-T): a
+    high-variance contrast added to the set no longer dominates the others' adjusted p.  A contrast with
+    every ``d_f = 0`` has no spread; it takes no part in the maximum and its adjusted p is 1.  The paper's
+    blocks use the plain statistic (their endpoints share one metric and one family design); ``score``
+    compares a run with references of any kind and uses the studentized one (docs/statistics.md).
+
+    >>> class T:
+    ...     def __init__(self, diffs, null):
+    ...         self.diffs, self.observed, self.null = diffs, sum(diffs), null
+    >>> a = T([1, 1], [2, 0, 0, -2])            # the four sign vectors (+,+), (+,-), (-,+), (-,-)
+    >>> b = T([30, -10], [20, 40, -40, -20])    # a noisy contrast
+    >>> max_t_p_values([a, b]), max_t_p_values([a, b], studentize=True)
+    ([1.0, 1.0], [0.6, 1.0])
+    """
     draws = len(tests[0].null)
+    if studentize:
+        scale = [math.sqrt(math.fsum(d * d for d in t.diffs)) for t in tests]
+        nulls = [[abs(x) / s for x in t.null] if s else None for t, s in zip(tests, scale)]
+        observed = [abs(t.observed) / s if s else None for t, s in zip(tests, scale)]
+    else:
+        nulls = [[abs(x) for x in t.null] for t in tests]
+        observed = [abs(t.observed) for t in tests]
     peak = [0] * draws
-    for t in tests:
-        peak = [p if p >= abs(x) else abs(x) for p, x in zip(peak, t.null)]
+    for null in nulls:
+        if null is not None:
+            peak = [p if p >= x else x for p, x in zip(peak, null)]
     out = []
-    for t in tests:
-        obs = abs(t.observed)
-        out.append((1 + sum(1 for p in peak if p >= obs)) / (draws + 1))
+    for obs in observed:
+        out.append(1.0 if obs is None else (1 + sum(1 for p in peak if p >= obs)) / (draws + 1))
     return out
 
 

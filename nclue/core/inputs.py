@@ -1,0 +1,135 @@
+"""Opening an input file: the one way every reader of the package opens what it reads (docs/schema.md#limits).
+
+* only a **regular file** is read: a FIFO, a device (``/dev/zero``), a socket or a directory is refused
+  at once, naming it -- the file is opened without blocking, so a FIFO with no writer cannot hang the run;
+* a **byte budget** (default :data:`MAX_FILE_BYTES`) applies to what is read, checked
+  while reading, so a file that grows, or reports a size of 0 (``/proc``), still stops at the limit;
+* a gzip file is **expanded under the same budget**, counted in decompressed bytes while streaming, so a
+  gzip bomb stops at the limit instead of being expanded first.
+
+Every failure is an :class:`~nclue.core.errors.InputError` (or :class:`~nclue.core.errors.MissingInput`)
+naming the file as the caller names it (``where``).
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "x.txt")
+>>> _ = open(path, "wb").write(b"abc")
+>>> read_input(path, "x.txt")
+b'abc'
+>>> read_input(folder, "folder")
+Traceback (most recent call last):
+...
+nclue.core.errors.InputError: folder: is a directory, not a file
+"""
+
+import gzip
+import os
+import stat
+import zlib
+
+from .errors import InputError, MissingInput
+
+GZIP_MAGIC = b"\x1f\x8b"
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+MAX_FILE_BYTES = 512 * 1024 * 1024      # the largest input file (docs/schema.md#limits)
+
+
+def budget_default():
+    return MAX_FILE_BYTES
+
+
+def open_input(path, where):
+    """A binary file object on ``path``, which must be a regular file (see module doc)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK)
+    except FileNotFoundError:
+        raise MissingInput(where)
+    except IsADirectoryError:
+        raise InputError(where, "is a directory, not a file")
+    except OSError as exc:
+        raise InputError(where, "cannot read (%s)" % (exc.strerror or exc))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise InputError(where, "is a directory, not a file")
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+            raise InputError(where, "is %s, not a regular file: only regular files are read" % kind)
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _too_large(where, budget, what="file"):
+    return InputError(where, "%s is larger than the %d-byte limit" % (what, budget))
+
+
+def read_input(path, where, budget=None):
+    """The bytes of a regular file, at most ``budget`` of them (an InputError past it)."""
+    budget = budget_default() if budget is None else budget
+    with open_input(path, where) as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > budget:
+            raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, budget))
+        data = fh.read(budget + 1)
+    if len(data) > budget:
+        raise _too_large(where, budget)
+    return data
+
+
+def blocks(path, where, budget=None, size=1 << 20):
+    """Yield the file's bytes in blocks, stopping with an InputError once more than ``budget`` were read."""
+    budget = budget_default() if budget is None else budget
+    total = 0
+    with open_input(path, where) as fh:
+        while True:
+            block = fh.read(size)
+            if not block:
+                return
+            total += len(block)
+            if total > budget:
+                raise _too_large(where, budget)
+            yield block
+
+
+def is_gzip(path, where):
+    with open_input(path, where) as fh:
+        return fh.read(2) == GZIP_MAGIC
+
+
+def read_maybe_gzip(path, where, budget=None):
+    """The bytes of a file, expanded when it is gzip-compressed; the budget counts decompressed bytes and is
+    checked while streaming (a gzip bomb stops at the limit)."""
+    budget = budget_default() if budget is None else budget
+    with open_input(path, where) as fh:
+        if fh.read(2) != GZIP_MAGIC:
+            fh.seek(0)
+            size = os.fstat(fh.fileno()).st_size
+            if size > budget:
+                raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, budget))
+            data = fh.read(budget + 1)
+            if len(data) > budget:
+                raise _too_large(where, budget)
+            return data
+        fh.seek(0)
+        out, total = [], 0
+        try:
+            with gzip.GzipFile(fileobj=fh, mode="rb") as src:
+                while True:
+                    block = src.read(1 << 20)
+                    if not block:
+                        break
+                    total += len(block)
+                    if total > budget:
+                        raise _too_large(where, budget, "decompressed file")
+                    out.append(block)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(where, "not a readable gzip file (%s)" % exc)
+        return b"".join(out)

@@ -1,0 +1,113 @@
+"""Claims as data (docs/claims.md): the comparison rules at their boundaries, and a claim file checked like
+any other input -- its inputs named and equal to what its analysis reads, its level its analysis's, its
+hashes compared, its manifest role the layout's, its ids unique."""
+
+import json
+import os
+import shutil
+
+import pytest
+from conftest import resign
+
+from nclue.core.errors import InputError
+from nclue.harness.claims import compare, load_claim_file
+from nclue.harness.runner import run
+
+
+def test_abs_tolerance_boundaries():
+    assert compare("abs:0.001", 1.0, 1.0)[0]
+    assert compare("abs:0.001", 1.0005, 1.0)[0]
+    assert compare("abs:0.001", 1.0, 0.9995)[0]
+    assert not compare("abs:0.001", 1.0015, 1.0)[0]           # a tolerance ten times looser would accept it
+    assert not compare("abs:0.001", 1.002, 1.0)[0]
+    assert compare("abs:1e-9", 0.1 + 0.2, 0.3)[0] and not compare("abs:1e-9", 0.3 + 2e-9, 0.3)[0]
+    assert not compare("abs:0", 1.0, 1.0 + 2 ** -52)[0] and compare("abs:0", 1.0, 1.0)[0]
+
+
+def test_exact_and_display_rules():
+    assert compare("exact", [1, 2], [1, 2])[0] and not compare("exact", [1, 2], [1, 2.0])[0]
+    assert not compare("exact", True, 1)[0]
+    assert compare("display:1", 26.75, 26.8)[0] and not compare("display:1", 26.7499, 26.8)[0]
+
+
+def _claims(root, name):
+    path = os.path.join(root, "reference_metrics", name)
+    return path, json.load(open(path, encoding="utf-8"))
+
+
+def _write(path, doc):
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda d: d["claims"][0].update(inputs=[]), "names no input"),
+    (lambda d: d["claims"][0]["inputs"].append(dict(d["claims"][0]["inputs"][0])), "lists an input twice"),
+    (lambda d: d["claims"][0].update(level="paper"), "is at level 'paper' but the file's level"),
+    (lambda d: d.update(level="paper"), "is at level"),
+    (lambda d: d.update(analysis="v1.scorecard"), "whose file is reference_metrics/v1.scorecard.json"),
+])
+def test_a_claim_file_is_checked_as_data(mini_root, edit, message):
+    path, doc = _claims(mini_root, "v1.matrix.json")
+    edit(doc)
+    with pytest.raises(InputError) as info:
+        load_claim_file(mini_root, "reference_metrics/v1.matrix.json", doc)
+    assert message in str(info.value) and str(info.value).startswith("reference_metrics/v1.matrix.json")
+
+
+def test_a_claim_frozen_from_other_inputs_fails(mini_copy):
+    """The qrels input of a claim swapped for another file, with that file's real hash (re-signed): the claim
+    is not frozen from what its analysis reads."""
+    path, doc = _claims(mini_copy, "v1.matrix.json")
+    hashes = json.load(open(os.path.join(mini_copy, "MANIFEST.json"), encoding="utf-8"))["files"]
+    by_path = {f["path"]: f["sha256"] for f in hashes}
+    for c in doc["claims"]:
+        for item in c["inputs"]:
+            if item["path"] == "data/v1/qrels.jsonl":
+                item["path"], item["sha256"] = "data/v1/inventory.jsonl", by_path["data/v1/inventory.jsonl"]
+        c["inputs"].sort(key=lambda x: x["path"])
+    _write(path, doc)
+    resign(mini_copy)
+    fails = {c.id: c for c in run(mini_copy, levels=("integrity", "scoring")).checks if c.status == "fail"}
+    reason = fails["v1.matrix.bm25_and.nclue_score_at_10"].reason
+    assert "not the files its analysis reads" in reason and "data/v1/" in reason
+
+
+def test_an_input_whose_bytes_changed_fails_even_when_its_values_do_not(mini_copy):
+    """A ranking rewritten with the same rows in another key order: every value recomputes the same, only the
+    frozen input hash tells the file changed -- and it must."""
+    rel = "data/v1/rankings/bm25_or.jsonl"
+    path = os.path.join(mini_copy, *rel.split("/"))
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        for r in rows:
+            fh.write(json.dumps({k: r[k] for k in sorted(r, reverse=True)}) + "\n")
+    resign(mini_copy)                                    # the manifest vouches for the new bytes; the claims do not
+    fails = {c.id: c for c in run(mini_copy, levels=("integrity", "scoring")).checks if c.status == "fail"}
+    reason = fails["v1.matrix.bm25_or.nclue_score_at_10"].reason
+    assert "frozen from a different %s" % rel in reason and "value still agrees" in reason
+
+
+def test_a_manifest_role_other_than_the_layouts_fails(mini_copy):
+    from nclue.core import integrity
+    path = os.path.join(mini_copy, "MANIFEST.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    for f in doc["files"]:
+        if f["path"] == "reference_metrics/v1.matrix.json":
+            f["role"] = "data"
+    info = {k: v for k, v in doc.items() if k not in ("files", "manifest_schema")}
+    integrity.write_manifest(mini_copy, [(f["path"], f["role"]) for f in doc["files"]], info)
+    result = run(mini_copy, levels=("integrity",))
+    fails = {c.id: c for c in result.checks if c.status == "fail"}
+    assert "the release layout declares 'frozen-claims'" in fails[
+        "integrity.file:reference_metrics/v1.matrix.json"].reason
+
+
+def test_a_claim_id_frozen_in_two_files_fails(mini_copy):
+    path, doc = _claims(mini_copy, "v1.matrix.json")
+    other_path, other = _claims(mini_copy, "v1.scorecard.json")
+    other["claims"].append(dict(doc["claims"][0], level=other["level"]))
+    _write(other_path, other)
+    resign(mini_copy)
+    fails = {c.id: c for c in run(mini_copy, levels=("integrity", "scoring")).checks if c.status == "fail"}
+    assert "claims.unique_ids" in fails and doc["claims"][0]["id"] in fails["claims.unique_ids"].reason
