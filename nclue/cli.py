@@ -100,7 +100,7 @@ def progress_line(message):
 def cmd_reproduce(argv, prog="reproduce.py"):
     from .harness.locate import data_root
     from .harness.outputs import check_distinct, check_output_file, write_text
-    from .harness.report import exit_code, render_text, report_json, write_provenance
+    from .harness.report import exit_code, manifest_line, render_text, report_json, write_provenance
     from .harness.runner import check_root, default_jobs, run
 
     args = reproduce_parser(prog).parse_args(argv)
@@ -118,8 +118,13 @@ def cmd_reproduce(argv, prog="reproduce.py"):
             check_output_file(target, root, what)
     check_distinct(outputs)
     jobs = check_jobs(default_jobs() if args.jobs is None else args.jobs)
-    result = run(root, levels=levels, deep="rebuild" in levels, log=None if args.quiet else progress_line, jobs=jobs)
-    STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet))
+    announce = None
+    if not args.quiet:
+        def announce(manifest):          # the first line at once, before the files are hashed
+            STDOUT.write(manifest_line(manifest) + "\n")
+    result = run(root, levels=levels, deep="rebuild" in levels, log=None if args.quiet else progress_line, jobs=jobs,
+                 announce=announce)
+    STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet, announced=announce is not None))
     if args.json is not None:
         write_text(args.json, report_json(result, strict=args.strict))
     if args.html is not None:

@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -206,3 +207,42 @@ def test_a_damaged_parent_copy_is_named_as_the_parent(mini_all_copy):
     assert "data/v2/qrels_s0.jsonl" in checks["v2.genealogy.s0.qrel_differences"].reason
     s = checks["v2.genealogy.s.qrel_differences"]               # never blamed on the child copy
     assert s.status == "pass" or ("data/v2/qrels_s0.jsonl" in s.reason and "data/v2/qrels.jsonl has" not in s.reason)
+
+
+@pytest.mark.parametrize("edit, detail", [
+    (lambda row: dict(row, grade=7), "read as qrels it fails: data/v1/qrels.jsonl:12: field 'grade'"),
+    (lambda row: dict(row, grade=3 - row["grade"]), "it still validates as qrels: its values changed within the schema"),
+])
+def test_a_hash_failure_says_what_is_wrong_inside_the_file(release_copy, edit, detail):
+    """Issue 27: the field-level reason is printed under the hash failure, not only in the JSON."""
+    path = os.path.join(release_copy, "data", "v1", "qrels.jsonl")
+    lines = open(path, encoding="utf-8").read().split("\n")
+    lines[11] = json.dumps(edit(json.loads(lines[11])), sort_keys=True)
+    open(path, "w", encoding="utf-8").write("\n".join(lines))
+    report = os.path.join(os.path.dirname(release_copy), "r.json")
+    code, out, err = _reproduce("--data", release_copy, "--only", "integrity", "--json", report)
+    assert code == 1 and "Traceback" not in err
+    at = out.splitlines().index(next(line for line in out.splitlines()
+                                     if line.startswith("  FAIL integrity.file:data/v1/qrels.jsonl:")))
+    assert out.splitlines()[at + 1].strip().startswith(detail), out.splitlines()[at:at + 2]
+    check = next(c for c in json.load(open(report))["checks"] if c["id"] == "integrity.file:data/v1/qrels.jsonl")
+    assert check["detail"].startswith(detail) and "sha256" in check["reason"]
+
+
+def test_reproduce_names_the_instrument_at_once_and_reports_each_claim_file_as_it_finishes():
+    """The first stdout line comes before any file is hashed; stderr has a start line, the integrity line, and
+    one line per claim file, in the order the files finish (elapsed times never decrease)."""
+    proc = subprocess.Popen([sys.executable, os.path.join(REPO, "reproduce.py"), "--only", "integrity,construction"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    first = proc.stdout.readline()
+    still_running = proc.poll() is None
+    out, err = proc.communicate(timeout=300)
+    assert first.startswith("nclue ") and " checking: " in first and still_running
+    assert "checking: " not in out                                 # printed once
+    lines = err.splitlines()
+    assert lines[0].split("] ", 1)[1].split()[:2] == ["start", "checking"]
+    assert re.match(r"\[\s*\d+\.\ds\] integrity\s+\d+ listed files hashed", lines[1])
+    per_file = [line for line in lines if re.match(r"\[\s*\d+\.\ds\] construction\s+\S+ \(\d+ checks\)", line)]
+    assert len(per_file) >= 6
+    times = [float(re.match(r"\[\s*(\d+\.\d)s\]", line).group(1)) for line in lines if line.startswith("[")]
+    assert times == sorted(times)

@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 import pytest
 from conftest import run_reproduce
 
-from nclue.harness.html_report import SECTIONS
+from nclue.harness.html_report import SECTION_IDS, SECTIONS
 
 FIGURES = ("fig-outcomes", "fig-contrasts", "fig-figure2a", "fig-figure2b")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
@@ -36,7 +36,7 @@ def test_html_is_self_contained_deterministic_and_complete_without_scripts(repor
     paths, _, _ = reports
     html = open(paths["html"], encoding="utf-8").read()
     assert html == open(paths["html2"], encoding="utf-8").read()           # byte-identical across runs / seeds
-    for section in SECTIONS:
+    for section in SECTION_IDS:
         assert '<section id="%s">' % section in html, section
     for fig in FIGURES:
         assert '<svg id="%s" role="img"' % fig in html and 'id="%s-t"' % fig in html and 'id="%s-d"' % fig in html
@@ -57,35 +57,205 @@ def _browser():
     return None
 
 
-def test_report_renders_in_a_real_browser(reports, tmp_path):
+def _need_browser():
     browser = _browser()
     if browser is None:
         print("SKIP REASON: no Chromium installed (apt-get install chromium); .ci/run installs it")
         pytest.skip("no Chromium installed (apt-get install chromium); .ci/run installs it")
-    paths, _, _ = reports
-    url = "file://" + os.path.abspath(paths["html"])
-    profile = str(tmp_path / "profile")
-    proc = subprocess.run([browser] + FLAGS + ["--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
-                                               "--virtual-time-budget=3000", "--window-size=1280,900", "--dump-dom",
-                                               url], capture_output=True, text=True, timeout=180)
-    dom = proc.stdout
-    assert proc.returncode == 0 and "</html>" in dom, proc.stderr[-2000:]
-    for section in SECTIONS:
-        assert 'id="%s"' % section in dom, section
-    check = re.search(r'<pre id="render-check"[^>]*>(.*?)</pre>', dom, re.S).group(1).split()
-    sizes = dict(zip(check[0::2], check[1::2]))
-    for fig in FIGURES:
-        w, h = (int(v) for v in sizes[fig].split("x"))
-        assert w > 100 and h > 50, (fig, sizes[fig])
+    return browser
+
+
+# The probe the browser test appends to a copy of a report: it sorts columns by clicking their headers and
+# reads the order back, measures every figure's text, labels and diagonal, the tables' widths and the
+# fails-only filter, and writes what it found as JSON into <pre id="probe"> (read from --dump-dom).
+PROBE = r"""
+<script>
+(function(){
+  var out={sort:[],labels:[],clipped:[],titles:[],diagonal:null,fonts:[],wide_tables:[],debug:[],toc:[],filter:null};
+  function rows(t){return Array.prototype.slice.call(t.tBodies[0].rows);}
+  function values(t,i){return rows(t).map(function(r){var c=r.cells[i];
+    return c.hasAttribute("data-v")?c.getAttribute("data-v"):c.textContent.trim();});}
+  document.querySelectorAll("table.sortable").forEach(function(t,k){
+    if(!t.tHead||rows(t).length<3){return;}
+    var heads=t.tHead.rows[0].cells;
+    for(var i=0;i<heads.length;i++){
+      var numeric=rows(t).every(function(r){return r.cells[i]&&r.cells[i].hasAttribute("data-v");});
+      heads[i].click();
+      var got=values(t,i);
+      var nums=got.filter(function(v){return v!=="";}).map(parseFloat);
+      var ok=true;
+      if(numeric){for(var j=1;j<nums.length;j++){if(nums[j]<nums[j-1]){ok=false;}}
+                  var blanks=got.indexOf("");if(blanks>=0&&got.slice(blanks).some(function(v){return v!=="";})){ok=false;}}
+      else{for(var j=1;j<got.length;j++){if(got[j].localeCompare(got[j-1])<0){ok=false;}}}
+      heads[i].click();
+      var back=values(t,i);
+      if(numeric){var bn=back.filter(function(v){return v!=="";}).map(parseFloat);
+                  for(var j=1;j<bn.length;j++){if(bn[j]>bn[j-1]){ok=false;}}}
+      out.sort.push({table:k,column:i,header:heads[i].textContent.trim(),numeric:numeric,ok:ok});
+    }
+  });
+  function inside(b,a,tol){return b.left>=a.left-tol&&b.right<=a.right+tol&&b.top>=a.top-tol&&b.bottom<=a.bottom+tol;}
+  function meets(a,b){return !(a.right<=b.left||b.right<=a.left||a.bottom<=b.top||b.bottom<=a.top);}
+  document.querySelectorAll("figure svg").forEach(function(svg){
+    var box=svg.getBoundingClientRect(),scale=box.width/svg.viewBox.baseVal.width;
+    svg.querySelectorAll("text").forEach(function(t){
+      var b=t.getBoundingClientRect();
+      if(b.width>0&&!inside(b,box,0.5)){out.clipped.push(svg.id+": "+t.textContent);}
+      var size=parseFloat(getComputedStyle(t).fontSize)*scale;
+      out.fonts.push(size);
+    });
+    var title=svg.querySelector("text.panel-title");
+    out.titles.push({id:svg.id,visible:!!title&&title.getBoundingClientRect().width>20});
+    var area=svg.querySelector("rect.plot-area");
+    if(area){
+      var ab=area.getBoundingClientRect();
+      var labels=Array.prototype.map.call(svg.querySelectorAll("text.label"),function(t){
+        return {text:t.textContent,box:t.getBoundingClientRect()};});
+      labels.forEach(function(l,i){
+        if(!inside(l.box,ab,0.5)){out.labels.push(svg.id+": "+l.text+" leaves the plot");}
+        for(var j=0;j<i;j++){if(meets(l.box,labels[j].box)){out.labels.push(svg.id+": "+l.text+" overlaps "+labels[j].text);}}
+      });
+      out.labels_checked=(out.labels_checked||0)+labels.length;
+    }
+  });
+  var d=document.querySelector("#fig-figure2a line.diagonal");
+  if(d){var db=d.getBoundingClientRect(),pa=document.querySelector("#fig-figure2a rect.plot-area").getBoundingClientRect();
+    out.diagonal={x1:+d.getAttribute("x1"),y1:+d.getAttribute("y1"),x2:+d.getAttribute("x2"),y2:+d.getAttribute("y2"),
+                  spans:db.width>0.8*pa.width&&db.height>0.8*pa.height};}
+  document.querySelectorAll("div.table-wrap").forEach(function(w,k){var t=w.querySelector("table");
+    if(w.scrollWidth>w.clientWidth+1){out.wide_tables.push(k+": "+(t.caption?t.caption.textContent:""));}});
+  var text=document.body.innerText;
+  var m=text.match(/fig-[a-z0-9-]+ \d+x\d+/g);if(m){out.debug=m;}
+  document.querySelectorAll("nav#contents a").forEach(function(a){
+    out.toc.push([a.getAttribute("href"),!!document.querySelector(a.getAttribute("href"))]);});
+  var f=document.getElementById("fails-only");
+  if(f){
+    var visible=function(){return Array.prototype.filter.call(document.querySelectorAll("#published tr[data-status]"),
+      function(r){return r.offsetParent!==null||r.closest("details")&&!r.closest("details").open&&!r.hidden;});};
+    var shown=!f.parentNode.hidden&&f.getBoundingClientRect().width>0;
+    f.click();
+    var left=Array.prototype.filter.call(document.querySelectorAll("#published tr[data-status]"),function(r){
+      return !r.hidden&&!r.closest("details").hidden;});
+    out.filter={shown:shown,rows:document.querySelectorAll("#published tr[data-status]").length,
+                after:left.map(function(r){return r.getAttribute("data-status");})};
+    f.click();
+  }
+  var pre=document.createElement("pre");pre.id="probe";pre.textContent=JSON.stringify(out);document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def probe(browser, html, tmp_path, width, name="page"):
+    """Render ``html`` (with :data:`PROBE` appended) at ``width`` px and return the probe's findings and the
+    browser's console lines."""
+    page = tmp_path / ("%s-%d.html" % (name, width))
+    page.write_text(html.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    proc = subprocess.run([browser] + FLAGS + ["--user-data-dir=" + str(tmp_path / ("profile-%s-%d" % (name, width))),
+                                               "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000",
+                                               "--window-size=%d,900" % width, "--dump-dom", "file://" + str(page)],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0 and "</html>" in proc.stdout, proc.stderr[-2000:]
+    found = re.search(r'<pre id="probe">(.*?)</pre>', proc.stdout, re.S)
+    assert found, proc.stderr[-2000:]
+    import html as html_module
+    import json
     console = [line for line in proc.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
-    assert not [line for line in console if "rror" in line or "Uncaught" in line], console
+    return json.loads(html_module.unescape(found.group(1))), console
+
+
+def _problems(found, width):
+    """Everything the probe found wrong, as readable lines (an empty list: the page is as the issue asks)."""
+    bad = ["sort: table %(table)d column %(column)d (%(header)s) is not in order after a click" % s
+           for s in found["sort"] if not s["ok"]]
+    bad += found["labels"] + ["clipped text " + c for c in found["clipped"]]
+    bad += ["no visible panel title in " + t["id"] for t in found["titles"] if not t["visible"]]
+    bad += ["debug output on the page: %s" % found["debug"]] if found["debug"] else []
+    bad += ["contents link to a missing section: %s" % h for h, ok in found["toc"] if not ok]
+    bad += ["figure text of %.1f px at %d px" % (min(found["fonts"]), width)] if min(found["fonts"]) < 9.5 else []
+    if width >= 1280:
+        bad += ["table wider than the page at 1280 px: " + t for t in found["wide_tables"]]
+    d = found["diagonal"]
+    if d is None:
+        bad.append("Figure 2(a) has no diagonal")
+    elif not (d["x2"] > d["x1"] and d["y2"] < d["y1"] and d["spans"]):
+        bad.append("Figure 2(a)'s diagonal does not run corner to corner: %s" % d)
+    return bad
+
+
+def test_report_renders_in_a_real_browser(reports, tmp_path):
+    """Sorting read back, the diagonal, labels without overlap or clipping, visible titles, a table of
+    contents, no debug block, legible figures at 420 px, tables that fit at 1280 px; screenshots at both
+    widths ($NCLUE_ARTIFACTS or the test's folder)."""
+    browser = _need_browser()
+    paths, _, _ = reports
+    html = open(paths["html"], encoding="utf-8").read()
+    for width in (1280, 420):
+        found, console = probe(browser, html, tmp_path, width)
+        assert not _problems(found, width), _problems(found, width)
+        assert len(found["sort"]) > 100 and sum(s["numeric"] for s in found["sort"]) > 50
+        assert found["labels_checked"] > 20 and len(found["toc"]) == len(SECTIONS)
+        assert not [line for line in console if "rror" in line or "Uncaught" in line], console
     artifacts = os.environ.get("NCLUE_ARTIFACTS") or str(tmp_path)
     os.makedirs(artifacts, exist_ok=True)
-    shot = os.path.join(artifacts, "report-desktop.png")
-    subprocess.run([browser] + FLAGS + ["--user-data-dir=" + profile + "2", "--window-size=1280,2400",
-                                        "--screenshot=" + shot, url], capture_output=True, timeout=180)
-    assert os.path.getsize(shot) > 10000
-    print("screenshot: %s" % shot)
+    for width in (1280, 420):
+        shot = os.path.join(artifacts, "report-%d.png" % width)
+        subprocess.run([browser] + FLAGS + ["--user-data-dir=" + str(tmp_path / ("shot%d" % width)),
+                                            "--hide-scrollbars", "--window-size=%d,7000" % width, "--screenshot=" + shot,
+                                            "file://" + os.path.abspath(paths["html"])], capture_output=True, timeout=180)
+        assert os.path.getsize(shot) > 10000
+        print("screenshot: %s" % shot)
+
+
+# the sort script of the release before issue 27: it numbered the headers across the whole page
+OLD_SORT = """(function(){
+  function cell(r,i){var c=r.children[i];return c?c.textContent.trim():"";}
+  document.querySelectorAll("table.sortable th").forEach(function(th,idx){
+    th.addEventListener("click",function(){
+      var table=th.closest("table"),body=table.tBodies[0],rows=Array.prototype.slice.call(body.rows);
+      var dir=th.getAttribute("data-dir")==="asc"?-1:1;th.setAttribute("data-dir",dir===1?"asc":"desc");
+      rows.sort(function(a,b){var x=cell(a,idx),y=cell(b,idx),nx=parseFloat(x),ny=parseFloat(y);
+        if(!isNaN(nx)&&!isNaN(ny)){return dir*(nx-ny);}return dir*x.localeCompare(y);});
+      rows.forEach(function(r){body.appendChild(r);});});});
+})();"""
+
+
+def test_the_browser_test_fails_on_the_old_sort_and_without_the_diagonal(reports, tmp_path):
+    from nclue.harness.html_page import SCRIPT
+
+    browser = _need_browser()
+    paths, _, _ = reports
+    html = open(paths["html"], encoding="utf-8").read()
+    assert SCRIPT in html
+    old = re.sub(r'<line class="diagonal"[^>]*>.*?</line>', "", html.replace(SCRIPT, OLD_SORT), flags=re.S)
+    found, _ = probe(browser, old, tmp_path, 1280, name="old")
+    bad = _problems(found, 1280)
+    assert "Figure 2(a) has no diagonal" in bad
+    assert any(line.startswith("sort: table 1 ") for line in bad), bad       # the second table sorts wrongly
+
+
+def test_published_results_are_grouped_by_table_and_filter_to_their_fails(tmp_path):
+    from types import SimpleNamespace
+
+    from nclue.harness.html_page import page
+    from nclue.harness.html_report import _published_section
+
+    def binding(number, table, status):
+        return {"number": number, "table": table, "bound": True, "published": "1.0", "recomputed": 1.25,
+                "claim": "v1.matrix.bm25_and.nclue_score_at_10", "kind": "result", "status": status}
+    bindings = [binding("T5.a", "Table 5", "pass"), binding("T5.b", "Table 5", "fail"),
+                binding("S3.a", "Table S3", "pass"), binding("X.a", "the abstract", "pass")]
+    by_table = {"Table 5": dict(numbers=2, bound=2, verified=1, failed=1, skipped=0),
+                "Table S3": dict(numbers=1, bound=1, verified=1, failed=0, skipped=0),
+                "the abstract": dict(numbers=1, bound=1, verified=1, failed=0, skipped=0)}
+    pub = {"summary": {"bound": 4, "numbers": 4, "verified": 3, "failed": 1, "skipped": 0, "by_table": by_table,
+                       "unbound_by_reason": {}}, "bindings": bindings}
+    html = page("t", _published_section(SimpleNamespace(published=pub)))
+    order = re.findall(r"<summary>([^:]+):", html)
+    assert order == ["the abstract", "Table 5", "Table S3"]                  # the paper's order
+    assert re.search(r'<details data-fails="1" open><summary>Table 5: 2 bound, 1 fail', html)
+    found, _ = probe(_need_browser(), html, tmp_path, 1280, name="published")
+    assert found["filter"] == {"shown": True, "rows": 4, "after": ["fail"]}
 
 
 def test_junit_has_one_testcase_per_check(reports):

@@ -170,8 +170,9 @@ def walk_release(root):
     return sorted(files), sorted(linked)
 
 
-def check(root):
-    """Run every integrity check; never raises for bad input (problems are recorded)."""
+def check(root, on_manifest=None):
+    """Run every integrity check; never raises for bad input (problems are recorded).  ``on_manifest``
+    is called with the decoded MANIFEST.json (None when unusable) before any file is hashed."""
     result = IntegrityResult()
     try:
         manifest = load_manifest(root)
@@ -181,6 +182,8 @@ def check(root):
     except MissingInput as exc:
         result.problems.append(("integrity.manifest", "fail", "%s: %s" % (MANIFEST, exc)))
         manifest = None
+    if on_manifest is not None:
+        on_manifest(manifest)
     if manifest is not None:
         result.manifest = manifest
         result.problems.append(("integrity.manifest", "pass", "%d files listed, synthetic=%s" % (

@@ -2,6 +2,8 @@
 
 Reasons are one line of at most :data:`MAX_REASON_CHARS` characters.  ``cause`` names the input file
 whose defect produced a fail or skip (the report groups such checks under one line per file).
+``detail`` is an optional second line the text report prints under the check (for a file whose hash
+fails: what is wrong inside it, :func:`nclue.harness.diagnose.content_problem`).
 """
 
 from ..core.errors import bounded
@@ -11,11 +13,13 @@ MAX_REASON_CHARS = 600
 
 
 class Check:
-    __slots__ = ("id", "group", "status", "reason", "rule", "expected", "observed", "source", "cause", "inputs")
+    __slots__ = ("id", "group", "status", "reason", "rule", "expected", "observed", "source", "cause", "inputs",
+                 "detail")
 
     def __init__(self, id, group, status, reason="", rule=None, expected=None, observed=None, source="", cause=None,
-                 inputs=()):
+                 inputs=(), detail=None):
         self.id, self.group, self.status = bounded(str(id), 200), group, status
+        self.detail = None if detail is None else bounded(" ".join(str(detail).split("\n")), MAX_REASON_CHARS)
         self.reason = bounded(" ".join(str(reason).split("\n")), MAX_REASON_CHARS)
         self.cause = cause
         self.inputs = tuple(inputs)
@@ -28,6 +32,8 @@ class Check:
                         "observed": _bounded_value(self.observed), "source": self.source})
         if self.cause is not None:
             out["cause"] = self.cause
+        if self.detail is not None:
+            out["detail"] = self.detail
         return out
 
 

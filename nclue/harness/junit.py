@@ -4,12 +4,14 @@ One ``<testsuite>`` per group (level) and one ``<testcase>`` per check (``classn
 ``name`` the check id): a fail is ``<failure message=...>`` and a skip ``<skipped message=...>``,
 each with the reason.  The attributes are those of the JUnit schema CI systems read (``tests``,
 ``failures``, ``errors``, ``skipped``); there is no timestamp, host or time, so the file is as
-deterministic as the JSON report.
+deterministic as the JSON report.  A comment after the XML declaration carries the run's count line
+(:func:`nclue.harness.report.count_model`), whose totals are the ``testsuites`` attributes.
 """
 
 from xml.sax.saxutils import quoteattr
 
 from ..analyses.base import LEVELS
+from .report import count_model
 
 
 def _text(value):
@@ -24,7 +26,9 @@ def render_junit(result, strict=False):
         groups.setdefault(c.group, []).append(c)
     order = [g for g in LEVELS if g in groups] + sorted(g for g in groups if g not in LEVELS)
     counts = result.counts()
+    model = count_model(result)
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           "<!-- %s -->" % _text(model["line"]).replace("--", "- -"),
            '<testsuites name="nclue reproduce" tests="%d" failures="%d" errors="0" skipped="%d">' % (
                len(result.checks), counts["fail"], counts["skip"])]
     for group in order:
@@ -40,7 +44,8 @@ def render_junit(result, strict=False):
             else:
                 tag = "failure" if c.status == "fail" else "skipped"
                 out.append(head + ">")
-                out.append("      <%s message=%s/>" % (tag, quoteattr(_text(c.reason))))
+                message = c.reason if not c.detail else "%s (%s)" % (c.reason, c.detail)
+                out.append("      <%s message=%s/>" % (tag, quoteattr(_text(message))))
                 out.append("    </testcase>")
         out.append("  </testsuite>")
     out.append("</testsuites>")

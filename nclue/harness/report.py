@@ -29,7 +29,13 @@ REPORT_SCHEMA = "nclue.report/2"
 
 
 def instrument_line(result):
-    m = result.integrity.manifest or {}
+    """The first line of the text summary: the harness and the instrument it checks."""
+    return manifest_line(result.integrity.manifest)
+
+
+def manifest_line(manifest):
+    """:func:`instrument_line` from a decoded MANIFEST.json (None: unusable), printed as soon as it is read."""
+    m = manifest or {}
     gen = m.get("generator") or {}
     name = m.get("instrument", "unknown instrument (MANIFEST.json unusable)")
     bits = [name]
@@ -68,22 +74,80 @@ def _grouped(checks, word):
         grouped.append("  %s %s: %d checks %s with it; first %s: %s (each one is in the JSON report)" % (
             word, cause, len(members), word.lower(), first.id, first.reason))
     single.sort(key=lambda c: (LEVELS.index(c.group) if c.group in LEVELS else len(LEVELS), c.id))
-    lines = ["  %s %s: %s" % (word, c.id, c.reason) for c in single[:MAX_LISTED]]
+    lines = []
+    for c in single[:MAX_LISTED]:
+        lines.append("  %s %s: %s" % (word, c.id, c.reason))
+        if c.detail:
+            lines.append("      %s" % c.detail)
     if len(single) > MAX_LISTED:
         lines.append("  ... and %d more (all in the JSON report)" % (len(single) - MAX_LISTED))
     return lines + grouped
+
+
+COUNT_BUCKETS = (
+    ("claims", "claims of this instrument"),
+    ("published_numbers", "published numbers bound to a claim"),
+    ("published_other", "published configuration and binding checks"),
+)
+
+
+def count_bucket(check):
+    """The bucket of :data:`COUNT_BUCKETS` a check belongs to: the published numbers are the checks
+    ``published:<number>``; the rest of the ``published`` group are the blocked configurations
+    (``published.config:<id>``) and the binding gate (``published``)."""
+    if check.group != "published":
+        return "claims"
+    return "published_numbers" if check.id.startswith("published:") else "published_other"
+
+
+def count_model(result):
+    """How every count of a run adds up (docs/usage.md#how-the-counts-add-up), stated once and read by the
+    text summary, the JSON report, the HTML report and the JUnit file: each check is in exactly one
+    bucket of :data:`COUNT_BUCKETS`, and the buckets sum to the totals of the result line.
+
+    ``{"checks", "pass", "fail", "skip", "buckets": {name: {"checks", "pass", "fail", "skip"}},
+    "skip_causes": {bucket: {cause: n}}, "line"}``."""
+    buckets = {name: {"checks": 0, "pass": 0, "fail": 0, "skip": 0} for name, _ in COUNT_BUCKETS}
+    causes = {name: {} for name, _ in COUNT_BUCKETS}
+    for c in result.checks:
+        name = count_bucket(c)
+        buckets[name]["checks"] += 1
+        buckets[name][c.status] += 1
+        if c.status == "skip":
+            cause = c.cause or "other"
+            causes[name][cause] = causes[name].get(cause, 0) + 1
+    totals = result.counts()
+    model = {"checks": len(result.checks), "pass": totals["pass"], "fail": totals["fail"], "skip": totals["skip"],
+             "buckets": buckets, "skip_causes": {k: dict(sorted(v.items())) for k, v in causes.items()}}
+    model["line"] = count_line(model)
+    return model
+
+
+def count_line(model):
+    """The one line that shows how the numbers add up.
+
+    >>> m = {"checks": 7, "pass": 4, "fail": 1, "skip": 2, "buckets": {
+    ...     "claims": {"checks": 5, "pass": 4, "fail": 1, "skip": 0},
+    ...     "published_numbers": {"checks": 1, "pass": 0, "fail": 0, "skip": 1},
+    ...     "published_other": {"checks": 1, "pass": 0, "fail": 0, "skip": 1}}}
+    >>> count_line(m)
+    'COUNTS: 7 checks = 5 claims of this instrument (4 pass, 1 fail, 0 skip) + 1 published numbers bound to a claim (0 pass, 0 fail, 1 skip) + 1 published configuration and binding checks (0 pass, 0 fail, 1 skip); together 4 pass, 1 fail, 2 skip'
+    """
+    parts = ["%d %s (%d pass, %d fail, %d skip)" % (model["buckets"][name]["checks"], label,
+                                                    model["buckets"][name]["pass"], model["buckets"][name]["fail"],
+                                                    model["buckets"][name]["skip"]) for name, label in COUNT_BUCKETS]
+    return "COUNTS: %d checks = %s; together %d pass, %d fail, %d skip" % (
+        model["checks"], " + ".join(parts), model["pass"], model["fail"], model["skip"])
 
 
 def headline(result):
     """The three-way summary (docs/usage.md#what-a-run-says): the instrument, this instrument's own claims,
     the paper's internal consistency, and the published results verified against data."""
     m = result.integrity.manifest or {}
-    own = {"pass": 0, "fail": 0, "skip": 0}
-    for c in result.checks:
-        if c.group != "published":
-            own[c.status] += 1
+    counts = count_model(result)
+    own = {k: counts["buckets"]["claims"][k] for k in ("pass", "fail", "skip")}
     out = {"instrument": m.get("instrument"), "synthetic": m.get("synthetic") is not False,
-           "claims": own, "paper_consistency": None, "published_results": None}
+           "claims": own, "paper_consistency": None, "published_results": None, "counts": counts}
     if result.paper is not None:
         rc = result.paper.counts("relations")
         out["paper_consistency"] = {"consistent_relations": rc["pass"], "inconsistent_relations": rc["fail"],
@@ -121,6 +185,7 @@ def headline_lines(result):
                          r["verified_results"], k["result"], r["verified_by_construction"], by_construction,
                          k["design"], k["floor"], k["zero"], r["failed"], r["skipped"], r["skipped_synthetic"],
                          r["skipped_blocked"], r["skipped_not_computed"], r["numbers"] - r["bound"], r["numbers"]))
+    lines.append("  " + h["counts"]["line"])
     return lines
 
 
@@ -152,7 +217,8 @@ def published_fail_lines(result):
     return lines
 
 
-def render_text(result, strict=False, quiet=False):
+def render_text(result, strict=False, quiet=False, announced=False):
+    """The text summary (see module doc); ``announced``: the first line was already printed."""
     if quiet:           # the fails and the result line only
         fails = [c for c in result.checks if c.status == "fail" and c.group != "published"]
         lines = (["FAIL (%d):" % len(fails)] + _grouped(fails, "FAIL") + [""]) if fails else []
@@ -160,7 +226,7 @@ def render_text(result, strict=False, quiet=False):
         lines += (published_fails + [""]) if published_fails else []
         lines.append(_result_line(result, strict))
         return "\n".join(lines) + "\n"
-    lines = [instrument_line(result), "root: %s" % os.path.abspath(result.root)]
+    lines = ([] if announced else [instrument_line(result)]) + ["root: %s" % os.path.abspath(result.root)]
     lines += headline_lines(result)
     groups = group_counts(result)
     for level in LEVELS + ("published",):

@@ -18,6 +18,7 @@ from ..core.instrument import Instrument
 from ..core.jsonio import read_json
 from .checks import Check
 from .claims import compare, load_claim_file
+from .diagnose import content_problem
 from .guard import attempt
 from .published import build as build_published
 from .shape import Presence, analysis_part, missing_files, part_of, unread_files
@@ -242,27 +243,37 @@ def _claim_file_worker(rel):
     return rel, _run_claim_file(inst, result, rel, levels, read), read
 
 
-def _claim_file_results(inst, result, files, levels, jobs):
+def _claim_file_results(inst, result, files, levels, jobs, done_hook=None, log=None):
     """``(rel, checks, read paths)`` of every claim file, in file order.  With ``jobs > 1`` (and ``fork``
     available) the files are computed in worker processes; the results are merged in the same order, so
-    the report is byte-identical for any ``jobs``."""
+    the report is byte-identical for any ``jobs``.  ``done_hook(rel, checks)`` is called as each file
+    finishes, in the order they finish (the progress lines)."""
     import multiprocessing        # imported when used: a run with one job (and --only integrity) skips it
 
     if jobs <= 1 or len(files) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for rel in files:
             read = set()
-            yield rel, _run_claim_file(inst, result, rel, levels, read), read
+            checks = _run_claim_file(inst, result, rel, levels, read)
+            if done_hook is not None:
+                done_hook(rel, checks)
+            yield rel, checks, read
         return
     # heavy files first so that the two ends of the queue finish together; results are re-ordered below
     weight = {rel: os.path.getsize(os.path.join(inst.root, *rel.split("/"))) if os.path.isfile(
         os.path.join(inst.root, *rel.split("/"))) else 0 for rel in files}
     order = sorted(files, key=lambda rel: (-weight[rel], rel))
+    if log is not None:
+        log("preloading the shared inputs and outcomes for %d workers" % jobs)
     _prewarm(inst, result)
+    if log is not None:
+        log("preloaded; computing %d claim files" % len(files))
     _WORKER_STATE["args"] = (inst, result, levels)
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             done, pending = {}, list(files)
             for rel, checks, read in pool.imap_unordered(_claim_file_worker, order, chunksize=1):
+                if done_hook is not None:
+                    done_hook(rel, checks)
                 done[rel] = (checks, read)
                 while pending and pending[0] in done:      # yield in file order as soon as possible
                     first = pending.pop(0)
@@ -301,9 +312,19 @@ def default_jobs():
         return max(1, os.cpu_count() or 1)
 
 
-def run(root, levels=LEVELS, deep=False, log=None, jobs=1):
+def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
+    """Every requested check of the release at ``root`` (docs/claims.md).  ``log(line)`` receives the
+    progress lines (one as the run starts, one after the integrity stage, one per claim file as it
+    finishes); ``announce(manifest)`` is called as soon as MANIFEST.json is read (None when it is
+    unusable), so that a caller can name the instrument before the files are hashed."""
     check_root(root)
-    result = integrity.check(root)
+    started = time.monotonic()
+    if log is not None:
+        log("[%6.1fs] %-12s checking %s (levels %s; %d job%s)" % (
+            0.0, "start", root, ",".join(lv for lv in LEVELS if lv in levels), jobs, "" if jobs == 1 else "s"))
+    result = integrity.check(root, on_manifest=announce)
+    if log is not None:
+        log("[%6.1fs] %-12s %d listed files hashed" % (time.monotonic() - started, "integrity", len(result.files)))
     result.root = root
     result.presence = Presence(root, result)
     checks = []
@@ -318,22 +339,30 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1):
                 f.status, f.reason = "bad", why
             elif f.role == "frozen-claims":
                 result.documents[rel] = why
+        detail = None
+        if f.status == "bad" and f.sha256 and os.path.isfile(os.path.join(root, *rel.split("/"))):
+            detail = content_problem(root, rel, f.role)      # the hash differs: what is wrong inside?
         checks.append(Check("integrity.file:" + rel, "integrity", "pass" if f.status == "ok" else "fail",
-                            f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16]))
+                            f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16], detail=detail))
     inst = Instrument(root)
     seen_levels = set()
     read = set()
     files = claim_files(root, result)
     checks.extend(_shape_checks(inst, result, {rel for rel in files if os.path.isfile(os.path.join(root, *rel.split("/")))}))
-    started = time.monotonic()
-    for rel, file_checks, file_read in _claim_file_results(inst, result, files, levels, jobs):
+
+    def finished(rel, file_checks):
+        if log is not None and file_checks and file_checks[-1].group in levels:
+            log("[%6.1fs] %-12s %s (%d checks)" % (time.monotonic() - started, file_checks[-1].group,
+                                                   rel.split("/")[-1][:-5], len(file_checks)))
+    def stage(text):
+        if log is not None:
+            log("[%6.1fs] %-12s %s" % (time.monotonic() - started, "start", text))
+    stage("%d JSON files decoded, %d claim files to compute" % (len(result.documents), len(files)))
+    for rel, file_checks, file_read in _claim_file_results(inst, result, files, levels, jobs, finished, stage):
         read.update(file_read)
         for c in file_checks:
             seen_levels.add(c.group)
             checks.append(c)
-        if log is not None and file_checks and file_checks[-1].group in levels:
-            log("[%6.1fs] %-12s %s (%d checks)" % (time.monotonic() - started, file_checks[-1].group,
-                                                   rel.split("/")[-1][:-5], len(file_checks)))
     ids = {}
     for c in checks:
         if c.id.startswith(("integrity", "claims:", "shape.", "level:")):
