@@ -1,4 +1,4 @@
-"""Command line: ``nclue {reproduce,score,build,freeze,export-pages}`` (docs/usage.md).
+"""Command line: ``nclue {reproduce,score,build,freeze,export-pages,export-qrels}`` (docs/usage.md).
 
 Exit codes (docs/claims.md#exit-codes): 0 = no fail; 1 = at least one fail
 (or, with ``--strict``, a skip); 2 = the harness could not run (bad
@@ -53,9 +53,20 @@ def _data_option(p):
                         "else the checkout the package runs from)")
 
 
+REPRODUCE_EPILOG = """levels (--only): %s; rebuild only with --deep.
+output: the instrument line at once, progress on stderr (one line per claim file as it finishes),
+then the summary: HEADLINE, a COUNTS line showing how every count adds up, fails and skips with
+reasons, and the RESULT line.  Nothing is written into the release; --json, --provenance, --html
+and --junit name files outside it (docs/usage.md#outputs).
+exit codes: 0 no check failed (with --strict: and no requested level skipped); 1 at least one
+check failed (or, with --strict, a requested level skipped); 2 the harness could not run (bad
+arguments, no data root, an output it refuses)."""
+
+
 def reproduce_parser(prog="reproduce.py"):
     p = _Parser(prog=prog, description="Verify an n-Clue instrument: integrity, construction, scoring, "
-                                       "inference, sensitivity, paper audit; one pass/fail/skip per claim.")
+                                       "inference, sensitivity, paper audit; one pass/fail/skip per claim.",
+                epilog=REPRODUCE_EPILOG % ",".join(LEVELS), formatter_class=argparse.RawDescriptionHelpFormatter)
     _data_option(p)
     p.add_argument("--only", metavar="GROUP[,GROUP]", help="levels to run: " + ",".join(LEVELS))
     p.add_argument("--json", metavar="FILE", help="write the deterministic JSON report here")
@@ -150,25 +161,49 @@ def _clean_outputs(out):
                 os.remove(os.path.join(ref, name))
 
 
-def cmd_build(argv, prog):
-    from .builder.build import write_all
-    from .builder.config import CONFIGS, DEFAULT_SEED
-    from .builder.export import export_pages_v1
-    from .builder.sourceshift import SHIFT_SEED
-    from .harness.freeze import freeze
-    from .harness.locate import CHECKOUT
+BUILD_EPILOG = """configurations (docs/stand-in.md): full is the shipped stand-in at the paper's scale (minutes);
+mini has tens of documents (for tests); full_x2 and full_x4 double and quadruple the queries (for the
+scaling benchmark).  The build is deterministic: the same seeds give the same bytes on every
+interpreter, and `python reproduce.py --deep` checks that.  Unless --no-freeze, the frozen claims,
+MANIFEST.json and SHA256SUMS are written too.
+exit codes: 0 built; 2 bad arguments."""
 
-    p = _Parser(prog=prog, description="Build the synthetic stand-in instrument from a seed.")
-    p.add_argument("--config", choices=sorted(CONFIGS), default="full")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of data/v1 (default 11)")
+
+def build_parser(prog):
+    from .builder.config import CONFIGS, DEFAULT_SEED
+    from .builder.sourceshift import SHIFT_SEED
+
+    p = _Parser(prog=prog, description="Build the synthetic stand-in instrument from its seeds (builder only).",
+                epilog=BUILD_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", choices=sorted(CONFIGS), default="full",
+                   help="which stand-in to build: %s (default full)" % ", ".join(sorted(CONFIGS)))
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of data/v1 (default %d)" % DEFAULT_SEED)
     p.add_argument("--shift-seed", type=int, default=SHIFT_SEED,
                    help="seed of data/v2 and the simulated audit (default %d)" % SHIFT_SEED)
-    p.add_argument("--out", default=CHECKOUT, help="instrument root to write (default: this checkout)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="instrument root to write (default: the clone this nclue runs from; an installed package "
+                        "needs --out)")
     p.add_argument("--no-freeze", action="store_true", help="write data only (no claims, no manifest)")
     p.add_argument("--export-pages", metavar="DIR", help="also write the page text to DIR/pages.jsonl")
+    return p
+
+
+def cmd_build(argv, prog):
+    from .builder.build import write_all
+    from .builder.config import CONFIGS
+    from .builder.export import export_pages_v1
+    from .harness.freeze import freeze
+    from .harness.locate import checkout
+
+    p = build_parser(prog)
     args = p.parse_args(argv)
     if args.seed < 0 or args.shift_seed < 0:
         raise UsageError("--seed and --shift-seed must be non-negative")
+    if args.out is None:
+        args.out = checkout()
+        if args.out is None:
+            raise UsageError("this nclue is an installed package, not a clone, so there is no checkout to rebuild; "
+                             "pass --out DIR")
     os.makedirs(args.out, exist_ok=True)
     _clean_outputs(args.out)
     write_all(args.out, CONFIGS[args.config], args.seed, args.shift_seed)
@@ -179,15 +214,44 @@ def cmd_build(argv, prog):
     return 0
 
 
+FREEZE_EPILOG = """freeze recomputes every analysis on the instrument and writes its frozen claims
+(reference_metrics/<analysis>.json), then MANIFEST.json and SHA256SUMS over every released file.  It
+is the only command besides build that writes into a release (docs/claims.md#frozen-claims).
+exit codes: 0 written; 2 no data root or a release file it cannot read."""
+
+
+def freeze_parser(prog):
+    p = _Parser(prog=prog, description="Write reference_metrics/*.json, MANIFEST.json and SHA256SUMS (builder only).",
+                epilog=FREEZE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _data_option(p)
+    return p
+
+
 def cmd_freeze(argv, prog):
     from .harness.freeze import freeze
     from .harness.locate import data_root
 
-    p = _Parser(prog=prog, description="Write reference_metrics/*.json and the manifest.")
-    _data_option(p)
-    args = p.parse_args(argv)
+    args = freeze_parser(prog).parse_args(argv)
     freeze(data_root(args.data))
     return 0
+
+
+EXPORT_PAGES_EPILOG = """each line of OUT/pages.jsonl is {"docid", "page", "text", "synthetic"}: the page text
+the stand-in's documents are rendered from, so that an external retriever can index it and be
+scored with `nclue score` (docs/usage.md#page-text-for-your-retriever).  OUT is created; it may not
+lie inside the release, and an existing file there is replaced only when it is a regular file,
+never through a link.
+exit codes: 0 written; 2 bad arguments, no data root or a refused output."""
+
+
+def export_pages_parser(prog):
+    p = _Parser(prog=prog, description="Write the stand-in's page text (JSON Lines) for external retrievers.",
+                epilog=EXPORT_PAGES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
+    _data_option(p)
+    p.add_argument("--release", choices=("v1", "v2", "all"), default="v1",
+                   help="v1 -> OUT/pages.jsonl, v2 -> OUT/pages_v2.jsonl, all -> both (default v1)")
+    return p
 
 
 def cmd_export(argv, prog):
@@ -195,12 +259,7 @@ def cmd_export(argv, prog):
     from .harness.locate import data_root
     from .harness.outputs import check_output_dir, check_output_in
 
-    p = _Parser(prog=prog, description="Write the stand-in page text (JSON Lines).")
-    p.add_argument("out")
-    _data_option(p)
-    p.add_argument("--release", choices=("v1", "v2", "all"), default="v1",
-                   help="v1 -> OUT/pages.jsonl, v2 -> OUT/pages_v2.jsonl (default v1)")
-    args = p.parse_args(argv)
+    args = export_pages_parser(prog).parse_args(argv)
     root = data_root(args.data)
     check_output_dir(args.out, root, "page text")
     for release, name in (("v1", "pages.jsonl"), ("v2", "pages_v2.jsonl")):
@@ -232,10 +291,29 @@ exit codes: 0 scored; 1 a release file failed verification, or a run ranks nothi
 
 
 def cmd_score(argv, prog):
-    """Score runs (TREC or released JSONL, gzip accepted) with intervals and paired tests; writes nothing."""
+    """Score runs (TREC or released JSONL, gzip accepted) with intervals and paired tests; prints the result
+    and writes a file only with ``--html``."""
     from .harness.locate import data_root
     from .harness.outputs import check_output_file, write_text
-    from .harness.score import FORMATS, render, score
+    from .harness.score import render, score
+
+    args = score_parser(prog).parse_args(argv)
+    if args.html is not None:
+        check_output_file(args.html, data_root(args.data), "the HTML page", inputs=args.run)
+    against = None if args.against is None else [] if args.against == "none" else [
+        a for a in args.against.split(",") if a]
+    result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
+                   verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query, names=args.name,
+                   allow_empty=args.allow_empty)
+    STDOUT.write(render(result, args.format))
+    if args.html is not None:
+        from .harness.html_report import render_score_html
+        write_text(args.html, render_score_html(result))
+    return 0
+
+
+def score_parser(prog):
+    from .harness.score import FORMATS
 
     p = _Parser(prog=prog, description="Score runs against an instrument's qrels, with intervals and paired "
                                        "tests against the reference runs.  Prints the result; writes a file only "
@@ -253,8 +331,9 @@ def cmd_score(argv, prog):
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
     p.add_argument("--against", metavar="ID[,ID]", default=None,
-                   help="reference systems to compare with (default: every system of the release's systems.json; "
-                        "'none' for no comparison); several runs are also compared with each other")
+                   help="reference systems to compare with (default: the release's fair scorecard systems; controls, "
+                        "oracles, floors and ablations only when named; 'none' for no comparison); several runs are "
+                        "also compared with each other, each pair once")
     p.add_argument("--per-query", action="store_true", help="also one row per query and measure (like trec_eval -q), "
                                                              "in every format")
     p.add_argument("--name", action="append", metavar="LABEL",
@@ -265,19 +344,30 @@ def cmd_score(argv, prog):
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page of the result")
     p.add_argument("--no-verify", action="store_true",
                    help="score even when a release file it reads fails its integrity check (warn on stderr)")
-    args = p.parse_args(argv)
-    if args.html is not None:
-        check_output_file(args.html, data_root(args.data), "the HTML page", inputs=args.run)
-    against = None if args.against is None else [] if args.against == "none" else [
-        a for a in args.against.split(",") if a]
-    result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
-                   verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query, names=args.name,
-                   allow_empty=args.allow_empty)
-    STDOUT.write(render(result, args.format))
-    if args.html is not None:
-        from .harness.html_report import render_score_html
-        write_text(args.html, render_score_html(result))
-    return 0
+    return p
+
+
+EXPORT_QRELS_EPILOG = """files (OUT/): qrels.graded.trec (every judged row with its grade), qrels.gold.trec,
+qrels.subset.trec, topics.trec, topics.jsonl and README.txt with the grade semantics.  trec_eval
+needs -c to count the queries a run does not rank (trec_eval -c -m ndcg_cut.10
+OUT/qrels.graded.trec RUN); without it such queries are left out of the means.
+exit codes: 0 written; 1 a release file it reads failed verification; 2 bad arguments, no data
+root or a refused output."""
+
+
+def export_qrels_parser(prog):
+    from .core import layout
+
+    p = _Parser(prog=prog, description="Write TREC qrels (graded, gold-only, subset-only), topics (TREC and JSONL) "
+                                       "and a README stating the grade semantics into OUT.  Gold is grade n: 2 for "
+                                       "two-condition queries, 3 for three-condition ones.",
+                epilog=EXPORT_QRELS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
+    _data_option(p)
+    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
+    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
+    p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
+    return p
 
 
 def cmd_export_qrels(argv, prog):
@@ -291,15 +381,7 @@ def cmd_export_qrels(argv, prog):
     from .harness.runner import check_root
     from .harness.score import verify_inputs
 
-    p = _Parser(prog=prog, description="Write TREC qrels (graded, gold-only, subset-only), topics (TREC and JSONL) "
-                                       "and a README stating the grade semantics into OUT.  Gold is grade n: 2 for "
-                                       "two-condition queries, 3 for three-condition ones.")
-    p.add_argument("out", help="output folder (created; never inside the release)")
-    _data_option(p)
-    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
-    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
-    p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
-    args = p.parse_args(argv)
+    args = export_qrels_parser(prog).parse_args(argv)
     root = data_root(args.data)
     check_root(root)
     check_output_dir(args.out, root, "qrels")
@@ -312,6 +394,9 @@ def cmd_export_qrels(argv, prog):
         STDOUT.write("wrote %s\n" % path)
     return 0
 
+
+PARSERS = {"reproduce": reproduce_parser, "score": score_parser, "build": build_parser, "freeze": freeze_parser,
+           "export-pages": export_pages_parser, "export-qrels": export_qrels_parser}
 
 COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "build": cmd_build, "freeze": cmd_freeze,
             "export-pages": cmd_export, "export-qrels": cmd_export_qrels}

@@ -1,10 +1,14 @@
-"""The HTML report, the JUnit report, --quiet and --strict (issue 18).
+"""The HTML report, the JUnit report, --quiet and --strict (issues 18 and 27).
 
-The browser test loads the report in headless Chromium (Debian's ``chromium``; ``.ci/run`` installs it)
-and checks from the rendered DOM that every section and figure is there, that the figures have a
-nonzero rendered size (the page's own script writes them into ``#render-check``), and that no console
-error occurred; it saves a screenshot (``$NCLUE_ARTIFACTS`` or the test's temporary folder).  It is
-skipped, with the reason printed, only when no browser is installed.
+The browser tests load the report in headless Chromium (Debian's ``chromium``; ``.ci/run`` installs it)
+with a probe script appended to a copy of the page (the report itself carries no test code): the probe
+clicks every sortable column header and reads the order back, measures every figure's text against its
+SVG box, every scatter label against the other labels and the plot area, the Figure 2(a) diagonal, the
+panel titles, the rendered font size at 1280 and 420 px, the tables' widths, the table of contents and
+the published-results filter, and reports what it found as JSON.  A second test shows the probe fails
+on the old sort script and without the diagonal.  Screenshots at both widths go to ``$NCLUE_ARTIFACTS``
+or the test's temporary folder.  The tests skip, with the reason printed, only when no browser is
+installed.
 """
 
 import os

@@ -36,6 +36,12 @@ A single trec_eval threshold (-l 2) is therefore wrong for three-condition queri
 
 n-Clue Score@10 (a gold before every judged subset) needs both gold and subset sets: use
 `nclue score` for it.  Unjudged documents are grade 0.
+
+trec_eval averages over the queries the run ranks unless given -c, which counts every query of
+the qrels (a query the run misses scores 0, as `nclue score` counts it):
+
+  trec_eval -c -m ndcg_cut.10 qrels.graded.trec RUN
+  trec_eval -c -m ndcg_cut.10 qrels.gold.trec RUN
 """
 
 

@@ -17,6 +17,14 @@ CHECKOUT = os.path.dirname(PACKAGE_DIR)
 ENV = "NCLUE_DATA"
 
 
+def checkout():
+    """The clone this package runs from (an editable install or ``python -m`` in a clone), or None for an
+    installed package (which lies in site-packages and has no checkout of its own)."""
+    if os.path.isfile(os.path.join(CHECKOUT, "pyproject.toml")) and os.path.isfile(os.path.join(CHECKOUT, "reproduce.py")):
+        return CHECKOUT
+    return None
+
+
 def looks_like_release(folder):
     return os.path.isfile(os.path.join(folder, "MANIFEST.json")) or os.path.isdir(os.path.join(folder, "data"))
 

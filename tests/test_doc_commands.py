@@ -1,0 +1,365 @@
+"""Every command line the README and docs/ show is run, and what the text says it does is checked (issue 27).
+
+A command line is a line of a fenced code block, or an inline code span of two or more words, that
+starts with ``python``, ``nclue``, ``trec_eval`` or ``sha256sum``.  Each is one of:
+
+* run: executed as written (``nclue`` is ``python -m nclue``; ``/tmp/...`` and the run files it names
+  are made in the test's folder) and its documented effect checked;
+* synopsis: it holds a placeholder (``RUN``, ``OUT``, ``FILE``, ``DIR``, ``ID``, ``COMMAND``) or a
+  ``[...]`` option list: the command's ``--help`` must list every option the synopsis names;
+* name: a command named in prose (``nclue freeze``): it must be a command of ``nclue --help``;
+* slow: it takes minutes (the full build, ``--deep``, the scaling benchmark): run only with
+  ``NCLUE_SLOW_DOCS=1``, otherwise skipped with the reason printed.
+
+``COMMANDS`` below must list exactly the command lines the documents hold: a new one in the docs
+without an entry here fails, and so does an entry the docs no longer show.
+"""
+
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+
+DOCUMENTS = ["README.md"] + sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md")))
+PREFIXES = ("python ", "nclue ", "trec_eval ", "sha256sum ")
+PLACEHOLDER = re.compile(r"\b(RUN|OUT|FILE|DIR|ID|COMMAND|LEVEL)\b|\[|<")
+SLOW = os.environ.get("NCLUE_SLOW_DOCS") == "1"
+
+
+def documented_commands():
+    """``{command: [document, ...]}`` of every command line in README.md and docs/*.md (module doc)."""
+    found = {}
+    for doc in DOCUMENTS:
+        text = open(os.path.join(REPO, doc), encoding="utf-8").read()
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.S | re.M):
+            for line in block.splitlines():
+                command = line.split("  #")[0].strip()
+                if command.startswith(PREFIXES):
+                    found.setdefault(command, []).append(doc)
+        prose = re.sub(r"^```[a-z]*\n(.*?)^```", "", text, flags=re.S | re.M)
+        for span in re.findall(r"`([^`\n]+)`", prose):
+            if span.startswith(PREFIXES) and len(span.split()) >= 2 and not re.match(r"nclue \d", span):
+                found.setdefault(span, []).append(doc)
+    return found
+
+
+def _nclue(*args, cwd=None, env=None, timeout=900):
+    full = dict(os.environ, **(env or {}))
+    proc = subprocess.run([sys.executable, "-m", "nclue"] + list(args), capture_output=True, text=True, cwd=cwd,
+                          env=full, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _trec_run(path, system, skip_every=0, tag=None):
+    """A TREC run made from a shipped ranking (``skip_every`` > 0 leaves out every k-th query)."""
+    rows = [json.loads(line) for line in open(os.path.join(REPO, "data", "v1", "rankings", system + ".jsonl"))]
+    with open(path, "w", encoding="utf-8") as out:
+        for k, row in enumerate(rows):
+            if skip_every and k % skip_every == 0:
+                continue
+            for rank, (doc, score) in enumerate(zip(row["docids"], row["scores"]), 1):
+                out.write("%s Q0 %s %d %r %s\n" % (row["qid"], doc, rank, score, tag or system))
+    return path
+
+
+# ----------------------------------------------------------------------------------------------- checks
+
+def check_reproduce(ctx):
+    """`python reproduce.py`: exit 0, the instrument named on the first line, RESULT: OK last."""
+    code, out, err = ctx["repo_run"]["code"], ctx["repo_run"]["stdout"], ctx["repo_run"]["stderr"]
+    assert code == 0, out[-2000:]
+    lines = out.splitlines()
+    assert lines[0].startswith("nclue ") and " checking: " in lines[0] and "SYNTHETIC" in lines[0]
+    assert lines[-1].startswith("RESULT: OK") and any(line.strip().startswith("COUNTS: ") for line in lines)
+
+
+def check_module_reproduce(ctx):
+    """`python -m nclue reproduce` is the same command: the same summary as reproduce.py."""
+    code, out, _ = _nclue("reproduce", cwd=REPO)
+    assert code == 0
+    strip = re.compile(r"^root: .*$", re.M)
+    assert strip.sub("", out) == strip.sub("", ctx["repo_run"]["stdout"])
+
+
+def check_test_command(ctx):
+    """The README's test command is the one running now: `.ci/run` runs it verbatim, and the files it
+    installs from exist and name the reference libraries the README lists."""
+    ci = open(os.path.join(REPO, ".ci", "run"), encoding="utf-8").read()
+    assert "\npython -m pip install -r requirements-dev.txt -e . && python -m pytest -q\n" in ci
+    dev = open(os.path.join(REPO, "requirements-dev.txt"), encoding="utf-8").read()
+    for name in ("pytest", "pytest-xdist", "pytrec-eval-terrier", "rank-bm25", "scipy", "statsmodels", "scikit-learn"):
+        assert name in dev or name in open(os.path.join(REPO, "pyproject.toml"), encoding="utf-8").read(), name
+
+
+def check_pip_install(ctx):
+    """`python -m pip install .` installs an importable package (here into a folder, not over the
+    editable install the tests run from)."""
+    target = str(ctx["tmp"] / "site")
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", target, "."], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    probe = subprocess.run([sys.executable, "-c", "import nclue, nclue.cli; print(nclue.__file__)"], cwd=str(ctx["tmp"]),
+                           capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=target))
+    assert probe.stdout.strip() == os.path.join(target, "nclue", "__init__.py"), probe.stderr
+    assert os.path.isfile(os.path.join(target, "nclue", "harness", "html_page.py"))
+
+
+def check_help(ctx):
+    """`nclue --help`: exit 0 and every command with its one-line purpose."""
+    from nclue.cli import COMMAND_HELP, COMMANDS
+
+    code, out, _ = _nclue("--help")
+    assert code == 0
+    for name in COMMANDS:
+        assert re.search(r"^  %s\s+%s" % (re.escape(name), re.escape(COMMAND_HELP[name][:30])), out, re.M), name
+
+
+def check_sha256sum(ctx):
+    """`sha256sum -c SHA256SUMS` passes in the checkout."""
+    tool = shutil.which("sha256sum")
+    if tool is None:
+        pytest.skip("no sha256sum on this machine")
+    proc = subprocess.run([tool, "-c", "SHA256SUMS"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.count(": OK") == len(proc.stdout.splitlines()) > 100
+
+
+def check_export_pages(ctx):
+    """`nclue export-pages /tmp/pages` writes /tmp/pages/pages.jsonl with docid, page, text, synthetic (run on
+    the mini release through NCLUE_DATA so that it takes seconds; the command line is unchanged)."""
+    out = str(ctx["tmp"] / "pages")
+    code, stdout, err = _nclue("export-pages", out, env={"NCLUE_DATA": ctx["mini_all"]})
+    assert code == 0, err
+    path = os.path.join(out, "pages.jsonl")
+    assert stdout.strip() == "wrote %s" % path
+    first = json.loads(open(path, encoding="utf-8").readline())
+    assert sorted(first) == ["docid", "page", "synthetic", "text"] and first["synthetic"] is True
+
+
+def check_score_one(ctx):
+    """`nclue score my_run.trec`: every measure with its unit and 95% interval, and the paired tests
+    against the fair scorecard systems, with the TREC tag as the run's label."""
+    from nclue.core.measures import SCORE_COMMAND_MEASURES
+
+    _trec_run(str(ctx["tmp"] / "my_run.trec"), "bm25_and", tag="mine")
+    code, out, err = _nclue("score", "my_run.trec", cwd=str(ctx["tmp"]))
+    assert code == 0, err
+    for m in SCORE_COMMAND_MEASURES:
+        assert re.search(r"^  %s\s+[-\d.]+ %s\s+\[" % (re.escape(m.label), re.escape(m.unit)), out, re.M), m.name
+    assert "run mine (file my_run.trec;" in out and "paired tests:" in out
+    assert re.search(r"^  bm25_and\s+\+0\.00 ", out, re.M)               # the run is bm25_and itself
+
+
+def check_score_two(ctx):
+    """`nclue score a.trec b.trec --against ... --format markdown`: one Markdown table with the shared
+    columns; each run against both references and the two runs against each other once."""
+    from nclue.harness.score import HEADER
+
+    _trec_run(str(ctx["tmp"] / "a.trec"), "bm25_or", tag="a")
+    _trec_run(str(ctx["tmp"] / "b.trec"), "page_bm25_max", tag="b")
+    code, out, err = _nclue("score", "a.trec", "b.trec", "--against", "bm25_and,rrf_bm25and_pagetop3", "--format",
+                            "markdown", cwd=str(ctx["tmp"]))
+    assert code == 0, err
+    lines = [line for line in out.splitlines() if line.startswith("|")]
+    assert lines[0] == "| " + " | ".join(HEADER) + " |"
+    against = [cells for cells in (line.strip("|").split("|") for line in lines[2:]) if "vs" in cells[1]]
+    pairs = sorted((c[0].strip(), c[1].strip()) for c in against)
+    assert len(pairs) == 5, pairs          # a vs 2 references + b, b vs 2 references: each pair once
+    assert ("a", "Delta n-Clue Score@10 vs run:b") in pairs and not [p for p in pairs if p[1].endswith("run:a")]
+
+
+def check_trec_eval_c(ctx):
+    """`trec_eval -c -m ndcg_cut.10 OUT/qrels.graded.trec RUN` counts a query the run misses as 0, as
+    `nclue score` does: trec_eval's measure (pytrec_eval) averaged over every qrels query equals
+    nclue's graded NDCG@10, and without -c (over the ranked queries only) it does not."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    out = str(ctx["tmp"] / "qrels")
+    code, _, err = _nclue("export-qrels", out, cwd=REPO)
+    assert code == 0, err
+    qrels = {}
+    for line in open(os.path.join(out, "qrels.graded.trec"), encoding="utf-8"):
+        qid, _, doc, grade = line.split()
+        qrels.setdefault(qid, {})[doc] = int(grade)
+    run_path = _trec_run(str(ctx["tmp"] / "partial.trec"), "bm25_and", skip_every=7)
+    run = {}
+    for line in open(run_path, encoding="utf-8"):
+        qid, _, doc, rank, score, _ = line.split()
+        run.setdefault(qid, {})[doc] = float(score)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
+    with_c = sum(v["ndcg_cut_10"] for v in per_query.values()) / len(qrels)
+    without_c = sum(v["ndcg_cut_10"] for v in per_query.values()) / len(per_query)
+    code, text, err = _nclue("score", run_path, "--format", "json", "--against", "none", cwd=REPO)
+    assert code == 0, err
+    ours = json.loads(text)["runs"][0]["measures"]["graded_ndcg_at_10"]["value"]
+    assert abs(ours - with_c) < 1e-9 and abs(ours - without_c) > 1e-3
+
+
+def check_mini_build(ctx):
+    """`nclue build --config mini --out /tmp/mini`: a mini stand-in with its frozen claims and manifest,
+    which reproduce verifies."""
+    out = str(ctx["tmp"] / "mini")
+    code, _, err = _nclue("build", "--config", "mini", "--out", out)
+    assert code == 0, err
+    manifest = json.load(open(os.path.join(out, "MANIFEST.json"), encoding="utf-8"))
+    assert manifest["synthetic"] is True and manifest["generator"]["config"] == "mini"
+    code, stdout, _ = _nclue("reproduce", "--data", out, "--quiet", "--only", "integrity,construction")
+    assert code == 0 and stdout.startswith("RESULT: OK")
+
+
+def check_full_build(ctx):
+    """`nclue build`: the full stand-in, byte-identical to the shipped release (built into a copy)."""
+    out = str(ctx["tmp"] / "full")
+    code, _, err = _nclue("build", "--out", out, timeout=3600)
+    assert code == 0, err
+    for name in ("MANIFEST.json", "SHA256SUMS"):
+        assert open(os.path.join(out, name), "rb").read() == open(os.path.join(REPO, name), "rb").read(), name
+
+
+def check_deep(ctx):
+    """`python reproduce.py --deep`: the rebuild level passes."""
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "reproduce.py"), "--deep", "--quiet"], capture_output=True,
+                          text=True, timeout=3600)
+    assert proc.returncode == 0 and proc.stdout.startswith("RESULT: OK"), proc.stdout[-2000:]
+
+
+def check_scaling(ctx):
+    """`python bench/bench_reproduce.py --scaling` prints each level's growth exponent."""
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "bench_reproduce.py"), "--scaling"],
+                          capture_output=True, text=True, timeout=7200, cwd=REPO)
+    assert proc.returncode == 0 and "exponent" in proc.stdout, proc.stderr[-2000:]
+
+
+def synopsis(command):
+    """The check of a synopsis: its command exists and its ``--help`` lists every option it names."""
+    def check(ctx):
+        words = command.split()
+        if words[0] == "trec_eval":
+            return
+        if words[0] == "python" and words[1:3] == ["-m", "nclue"]:
+            words = ["nclue"] + words[3:]
+        if words[0] == "python":
+            args = [words[1], "--help"]
+            proc = subprocess.run([sys.executable] + args, cwd=REPO, capture_output=True, text=True, timeout=300)
+            code, out = proc.returncode, proc.stdout
+        else:
+            sub = [w for w in words[1:2] if not PLACEHOLDER.search(w)]
+            code, out, _ = _nclue(*(sub + ["--help"]))
+        assert code == 0, command
+        for option in re.findall(r"(--[a-z][a-z0-9-]*)", command):
+            assert option in out, (command, option)
+    return check
+
+
+def name(command):
+    """The check of a command named in prose: it is a command (or the documented script)."""
+    def check(ctx):
+        from nclue.cli import COMMANDS
+
+        words = command.split()
+        if words[0] == "nclue":
+            assert words[1] in COMMANDS, command
+        elif words[0] in ("trec_eval", "sha256sum"):
+            assert words[1].startswith("-")          # an option of the tool discussed in the text
+        else:
+            assert os.path.isfile(os.path.join(REPO, words[1])), command
+    return check
+
+
+COMMANDS = {
+    "python reproduce.py": ("run", check_reproduce),
+    "python -m pip install -r requirements-dev.txt -e . && python -m pytest -q": ("run", check_test_command),
+    "nclue build": ("slow", check_full_build),
+    "nclue build --config mini --out /tmp/mini": ("run", check_mini_build),
+    "python reproduce.py --deep": ("slow", check_deep),
+    "sha256sum -c SHA256SUMS": ("run", check_sha256sum),
+    "python -m nclue reproduce": ("run", check_module_reproduce),
+    "nclue score RUN [RUN...] [--against ID[,ID]] [--format text|json|tsv|markdown|latex] [--per-query]":
+        ("synopsis", None),
+    "nclue export-qrels OUT": ("synopsis", None),
+    "nclue export-pages OUT": ("synopsis", None),
+    "python -m pip install .": ("run", check_pip_install),
+    "trec_eval -l 2": ("name", None),
+    "python bench/bench_reproduce.py --scaling": ("slow", check_scaling),
+    "nclue build --config full_x2 --out DIR": ("synopsis", None),
+    "nclue --help": ("run", check_help),
+    "nclue export-pages /tmp/pages": ("run", check_export_pages),
+    "nclue score my_run.trec": ("run", check_score_one),
+    "nclue score a.trec b.trec --against bm25_and,rrf_bm25and_pagetop3 --format markdown": ("run", check_score_two),
+    "nclue score RUN": ("synopsis", None),
+    "python -m nclue COMMAND": ("synopsis", None),
+    "python reproduce.py --html FILE": ("synopsis", None),
+    "nclue score --html FILE": ("synopsis", None),
+    "nclue export-qrels OUT [--release v1|v2] [--qrels ...] [--form raw|clean_v2|natural]": ("synopsis", None),
+    "trec_eval -c -m ndcg_cut.10 OUT/qrels.graded.trec RUN": ("run", check_trec_eval_c),
+    "nclue freeze": ("name", None),
+    "nclue score": ("name", None),
+    "nclue reproduce": ("name", None),
+    "nclue COMMAND": ("synopsis", None),
+    "sha256sum -c": ("name", None),
+    "trec_eval -q": ("name", None),
+}
+
+
+def test_every_documented_command_line_has_a_check_and_every_check_a_documented_line():
+    documented = documented_commands()
+    assert sorted(set(documented) - set(COMMANDS)) == [], "document these in COMMANDS with a check"
+    assert sorted(set(COMMANDS) - set(documented)) == [], "no document shows these any more"
+
+
+@pytest.fixture
+def ctx(request, tmp_path):
+    out = {"tmp": tmp_path}
+    kind = COMMANDS[request.node.callspec.params["command"]][0]
+    command = request.node.callspec.params["command"]
+    if command in ("python reproduce.py", "python -m nclue reproduce"):
+        out["repo_run"] = request.getfixturevalue("repo_run")
+    if command == "nclue export-pages /tmp/pages":
+        out["mini_all"] = request.getfixturevalue("mini_all")
+    if kind == "slow" and not SLOW:
+        print("SKIP REASON: %r takes minutes; set NCLUE_SLOW_DOCS=1 to run it" % command)
+        pytest.skip("%r takes minutes; set NCLUE_SLOW_DOCS=1 to run it" % command)
+    return out
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_documented_command_does_what_the_docs_say(command, ctx):
+    kind, check = COMMANDS[command]
+    if kind == "synopsis":
+        check = synopsis(command)
+    elif kind == "name":
+        check = name(command)
+    check(ctx)
+
+
+def test_every_command_and_option_has_help_and_every_command_an_epilog():
+    from nclue.cli import COMMANDS as CLI_COMMANDS
+    from nclue.cli import PARSERS
+
+    assert sorted(PARSERS) == sorted(CLI_COMMANDS)
+    for command, make in PARSERS.items():
+        parser = make("nclue " + command)
+        assert parser.description and parser.epilog and "exit codes:" in parser.epilog, command
+        for action in parser._actions:
+            if action.dest == "help":
+                continue
+            assert action.help and len(action.help) > 10, (command, action.option_strings or action.dest)
+
+
+def test_build_without_out_needs_a_clone(monkeypatch, tmp_path, capsys):
+    """`build --help` says --out defaults to the clone; an installed package (no clone above it) must be told
+    where to write instead of writing into site-packages or the current folder."""
+    from nclue import cli
+    from nclue.harness import locate
+
+    assert locate.checkout() == REPO
+    from nclue.harness.outputs import Output
+
+    monkeypatch.setattr(locate, "CHECKOUT", str(tmp_path))
+    monkeypatch.setattr(cli, "STDERR", Output(sys.stderr))      # the stream capsys captures
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["build", "--config", "mini"], prog="nclue") == 2
+    assert "pass --out DIR" in capsys.readouterr().err and os.listdir(str(tmp_path)) == []
