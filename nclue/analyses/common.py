@@ -17,13 +17,14 @@ from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.records import load_for as load_audit_records
 from ..labelaudit.records import path_of as audit_path
 
-# what scoring on the final CrossPage copy reads: the copy, and its genealogy (the evaluation queries)
-SCORE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
+# what scoring on the final CrossPage copy reads: the corpus, the queries with their condition catalog, the
+# copy, and its genealogy (the evaluation queries)
+SCORE_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
 
 AUDIT_FILES = [audit_path(name) for name in AUDIT_RECORD_NAMES]
 # the release files the audit records are checked against: each release's queries, corpus and the copy the
 # audit sampled (v1 the construction copy, v2 the construction copy)
-AUDIT_RELEASE_INPUTS = [layout.CORPUS, layout.QUERIES, layout.QRELS_CONSTRUCTION, layout.V2_CORPUS,
+AUDIT_RELEASE_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.QRELS_CONSTRUCTION, layout.V2_CORPUS,
                         layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_CONSTRUCTION]
 AUDIT_INPUTS = AUDIT_FILES + AUDIT_RELEASE_INPUTS
 

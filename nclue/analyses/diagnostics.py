@@ -128,7 +128,8 @@ def _units(inst):
     if sids:
         units.append(Unit("density", SCORE_INPUTS + [layout.SYSTEMS] + clean, lambda: _density_values(inst)))
     if inst.exists(layout.REPAIRS) and sids:
-        units.append(Unit("repairs", SCORE_INPUTS + [layout.QRELS_CONSTRUCTION, layout.SYSTEMS, layout.REPAIRS] + clean,
+        units.append(Unit("repairs", [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.QRELS_CONSTRUCTION,
+                                      layout.SYSTEMS, layout.REPAIRS] + clean,
                           lambda: _repair_values(inst)))
     return units
 
@@ -161,10 +162,9 @@ def _figure_units(inst):
             out += [Value(prefix + ".delta_gold_hit", delta(sb, sv, "gold_hit"), source=SRC_FIGURE),
                     Value(prefix + ".delta_nclue_score", delta(sb, sv, "nclue_score"), source=SRC_FIGURE)]
         return out
-    files = sorted({layout.ranking_path(s) for s in fair} |
-                   {layout.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
-    return [Unit("methods", SCORE_INPUTS + [layout.SYSTEMS] + [layout.ranking_path(s) for s in fair], methods),
-            Unit("pairs", SCORE_INPUTS + [layout.SYSTEMS] + files, pairs)]
+    files = sorted({layout.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
+    return [Unit("methods", SCORE_INPUTS + [layout.ranking_path(s) for s in fair], methods),
+            Unit("pairs", SCORE_INPUTS + files, pairs)]
 
 
 ANALYSES = [

@@ -192,7 +192,8 @@ def _units(inst):
     def record():
         return _record(v2, {"construction": 0, "s0": derived_s0(inst)[2], "s": derived_s(inst)[2]}, SRC)
 
-    construction_inputs = V2_BASE + [layout.V2_INVENTORY, layout.V2_QRELS_CONSTRUCTION]
+    construction_inputs = [rel for rel in V2_BASE if rel != layout.V2_GENEALOGY] + [layout.V2_INVENTORY,
+                                                                                   layout.V2_QRELS_CONSTRUCTION]
     s0_inputs = sorted(set(V2_BASE + [layout.V2_INVENTORY, layout.V2_QRELS_CONSTRUCTION, layout.V2_QRELS_S0] +
                            AUDIT_INPUTS))
     s_inputs = sorted(set(s0_inputs + [layout.V2_QRELS] + CHALLENGE_FILES))

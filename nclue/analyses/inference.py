@@ -54,25 +54,29 @@ class Context:
         out = outcomes(self.inst, layout.ranking_path(sid))
         return randomization.to_integer_units(getattr(out, metric))
 
-    def _all_sums(self):
-        """Per-draw integer sums of every (system, metric) vector, computed together."""
-        if getattr(self, "_sums", None) is None:
-            systems, _ = self.inst.systems()
-            keys = [(sid, metric) for sid in sorted(systems) for _, metric in METRICS]
-            sums = bootstrap.draw_sums(self.design, [self.vector(sid, m) for sid, m in keys], self.draws)
-            self._sums = dict(zip(keys, sums))
+    def sums(self, sid):
+        """``{metric: per-draw integer sums}`` of one system's vectors (its metrics packed together), memoised
+        on the instrument, so that a system's intervals read its own ranking and nothing else."""
+        def compute():
+            metrics = [metric for _, metric in METRICS]
+            return dict(zip(metrics, bootstrap.draw_sums(self.design, [self.vector(sid, m) for m in metrics],
+                                                         self.draws)))
+        return self.inst.memo("inference:sums:" + sid, compute)
+
+    @property
+    def denominators(self):
+        if getattr(self, "_den", None) is None:
             self._den = bootstrap.draw_denominators(self.design, self.draws)
-        return self._sums
+        return self._den
 
     def distribution(self, metric, sid, base=None):
         """Bootstrap distribution of a system's metric (x100), or of variant minus base on the same draws."""
-        sums = self._all_sums()
         scale = _unit_scale(metric == "gold_ndcg")
-        v = sums[(sid, metric)]
+        v = self.sums(sid)[metric]
         if base is None:
-            return [scale * s / n for s, n in zip(v, self._den)]
-        b = sums[(base, metric)]
-        return [scale * (x - y) / n for x, y, n in zip(v, b, self._den)]
+            return [scale * s / n for s, n in zip(v, self.denominators)]
+        b = self.sums(base)[metric]
+        return [scale * (x - y) / n for x, y, n in zip(v, b, self.denominators)]
 
 
 def context(inst):
@@ -96,7 +100,7 @@ def _bootstrap_units(inst):
                 prefix = "v1.inference.bootstrap.%s.%s" % (sid, name)
                 out += [Value(prefix + ".ci_low", lo, source=SOURCE), Value(prefix + ".ci_high", hi, source=SOURCE)]
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(sid)], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(sid)], compute))
     units.append(Unit("design", SCORE_INPUTS, lambda: [
         Value("v1.inference.design.families", context(inst).design.n_families, source=SOURCE),
         Value("v1.inference.design.bootstrap_draws", bootstrap.DRAWS, source=SOURCE),
@@ -212,7 +216,7 @@ def _masking_units(inst):
                         Value("%s.delta_%s_excludes_zero" % (prefix, name), lo > 0 or hi < 0,
                               source=MASKING_SOURCE)]
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(base), layout.ranking_path(sid)],
+        units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(base), layout.ranking_path(sid)],
                           compute))
     return units
 

@@ -29,7 +29,7 @@ def _matrix_units(inst):
     units = []
     for sid in _system_ids(inst):
         rel = layout.ranking_path(sid)
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, rel], (lambda rel=rel, sid=sid: measure_values(
+        units.append(Unit(sid, SCORE_INPUTS + [rel], (lambda rel=rel, sid=sid: measure_values(
             "v1.matrix.%s" % sid, summary(outcomes(inst, rel)), SCORECARD_MEASURES, "raw-form matrix (Tables 5, S1)"))))
     return units
 
@@ -38,7 +38,7 @@ def _scorecard_units(inst):
     units = []
     for sid in form_systems(inst):
         rel = layout.ranking_path(sid, "clean_v2")
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, rel], (lambda rel=rel, sid=sid: measure_values(
+        units.append(Unit(sid, SCORE_INPUTS + [rel], (lambda rel=rel, sid=sid: measure_values(
             "v1.scorecard.%s" % sid, summary(outcomes(inst, rel)), SCORECARD_MEASURES,
             "clean scorecard (Tables 3, 4)"))))
     return units
@@ -49,7 +49,7 @@ def _forms_units(inst):
     for sid in form_systems(inst):
         for form in layout.QUERY_FORMS:
             rel = layout.ranking_path(sid, form)
-            units.append(Unit("%s/%s" % (sid, form), SCORE_INPUTS + [layout.SYSTEMS, rel], (
+            units.append(Unit("%s/%s" % (sid, form), SCORE_INPUTS + [rel], (
                 lambda rel=rel, sid=sid, form=form: measure_values(
                     "v1.forms.%s.%s" % (sid, form), summary(outcomes(inst, rel)), V1_FORM_MEASURES,
                     "query-form matrix (Table S2b)"))))

@@ -26,7 +26,9 @@ from ..core.metrics import common_support
 from ..core.rng import Stream
 from ..stats.logistic import FitError, logistic_fit
 from ..core.structure import gold_and_subsets, gold_graph_components
-from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range, promotion_bounds
+from ..stats.bootstrap import percentile_interval
+from ..stats.sensitivity import (crossed_intervals, crossed_statistics, crossed_weights, drop_top_degree,
+                                leave_one_document_range, promotion_bounds)
 from .base import Analysis, Unit, Value
 from .common import SCORE_INPUTS, contrasts, displayed_variant, form_systems, gold_sets, outcomes
 from .inference import SEED, context
@@ -42,22 +44,29 @@ def _delta(inst, base, var):
     return [y - x for x, y in zip(b, v)]
 
 
-def crossed(inst):
-    """Crossed intervals of every block's displayed contrast, on shared draws (cached)."""
+def crossed_weights_of(inst, label):
+    """``(weights, totals)``: the crossed bootstrap's per-draw query weights over ``gold`` or ``judged`` memberships
+    (:func:`nclue.stats.sensitivity.crossed_weights`; docs/statistics.md#crossed-query-x-document-bootstrap):
+    every block's contrast is summarised on the same weights, computed once from the qrels alone."""
     def compute():
         ctx = context(inst)
-        blocks = contrasts(inst)
-        deltas = [_delta(inst, b["base"], displayed_variant(inst, b)) for b in blocks]
         sets, qrels = gold_sets(inst), inst.qrels()
         doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
-        result = {}
-        for label in ("gold", "judged"):
-            members = [[doc_index[d] for d in sorted(sets[q][0] if label == "gold" else qrels[q])] for q in ctx.qids]
-            stream = Stream.derived(SEED, "crossed", label)
-            intervals = crossed_intervals(deltas, members, len(doc_index), stream, CROSSED_DRAWS)
-            result[label] = {b["block"]: iv for b, iv in zip(blocks, intervals)}
-        return result
-    return inst.memo("sensitivity:crossed", compute)
+        members = [[doc_index[d] for d in sorted(sets[q][0] if label == "gold" else qrels[q])] for q in ctx.qids]
+        weights = crossed_weights(members, len(doc_index), Stream.derived(SEED, "crossed", label), CROSSED_DRAWS)
+        return weights, [math.fsum(w) for w in weights]
+    return inst.memo("sensitivity:crossed-weights:" + label, compute)
+
+
+def crossed(inst, block):
+    """``{label: (low, high)}``: the crossed 95% intervals of one block's displayed contrast; it reads the
+    block's rankings and the shared weights only."""
+    delta = _delta(inst, block["base"], displayed_variant(inst, block))
+    out = {}
+    for label in ("gold", "judged"):
+        weights, totals = crossed_weights_of(inst, label)
+        out[label] = percentile_interval(crossed_statistics([delta], weights, totals=totals)[0])
+    return out
 
 
 def block_promotion_bounds(inst, block):
@@ -102,7 +111,7 @@ def _contrast_values(inst, block):
     prefix = "v1.sensitivity.%s" % block["block"]
     out = [Value(prefix + ".variant", var), Value(prefix + ".delta_score", 100.0 * sum(delta) / len(delta))]
     for label in ("gold", "judged"):
-        lo, hi = crossed(inst)[label][block["block"]]
+        lo, hi = crossed(inst, block)[label]
         out += [Value("%s.crossed_%s.ci_low" % (prefix, label), lo),
                 Value("%s.crossed_%s.ci_high" % (prefix, label), hi)]
     gold_docs = sorted({d for g in gold for d in g})
@@ -130,7 +139,7 @@ def _contrast_units(inst):
     for block in contrasts(inst):
         rels = [layout.ranking_path(s) for s in [block["base"]] + block["variants"]]
         every.update(rels)
-        units.append(Unit(block["block"], SCORE_INPUTS + [layout.SYSTEMS] + rels,
+        units.append(Unit(block["block"], SCORE_INPUTS + rels,
                           lambda block=block: _contrast_values(inst, block)))
     if units:
         units.append(Unit("promotion_verdict", SCORE_INPUTS + [layout.SYSTEMS] + sorted(every),
@@ -188,7 +197,7 @@ def _shared_document_units(inst):
     if not all(s in systems for s in S1I_PAIR):
         return []
     files = [layout.ranking_path(s) for s in S1I_PAIR]
-    return [Unit("v1", SCORE_INPUTS + [layout.SYSTEMS] + files, lambda: shared_document_values(
+    return [Unit("v1", SCORE_INPUTS + files, lambda: shared_document_values(
         inst, files[0], files[1], "v1.sensitivity.shared_documents.fusion_minus_bm25", "v1"))]
 
 
@@ -242,7 +251,7 @@ def _regression_units(inst):
     sids = form_systems(inst)
     rels = [layout.ranking_path(sid, "clean_v2") for sid in sids]
     for sid, rel in zip(sids, rels):
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.INVENTORY, rel], lambda sid=sid, rel=rel: (
+        units.append(Unit(sid, SCORE_INPUTS + [layout.INVENTORY, rel], lambda sid=sid, rel=rel: (
             _fit_values("v1.sensitivity.regression.%s" % sid, regression_rows(inst), list(outcomes(inst, rel).success)))))
 
     def pooled():

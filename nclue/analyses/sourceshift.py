@@ -39,8 +39,8 @@ from .scoring import measure_values
 
 SEED = 11
 FORMS = layout.QUERY_FORMS
-V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS, layout.V2_SYSTEMS]
-V1_INPUTS = [layout.CORPUS, layout.QUERIES, layout.GENEALOGY, layout.QRELS, layout.SYSTEMS]
+V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS]
+V1_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
 
 
 def v2_path(sid, form):
@@ -89,8 +89,10 @@ COPY_VARIANTS = (("", layout.V2_QRELS), (".s0", layout.V2_QRELS_S0), (".construc
 
 
 def _copy_inputs(copy):
-    """Input files of an analysis on one qrel copy: the v2 base files, the copy and the genealogy."""
-    return [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_SYSTEMS, layout.V2_GENEALOGY, copy]
+    """Input files of an analysis on one qrel copy: the v2 base files, the copy and, for a copy after
+    construction, the genealogy (which queries it evaluates: :meth:`nclue.core.instrument.Instrument.copy_inputs`)."""
+    genealogy = [] if copy == layout.V2_COPIES[0].path else [layout.V2_GENEALOGY]
+    return [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES] + genealogy + [copy]
 
 
 def _forms_units(inst, suffix="", copy=layout.V2_QRELS):

@@ -53,7 +53,7 @@ def _contrast_units(inst):
             out.append(Value("v1.contrasts.%s.displayed_variant" % block["block"], displayed_variant(inst, block),
                              detail="highest raw-form n-Clue Score among %s" % block["variants"]))
             return [Value(v.id, v.value, source="Table 5 point contrasts (raw form)", detail=v.detail) for v in out]
-        units.append(Unit(block["block"], SCORE_INPUTS + [layout.SYSTEMS] + rels, compute))
+        units.append(Unit(block["block"], SCORE_INPUTS + rels, compute))
     return units
 
 
@@ -82,7 +82,7 @@ def _slice_units(inst):
                            # the discovery-completion gap, Gold Hit minus n-Clue Score (section 4.3)
                            Value(prefix + ".subset_first", s["subset_first"], source="Table 6 slice " + label)]
             return values
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, rel], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [rel], compute))
     return units
 
 
@@ -101,7 +101,7 @@ def _masking_units(inst):
                     Value(prefix + ".delta_gold_ndcg", delta(a, b, "gold_ndcg"), source=src),
                     Value(prefix + ".delta_gold_hit", delta(a, b, "gold_hit"), source=src),
                     Value(prefix + ".delta_score", delta(a, b, "nclue_score"), source=src)]
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(base), layout.ranking_path(sid)], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(base), layout.ranking_path(sid)], compute))
     return units
 
 
@@ -125,7 +125,7 @@ def _evidence_units(inst):
                            Value(prefix + ".full_coverage", r["full_coverage"]),
                            Value(prefix + ".hit_queries", r["hit_queries"])]
             return [Value(v.id, v.value, source="Table 8 stored-page evidence") for v in values]
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, layout.INVENTORY, rel, prel], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [layout.INVENTORY, rel, prel], compute))
     return units
 
 
@@ -146,7 +146,7 @@ def _controls_units(inst):
                 out.append(Value("v1.controls.%s.by_construction" % sid, ok, source="section 5 controls",
                                  detail="must score %s by construction, scores %s" % (expected[sid], s["nclue_score"])))
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [layout.SYSTEMS, rel], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [rel], compute))
     return units
 
 

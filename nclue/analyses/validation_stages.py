@@ -90,7 +90,7 @@ def _v1_units(inst):
                 out.append(Value("audit.impact.v1.audit.representative.gold_ndcg.max_abs_change",
                                  max(moves) if moves else None, source=SRC))
         return out
-    inputs = [layout.CORPUS, layout.QUERIES, layout.GENEALOGY, construction.path, final.path, layout.SYSTEMS]
+    inputs = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, construction.path, final.path]
     return [Unit("v1", inputs + sorted(set(files) | set(scorecard)), compute)]
 
 
@@ -122,12 +122,13 @@ def _v2_units(inst):
     v2 = inst.v2()
     sids = form_systems(v2)
     runs = [layout.ranking_path(s, f, layout.V2) for s in sids for f in layout.QUERY_FORMS]
-    base = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_SYSTEMS, layout.V2_GENEALOGY]
+    base = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY]
     units = []
     if FUSION in sids and BM25 in sids:
         raw = [layout.ranking_path(s, "raw", layout.V2) for s in (FUSION, BM25)]
         for copy in layout.V2_COPIES:
-            units.append(Unit("v2/" + copy.copy, base + [copy.path] + raw,
+            units.append(Unit("v2/" + copy.copy, [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES] +
+                              v2.copy_inputs(copy.path) + raw,
                               lambda copy=copy: gap_tests(v2, copy.path, copy.copy)))
     for parent, child in zip(layout.V2_COPIES, layout.V2_COPIES[1:]):
         def compute(parent=parent, child=child):

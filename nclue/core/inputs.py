@@ -42,8 +42,37 @@ def budget_default():
     return MAX_FILE_BYTES
 
 
+_RECORDERS = []         # the active read recorders (:func:`recording`), innermost last
+
+
+class recording:
+    """``with recording() as seen:`` collects the absolute path of every file :func:`open_input` is asked to
+    open inside the block (also a file that turns out missing), and what :func:`note_reads` replays: the
+    observed inputs of a computation (docs/claims.md#a-claim-file-is-checked-as-data).  Recorders nest;
+    a read is seen by every active one."""
+
+    def __enter__(self):
+        self.seen = set()
+        _RECORDERS.append(self.seen)
+        return self.seen
+
+    def __exit__(self, *exc):
+        # by identity: two recorders that saw the same files are equal sets
+        del _RECORDERS[next(i for i in range(len(_RECORDERS) - 1, -1, -1) if _RECORDERS[i] is self.seen)]
+        return False
+
+
+def note_reads(paths):
+    """Count ``paths`` (absolute) as read by every active recorder: a cached result replays the reads that
+    made it (:meth:`nclue.core.instrument.Instrument.memo`)."""
+    for seen in _RECORDERS:
+        seen.update(paths)
+
+
 def open_input(path, where):
     """A binary file object on ``path``, which must be a regular file (see module doc)."""
+    if _RECORDERS:
+        note_reads((os.path.abspath(path),))
     try:
         fd = os.open(path, os.O_RDONLY | _NONBLOCK)
     except FileNotFoundError:

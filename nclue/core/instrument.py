@@ -14,6 +14,7 @@ import os
 
 from . import layout, loaders
 from .errors import InputError, NclueError, UsageError
+from .inputs import note_reads, recording
 
 
 class Instrument:
@@ -23,6 +24,7 @@ class Instrument:
         self.root = root
         self.base = base
         self._memo = {}
+        self._reads = {}         # memo key -> the absolute paths its computation read
         self.CORPUS = base + "/corpus.jsonl"
         self.CONDITIONS = base + "/conditions.jsonl"
         self.INVENTORY = base + "/inventory.jsonl"
@@ -50,12 +52,19 @@ class Instrument:
 
     def memo(self, key, compute):
         """``compute()`` once per instrument and key; an :class:`~nclue.core.errors.NclueError` it
-        raises is remembered and raised again for every later caller."""
+        raises is remembered and raised again for every later caller.  The files ``compute`` read are
+        remembered with it and replayed to the active read recorders on every later call
+        (:class:`nclue.core.inputs.recording`), so a unit's observed inputs do not depend on what an
+        earlier unit happened to load first."""
         if key not in self._memo:
-            try:
-                self._memo[key] = (True, compute())
-            except NclueError as exc:
-                self._memo[key] = (False, exc)
+            with recording() as seen:
+                try:
+                    self._memo[key] = (True, compute())
+                except NclueError as exc:
+                    self._memo[key] = (False, exc)
+            self._reads[key] = frozenset(seen)
+        else:
+            note_reads(self._reads[key])
         ok, value = self._memo[key]
         if ok:
             return value

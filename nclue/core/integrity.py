@@ -23,6 +23,21 @@ from .jsonio import dumps_pretty, open_output, read_json
 MANIFEST = "MANIFEST.json"
 SUMS = "SHA256SUMS"
 MANIFEST_SCHEMA = "nclue.manifest/1"
+ANCHORS = (MANIFEST, SUMS)      # verified by the integrity stage itself, never a claim input
+
+
+def observed_inputs(root, paths):
+    """The release-relative paths (sorted) of the absolute ``paths`` a computation opened
+    (:class:`nclue.core.inputs.recording`), without the integrity anchors and anything outside ``root``."""
+    base = os.path.abspath(root)
+    out = set()
+    for path in paths:
+        rel = os.path.relpath(path, base).replace(os.sep, "/")
+        if not rel.startswith("../") and rel not in ANCHORS:
+            out.add(rel)
+    return sorted(out)
+
+
 RELEASED_DIRS = ("data", "reference_metrics")
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")

@@ -13,6 +13,7 @@ from ..analyses import REGISTRY
 from ..analyses.common import outcomes
 from ..core import integrity, layout
 from ..core.errors import NclueError
+from ..core.inputs import recording
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
 from ..core.metrics import summary
@@ -34,6 +35,17 @@ def _assert_controls(inst):
                 raise FreezeError("freeze refused: control %s scores %r, must be %r by construction" % (sid, got, want))
 
 
+def _check_observed(name, unit, observed):
+    """The files a unit read are the files its claims will record (docs/claims.md#a-claim-file-is-checked-as-data):
+    freeze refuses a unit whose declared inputs miss a file it read or name one it did not read."""
+    declared = set(unit.inputs)
+    unread, undeclared = sorted(declared - set(observed)), sorted(set(observed) - declared)
+    if unread or undeclared:
+        raise FreezeError("freeze refused: unit %s of %s %s" % (unit.key, name, "; ".join(
+            (["read %s, which it does not declare" % ", ".join(undeclared[:3])] if undeclared else []) +
+            (["declares %s, which it did not read" % ", ".join(unread[:3])] if unread else []))))
+
+
 def freeze(root, log=print):
     """Compute every analysis, then (only when all succeeded) write the claim files and the manifest."""
     inst = Instrument(root)
@@ -52,7 +64,10 @@ def freeze(root, log=print):
             for unit in analysis.units(inst):
                 if not all(inst.exists(p) for p in unit.inputs):
                     continue          # e.g. an instrument without a paper transcription
-                for value in unit.compute():
+                with recording() as seen:
+                    computed = list(unit.compute())
+                _check_observed(name, unit, integrity.observed_inputs(root, seen))
+                for value in computed:
                     values.append((value, unit.inputs))
         except NclueError as exc:
             raise FreezeError("freeze refused: %s: %s" % (name, exc))

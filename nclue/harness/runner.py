@@ -14,6 +14,7 @@ from ..analyses.common import outcomes
 from ..analyses.paper import result as paper_result
 from ..core import integrity, layout
 from ..core.errors import UsageError
+from ..core.inputs import recording
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
 from .checks import Check
@@ -129,16 +130,27 @@ def _run_claim_file(inst, result, rel, levels, read):
         return every("fail", "%s names analysis %r, which this harness does not have" % (rel, frozen["analysis"]), rel)
     if analysis.level not in levels:
         return every("skip", "level %s not requested" % analysis.level)
-    ok, units = attempt("enumerating the units of " + analysis.name, lambda: analysis.units(inst))
+    with recording() as seen:
+        ok, units = attempt("enumerating the units of " + analysis.name, lambda: analysis.units(inst))
     if not ok:
         return every("fail", "cannot enumerate %s: %s" % (analysis.name, units), _cause(units))
+    gate = _worst_gate(result, integrity.observed_inputs(inst.root, seen))     # what defines the units (systems.json)
+    if gate:
+        return every(gate[0], "the units of %s are defined by %s: %s" % (analysis.name, gate[2], gate[1]), gate[2])
     produced = {}
     unit_state = {}          # frozenset(inputs) -> list of (status, reason, cause)
     for unit in units:
         state = _worst_gate(result, unit.inputs)
         if state is None:
-            ok, values = attempt("computing %s unit %s" % (analysis.name, unit.key), lambda: list(unit.compute()))
-            if ok:
+            with recording() as seen:
+                ok, values = attempt("computing %s unit %s" % (analysis.name, unit.key), lambda: list(unit.compute()))
+            unrecorded = sorted(set(integrity.observed_inputs(inst.root, seen)) - set(unit.inputs))
+            if ok and unrecorded:
+                # the unit read a file its claims do not name: their inputs (and so the gates, the coverage
+                # and the staleness checks resting on them) would be incomplete
+                state = ("fail", "unit %s of %s read %s, which its claims do not record as an input" % (
+                    unit.key, analysis.name, unrecorded[0]), None)
+            elif ok:
                 for value in values:
                     produced[value.id] = (value, unit)
             else:

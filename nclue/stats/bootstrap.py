@@ -15,8 +15,11 @@ Integer vectors (success, hit) are summed exactly as integers; float vectors
 """
 
 import math
+import sys
+from array import array
+from operator import mul
 
-from .lanes import pack, width_for
+from .lanes import width_for
 from .quantiles import norm_cdf, norm_ppf, quantile
 
 DRAWS = 1000
@@ -66,25 +69,80 @@ def draw_denominators(design, draws):
     return [sum(map(sizes.__getitem__, idx)) for idx in draws]
 
 
-def draw_sums(design, vectors, draws):
-    """For each integer vector, its sum over the queries of each draw -- all vectors at once.
+def draw_count_lanes(design, draws, lane_bytes):
+    """For each family ``f``, one int holding in lane ``d`` (``lane_bytes`` bytes, little-endian) the
+    number of times draw ``d`` took ``f``: the draws as counts, packed across draws.  Cached on the
+    design per draw list and width, so every vector (every system, every metric) reuses one packing."""
+    cache = design.__dict__.setdefault("_count_lanes", {})
+    key = (id(draws), lane_bytes)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is draws:
+        return hit[1]
+    n_families, n_draws = design.n_families, len(draws)
+    counts = [[0] * n_draws for _ in range(n_families)]
+    for d, idx in enumerate(draws):
+        for f in idx:
+            counts[f][d] += 1
+    lanes = [int.from_bytes(_lane_bytes(row, lane_bytes), "little") for row in counts]
+    cache[key] = (draws, lanes)
+    return lanes
 
-    Family sums of all vectors are packed into lanes of one int per family
-    (:mod:`nclue.stats.lanes`), so a draw costs one big-integer sum.
+
+_ARRAY_LANES = array("Q").itemsize == 8       # an unsigned 8-byte array type (every common platform)
+
+
+def _lane_bytes(values, lane_bytes):
+    """Non-negative ints as consecutive little-endian lanes of ``lane_bytes`` bytes (8: one array call)."""
+    if lane_bytes == 8 and _ARRAY_LANES:
+        packed = array("Q", values)
+        if sys.byteorder == "big":
+            packed.byteswap()
+        return packed.tobytes()
+    return b"".join(v.to_bytes(lane_bytes, "little") for v in values)
+
+
+def _from_lanes(raw, lane_bytes, count):
+    """The ``count`` lanes of :func:`_lane_bytes` back as ints."""
+    if lane_bytes == 8 and _ARRAY_LANES:
+        lanes = array("Q")
+        lanes.frombytes(raw)
+        if sys.byteorder == "big":
+            lanes.byteswap()
+        return lanes.tolist()
+    return [int.from_bytes(raw[d * lane_bytes:(d + 1) * lane_bytes], "little") for d in range(count)]
+
+
+def draw_sums(design, vectors, draws):
+    """For each integer vector, its sum over the queries of each draw.
+
+    A draw's sum is ``sum_f c_df * s_f`` (``c_df``: how often draw ``d`` took family ``f``; ``s_f``: the
+    family sum).  The counts are packed across draws into one int per family
+    (:func:`draw_count_lanes`, shared by every vector), so a vector costs ``F`` big-integer
+    multiply-adds and one unpacking, and its result does not depend on which other vectors are summed
+    with it: a system's intervals read only its own ranking.  Exact integer arithmetic: identical to
+    summing each draw directly (tests/test_stats.py).
+
+    >>> design = FamilyDesign(["a", "b", "c"], [["a", "b"], ["c"]])
+    >>> draw_sums(design, [[1, 0, -1]], [[0, 0], [1, 0], [1, 1]])
+    [[2, 0, -2]]
     """
-    fam = [design.family_sums(v) for v in vectors]
-    if not fam:
-        return []
-    lo = min(min(f) for f in fam)
-    hi = max(max(f) for f in fam)
-    bias = -lo if lo < 0 else 0
-    width = width_for(max(abs(lo), abs(hi)), bias, design.n_families)
-    rows = [[fam[j][f] for j in range(len(vectors))] for f in range(design.n_families)]
-    packed = pack(rows, bias, width)
-    get = packed.__getitem__
-    totals = [(sum(map(get, idx)), len(idx)) for idx in draws]
-    lane_mask = (1 << width) - 1
-    return [[((t >> (j * width)) & lane_mask) - bias * n for t, n in totals] for j in range(len(vectors))]
+    out = []
+    n_draws = len(draws)
+    sizes = [len(idx) for idx in draws]
+    for vector in vectors:
+        fam = design.family_sums(vector)
+        if not fam or not n_draws:
+            out.append([0] * n_draws)
+            continue
+        lo, hi = min(fam), max(fam)
+        bias = -lo if lo < 0 else 0
+        # whole 8-byte lanes, so that nearly every vector shares one packing of the draws
+        lane_bytes = 8 * ((width_for(max(abs(lo), abs(hi)), bias, max(sizes)) + 63) // 64)
+        lanes = draw_count_lanes(design, draws, lane_bytes)
+        total = sum(map(mul, [v + bias for v in fam], lanes))
+        raw = total.to_bytes(lane_bytes * n_draws, "little")
+        out.append([v - bias * n for v, n in zip(_from_lanes(raw, lane_bytes, n_draws), sizes)])
+    return out
 
 
 def percentile_interval(dist, level=LEVEL):

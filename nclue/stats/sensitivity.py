@@ -5,6 +5,7 @@ membership structure; none reads files.
 """
 
 import math
+from array import array
 from itertools import combinations
 
 from ..core.errors import StatisticsError
@@ -29,17 +30,24 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
     and document 0 twice (v = 2, 0) weighs query 0 by 2 * 2 = 4 and query 1 by 0:
     the statistic is 100 * 4 * 1 / 4 = 100 (tests/test_stats.py works every draw).
     """
-    q = len(memberships)
-    sizes = [len(m) for m in memberships]
+    _check_deltas(deltas, len(memberships))
+    return crossed_statistics(deltas, crossed_weights(memberships, n_docs, stream, draws), scale=scale)
+
+
+def _check_deltas(deltas, q):
     if any(len(d) != q for d in deltas):
         raise StatisticsError("crossed_bootstrap needs one difference per query in every vector")
     if any(not math.isfinite(x) for d in deltas for x in d):
         raise StatisticsError("crossed_bootstrap needs finite differences")
-    unit = all(x in (-1, 0, 1) for d in deltas for x in d)
-    plus = [[i for i, x in enumerate(d) if x > 0] for d in deltas]
-    minus = [[i for i, x in enumerate(d) if x < 0] for d in deltas]
-    values = [[(i, float(x)) for i, x in enumerate(d) if x] for d in deltas]
-    out = [[] for _ in deltas]
+
+
+def crossed_weights(memberships, n_docs, stream, draws):
+    """The query weights ``W_q`` of every draw of :func:`crossed_bootstrap` (one ``array('d')`` per draw):
+    they depend only on the memberships and the stream, so every difference vector -- every block's
+    contrast -- can be summarised on them separately, with the same numbers as together."""
+    q = len(memberships)
+    sizes = [len(m) for m in memberships]
+    out = []
     for _ in range(draws):
         wq = [0] * q
         for i in stream.randbelow_batch(q, q):
@@ -48,9 +56,25 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
         for i in stream.randbelow_batch(n_docs, n_docs):
             vd[i] += 1
         get = vd.__getitem__
-        w = [(wq[i] * sum(map(get, memberships[i])) / sizes[i] if sizes[i] else float(wq[i])) if wq[i] else 0.0
-             for i in range(q)]
-        total = math.fsum(w)
+        out.append(array("d", [(wq[i] * sum(map(get, memberships[i])) / sizes[i] if sizes[i] else float(wq[i]))
+                               if wq[i] else 0.0 for i in range(q)]))
+    return out
+
+
+def crossed_statistics(deltas, weights, scale=100.0, totals=None):
+    """``scale * sum_q W_q delta_q / sum_q W_q`` of each difference vector on each draw's weights
+    (:func:`crossed_weights`); one distribution per vector.  ``totals``: each draw's ``fsum`` of its
+    weights, when the caller keeps them with the weights (they are the same for every vector)."""
+    if weights:
+        _check_deltas(deltas, len(weights[0]))
+    unit = all(x in (-1, 0, 1) for d in deltas for x in d)
+    plus = [[i for i, x in enumerate(d) if x > 0] for d in deltas]
+    minus = [[i for i, x in enumerate(d) if x < 0] for d in deltas]
+    values = [[(i, float(x)) for i, x in enumerate(d) if x] for d in deltas]
+    out = [[] for _ in deltas]
+    if totals is None:
+        totals = [math.fsum(w) for w in weights]
+    for w, total in zip(weights, totals):
         wget = w.__getitem__
         for j in range(len(deltas)):
             if unit:
