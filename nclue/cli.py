@@ -11,6 +11,7 @@ import sys
 
 from . import __version__
 from .analyses.base import LEVELS
+from .core import layout
 from .core.errors import EmptyRun, NclueError, UsageError, VerificationError, bounded
 from .harness.outputs import STDERR, STDOUT
 
@@ -152,9 +153,9 @@ def cmd_reproduce(argv, prog="reproduce.py"):
 def _clean_outputs(out):
     import shutil
 
-    for release in ("v1", "v2", "audit"):
-        shutil.rmtree(os.path.join(out, "data", release), ignore_errors=True)
-    ref = os.path.join(out, "reference_metrics")
+    for release in (layout.V1, layout.V2, layout.AUDIT):
+        shutil.rmtree(layout.abspath(out, release), ignore_errors=True)
+    ref = layout.abspath(out, layout.CLAIMS_DIR)
     if os.path.isdir(ref):
         for name in os.listdir(ref):
             if name.endswith(".json"):
@@ -328,7 +329,7 @@ def score_parser(prog):
                    help="input format of the runs (default: detected from content)")
     p.add_argument("--ties", choices=("trec", "file"), default="trec",
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
-    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
+    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="%s (CrossPage) or %s (SourceShift)" % (layout.V1, layout.V2))
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
     p.add_argument("--against", metavar="ID[,ID]", default=None,
                    help="reference systems to compare with (default: the release's fair scorecard systems; controls, "
@@ -364,7 +365,7 @@ def export_qrels_parser(prog):
                 epilog=EXPORT_QRELS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
     _data_option(p)
-    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="data/v1 (CrossPage) or data/v2 (SourceShift)")
+    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="%s (CrossPage) or %s (SourceShift)" % (layout.V1, layout.V2))
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
     p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
     return p

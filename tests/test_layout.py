@@ -130,3 +130,38 @@ def test_every_module_of_the_package_imports():
     assert len(names) >= 60
     for name in names:
         importlib.import_module(name)
+
+
+def _strings_outside_docstrings(path):
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    docstrings = {id(node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.lineno, node.value
+
+
+def test_released_paths_are_spelled_only_in_core_layout():
+    # docs/architecture.md: core/layout.py is the one place a released path (or a released folder) is
+    # spelled, and layout.abspath the one way a release-relative path becomes a file name
+    layout_py = os.path.join(PACKAGE_DIR, "core", "layout.py")
+    found = []
+    for module, (path, _) in sorted(_modules().items()):
+        if path == layout_py:
+            continue
+        source = open(path, encoding="utf-8").read()
+        for lineno, text in _strings_outside_docstrings(path):
+            head = text.split("/", 1)[0]
+            if head in ("data", "reference_metrics") or text.startswith(("data/", "reference_metrics/")):
+                found.append("%s:%d: %r" % (module, lineno, text[:60]))
+        for lineno, line in enumerate(source.splitlines(), 1):
+            if '.split("/"))' in line and "os.path.join(" in line:
+                found.append("%s:%d: joins a release-relative path by hand (use layout.abspath)" % (module, lineno))
+    assert found == []
+
+
+def test_the_path_test_finds_a_released_path_literal(tmp_path):
+    # the test above can fail: a module spelling a released path is found
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""data/v1/qrels.jsonl in a docstring is prose."""\nPATH = "data/v1/qrels.jsonl"\n')
+    assert [text for _, text in _strings_outside_docstrings(str(probe))] == ["data/v1/qrels.jsonl"]

@@ -336,3 +336,47 @@ def test_crossed_interval_of_real_differences_matches_a_direct_computation():
     lo, hi = crossed_intervals(deltas, members, 3, Stream(5), 200)[0]
     assert (lo, hi) == pytest.approx((quantile(dist, 0.025), quantile(dist, 0.975)), abs=1e-9)
     assert min(dist) >= 100 * -0.5 and max(dist) <= 100 * 1.0
+
+
+def test_the_protocol_table_in_the_docs_is_the_declared_protocol():
+    # docs/statistics.md#the-protocol lists every row of nclue.stats.protocol.PROTOCOL with its draws and stream
+    import os
+    import re
+
+    from nclue.stats import protocol
+
+    docs = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "statistics.md"),
+                encoding="utf-8").read()
+    section = docs.split("## The protocol", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    documented = []
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        documented.append((cells[0].strip("`"), int(cells[1]), cells[2], cells[3].strip("`"), cells[4]))
+    declared = [(r.name, r.n_draws, r.resamples,
+                 "derive(%d, %s)" % (protocol.STATISTICS_SEED, ", ".join(
+                     label if label.startswith("{") else '"%s"' % label for label in r.stream)), r.used_by)
+                for r in protocol.PROTOCOL]
+    assert documented == declared
+    assert "`STATISTICS_SEED` = %d" % protocol.STATISTICS_SEED in section
+    assert "`INTERVAL_LEVEL` =\n%s" % protocol.INTERVAL_LEVEL in section or \
+        "`INTERVAL_LEVEL` = %s" % protocol.INTERVAL_LEVEL in section
+    # every stream an analysis draws from is a protocol row: no module derives a statistics stream itself
+    package = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "nclue")
+    for folder in ("analyses", "harness"):
+        for name in os.listdir(os.path.join(package, folder)):
+            if name.endswith(".py"):
+                source = open(os.path.join(package, folder, name), encoding="utf-8").read()
+                assert not re.search(r"Stream\.derived\(", source), (folder, name)
+
+
+def test_protocol_streams_fill_their_labels():
+    from nclue.core.rng import Stream
+    from nclue.stats import protocol
+
+    assert protocol.labels(protocol.STAGES_QUERY, label="S0") == ("stages", "S0", "query")
+    assert protocol.stream(protocol.CROSSED, label="gold").bits(64) == Stream.derived(11, "crossed", "gold").bits(64)
+    assert protocol.describe(protocol.SCORE_BOOTSTRAP, release="data/v2", copy="data/v2/qrels.jsonl") == \
+        'derive(11, "score", "data/v2", "data/v2/qrels.jsonl", "bootstrap")'
+    names = [r.name for r in protocol.PROTOCOL]
+    assert len(names) == len(set(names))

@@ -4,7 +4,7 @@ from ..core import layout
 from ..core.structure import table1
 from ..core.verify import verify
 from .base import Analysis, Unit, Value
-from .common import audit_present, final_support, stats_file_disagreements, support_inputs
+from .common import final_support, stats_file_disagreements, support_inputs
 
 SOURCE = "paper section 3.2 and Table 1; supplement 1.1"
 CORE = [layout.CORPUS, layout.CONDITIONS, layout.INVENTORY, layout.QUERIES, layout.QRELS_CONSTRUCTION]
@@ -51,7 +51,7 @@ def _stats_file(inst):
     """The released stats.json must equal Table 1 recomputed from the released records."""
     stats = final_table1(inst)
     wrong = stats_file_disagreements(inst, layout.STATS, "table1", stats)
-    return [Value("v1.construction.stats_file_disagreements", len(wrong), source="data/v1/stats.json",
+    return [Value("v1.construction.stats_file_disagreements", len(wrong), source=layout.STATS,
                   detail="; ".join(wrong[:6]))]
 
 

@@ -13,13 +13,11 @@ Seeds: the paper's selection seed 11, split by label with
 """
 
 from ..core import layout
-from ..core.rng import Stream
 from ..core.structure import families
-from ..stats import bootstrap, randomization
+from ..stats import bootstrap, protocol, randomization
 from .base import Analysis, Unit, Value
 from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, masked_systems, outcomes
 
-SEED = 11
 SOURCE = "Table 5 / S1 intervals (section 3.4)"
 EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/statistics.md#exact-p-values); the "
                 "Monte Carlo p stays the paper's estimand")
@@ -41,13 +39,15 @@ class Context:
     @property
     def draws(self):
         if self._draws is None:
-            self._draws = bootstrap.draw_indices(Stream.derived(SEED, "bootstrap"), self.design.n_families, bootstrap.DRAWS)
+            self._draws = bootstrap.draw_indices(protocol.stream(protocol.BOOTSTRAP), self.design.n_families,
+                                                  protocol.BOOTSTRAP.n_draws)
         return self._draws
 
     @property
     def masks(self):
         if self._masks is None:
-            self._masks = randomization.draw_masks(Stream.derived(SEED, "randomization"), self.design.n_families, randomization.DRAWS)
+            self._masks = randomization.draw_masks(protocol.stream(protocol.RANDOMIZATION), self.design.n_families,
+                                                   protocol.RANDOMIZATION.n_draws)
         return self._masks
 
     def vector(self, sid, metric):
@@ -103,9 +103,9 @@ def _bootstrap_units(inst):
         units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(sid)], compute))
     units.append(Unit("design", SCORE_INPUTS, lambda: [
         Value("v1.inference.design.families", context(inst).design.n_families, source=SOURCE),
-        Value("v1.inference.design.bootstrap_draws", bootstrap.DRAWS, source=SOURCE),
-        Value("v1.inference.design.randomization_draws", randomization.DRAWS, source=SOURCE),
-        Value("v1.inference.design.seed", SEED, source=SOURCE)]))
+        Value("v1.inference.design.bootstrap_draws", protocol.BOOTSTRAP.n_draws, source=SOURCE),
+        Value("v1.inference.design.randomization_draws", protocol.RANDOMIZATION.n_draws, source=SOURCE),
+        Value("v1.inference.design.seed", protocol.STATISTICS_SEED, source=SOURCE)]))
     return units
 
 
@@ -138,7 +138,7 @@ def _block_values(ctx, block):
                 Value(prefix + ".p_randomization", test.p_value(), source=SOURCE),
                 Value(prefix + ".p_exact", exact, source=EXACT_SOURCE),
                 Value(prefix + ".p_randomization_within_3se_of_exact",
-                      randomization.within_monte_carlo_error(test.p_value(), exact, randomization.DRAWS),
+                      randomization.within_monte_carlo_error(test.p_value(), exact, protocol.RANDOMIZATION.n_draws),
                       source=EXACT_SOURCE),
                 Value(prefix + ".p_exact_hit", randomization.exact_sign_flip_p(hit_diffs), source=EXACT_SOURCE),
                 Value(prefix + ".p_max_t", pm, source=SOURCE)]
@@ -170,14 +170,14 @@ def _contrast_units(inst):
 
 
 MASKING_SOURCE = ("supplement Table S5a (masked minus full, paired family bootstrap, %d draws, 95%% percentile "
-                  "interval; * = interval excludes 0; points)" % bootstrap.DRAWS)
+                  "interval; * = interval excludes 0; points)" % protocol.BOOTSTRAP.n_draws)
 
 
 def masking_distributions(inst, sid, base, drop):
     """Paired bootstrap distributions (points) of masked minus full Gold-NDCG@10 and Gold Hit@10.
 
     Drop c1 / c2: the context's shared draws over all queries' families.  Drop c3: the n = 3 queries
-    only, with their own exact-gold-set families and draws (``Stream.derived(SEED, "bootstrap", "n3")``)."""
+    only, with their own exact-gold-set families and draws (:data:`nclue.stats.protocol.N3_BOOTSTRAP`)."""
     ctx = context(inst)
     if drop < 3:
         return {name: ctx.distribution(metric, sid, base) for name, metric in (("gold_ndcg", "gold_ndcg"),
@@ -188,7 +188,8 @@ def masking_distributions(inst, sid, base, drop):
         queries = inst.evaluation_queries()
         qids = [q for q in ctx.qids if queries[q].n == 3]
         design = bootstrap.FamilyDesign(qids, families({q: sets[q] for q in qids}))
-        draws = bootstrap.draw_indices(Stream.derived(SEED, "bootstrap", "n3"), design.n_families, bootstrap.DRAWS)
+        draws = bootstrap.draw_indices(protocol.stream(protocol.N3_BOOTSTRAP), design.n_families,
+                                       protocol.N3_BOOTSTRAP.n_draws)
         return qids, design, draws, bootstrap.draw_denominators(design, draws)
     qids, design, draws, den = inst.memo("inference:n3-design", build)
     position = {q: i for i, q in enumerate(ctx.qids)}

@@ -28,11 +28,11 @@ SOURCE = "release consistency (MANIFEST.json, build.json, stats.json, the transc
 # per release part: (corpus, JSON documents with a synthetic flag, (document with a seed, the MANIFEST generator
 # field it must equal) or None, (stats file, its table key, claim prefix) or None)
 PARTS = (
-    ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS), (layout.BUILD, "seed"),
+    ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS), (layout.BUILD, layout.RELEASES[layout.V1].seed_key),
      (layout.STATS, "table1", "v1.table1.")),
-    ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS), (layout.V2_BUILD, "shift_seed"),
+    ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS), (layout.V2_BUILD, layout.RELEASES[layout.V2].seed_key),
      (layout.V2_STATS, "table", "v2.structure.")),
-    ("audit", None, (layout.AUDIT + "/audit.json", layout.AUDIT_STATS), (layout.AUDIT + "/audit.json", "shift_seed"),
+    ("audit", None, (layout.AUDIT_DESCRIPTION, layout.AUDIT_STATS), (layout.AUDIT_DESCRIPTION, "shift_seed"),
      (layout.AUDIT_STATS, "table", "audit.packet.")),
 )
 

@@ -5,7 +5,7 @@ shows), on the raw matrix:
 
 * crossed query x document (pigeonhole) bootstrap of Delta Score over gold
   memberships and over all judged memberships (95% percentile intervals;
-  ``CROSSED_DRAWS`` draws each);
+  ``protocol.CROSSED.n_draws`` draws each);
 * leave-one-gold-document range of Delta Score; removal of the 20
   highest-degree gold documents, with the number of queries left;
 * exact adversarial promotion bounds for k = 0..3 judged subsets per query;
@@ -23,7 +23,7 @@ import math
 from ..core import layout
 from ..core.errors import InputError
 from ..core.metrics import common_support
-from ..core.rng import Stream
+from ..stats import protocol
 from ..stats.logistic import FitError, logistic_fit
 from ..core.structure import gold_and_subsets, gold_graph_components
 from ..stats.bootstrap import percentile_interval
@@ -31,10 +31,9 @@ from ..stats.sensitivity import (crossed_intervals, crossed_statistics, crossed_
                                 leave_one_document_range, promotion_bounds)
 from .base import Analysis, Unit, Value
 from .common import SCORE_INPUTS, contrasts, displayed_variant, form_systems, gold_sets, outcomes
-from .inference import SEED, context
+from .inference import context
 from .tables import query_factors
 
-CROSSED_DRAWS = 500
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
 
 
@@ -53,7 +52,8 @@ def crossed_weights_of(inst, label):
         sets, qrels = gold_sets(inst), inst.qrels()
         doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
         members = [[doc_index[d] for d in sorted(sets[q][0] if label == "gold" else qrels[q])] for q in ctx.qids]
-        weights = crossed_weights(members, len(doc_index), Stream.derived(SEED, "crossed", label), CROSSED_DRAWS)
+        weights = crossed_weights(members, len(doc_index), protocol.stream(protocol.CROSSED, label=label),
+                                  protocol.CROSSED.n_draws)
         return weights, [math.fsum(w) for w in weights]
     return inst.memo("sensitivity:crossed-weights:" + label, compute)
 
@@ -148,8 +148,6 @@ def _contrast_units(inst):
 
 
 S1I_PAIR = ("rrf_bm25and_pagetop3", "bm25_and")
-S1I_DRAWS = 500
-S1I_SEED = 11
 S1I_SOURCE = "supplement Table S1i (shared-document dependence; gold-only NDCG@10 gap, 0-1 units)"
 
 
@@ -158,7 +156,7 @@ def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
     **gold-only NDCG@10** gap (per-query differences in 0-1 units, on the release's evaluation
     queries and final qrels): queries and distinct gold documents; then for gold memberships and for
     all judged memberships, the membership graph's components and largest, the crossed query x
-    document 95% interval (:func:`nclue.stats.sensitivity.crossed_bootstrap`, ``S1I_DRAWS`` draws,
+    document 95% interval (:func:`nclue.stats.sensitivity.crossed_bootstrap`, ``protocol.SHARED_DOCUMENTS.n_draws`` draws,
     ``scale=1``), the leave-one-document range, and the gap after removing every query of the 20
     highest-degree documents with the number of queries left."""
     queries, qrels = inst.evaluation_queries(), inst.qrels()
@@ -175,9 +173,10 @@ def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
         member_sets = [sorted(sets[q][0]) if label == "gold" else sorted(qrels[q]) for q in qids]
         graph = {q: (frozenset(m), frozenset()) for q, m in zip(qids, member_sets)}
         comps = gold_graph_components(graph)
-        stream = Stream.derived(S1I_SEED, seed_label, "crossed", label)
+        stream = protocol.stream(protocol.SHARED_DOCUMENTS, release=seed_label, label=label)
         members = [[doc_index[d] for d in m] for m in member_sets]
-        lo, hi = crossed_intervals([delta], members, len(doc_index), stream, S1I_DRAWS, scale=1.0)[0]
+        lo, hi = crossed_intervals([delta], members, len(doc_index), stream, protocol.SHARED_DOCUMENTS.n_draws,
+                                   scale=1.0)[0]
         l_lo, l_hi, _, _ = leave_one_document_range(delta, member_sets, sorted({d for m in member_sets for d in m}),
                                                     scale=1.0)
         dropped, left, _ = drop_top_degree(delta, member_sets, 20, scale=1.0)

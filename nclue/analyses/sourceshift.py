@@ -27,9 +27,8 @@ from ..core import layout
 from ..core.errors import InputError
 from ..core.measures import V2_FORM_MEASURES
 from ..core.metrics import summary
-from ..core.rng import Stream
 from ..core.structure import sourceshift_table
-from ..stats import randomization
+from ..stats import protocol, randomization
 from ..stats.rank import spearman
 from .sensitivity import S1I_PAIR, shared_document_values
 from .base import Analysis, Unit, Value
@@ -37,7 +36,6 @@ from .common import form_systems, outcomes, systems_document
 from .common import stats_file_disagreements
 from .scoring import measure_values
 
-SEED = 11
 FORMS = layout.QUERY_FORMS
 V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS]
 V1_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
@@ -131,8 +129,8 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
 
     def compute():
         n = len(v2.evaluation_queries(copy))
-        labels = ("v2", "randomization") + ((copy,) if suffix else ())
-        masks = randomization.draw_masks(Stream.derived(SEED, *labels), n, randomization.DRAWS)
+        resampling = protocol.SOURCESHIFT_COPY if suffix else protocol.SOURCESHIFT
+        masks = randomization.draw_masks(protocol.stream(resampling, copy=copy), n, resampling.n_draws)
         keys, diffs = [], []
         for form in FORMS:
             for c in contrasts:
@@ -142,7 +140,7 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
                 diffs.append([v - b for v, b in zip(var, base)])
         tests = randomization.sign_flip_tests(diffs, masks)
         out = []
-        src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, randomization.DRAWS, copy)
+        src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, resampling.n_draws, copy)
         for (form, c, sv, sb), t in zip(keys, tests):
             prefix = "%s.%s.%s" % (name, c["id"], form)
             exact = randomization.exact_sign_flip_p(t.diffs)
@@ -151,7 +149,7 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
                     Value(prefix + ".p_value", t.p_value(), source=src),
                     Value(prefix + ".p_exact", exact, source=src + "; exact over all 2^n sign vectors"),
                     Value(prefix + ".p_value_within_3se_of_exact",
-                          randomization.within_monte_carlo_error(t.p_value(), exact, randomization.DRAWS), source=src)]
+                          randomization.within_monte_carlo_error(t.p_value(), exact, resampling.n_draws), source=src)]
         return out
     return [Unit("contrasts", _copy_inputs(copy) + files, compute)] if contrasts else []
 

@@ -16,7 +16,7 @@ the before and after values of n-Clue Score@10 and of gold-only NDCG@10, the lar
 change of each, and the largest movement in positions (runs ranked by value descending, ties
 sharing the better position).  Per copy: the representative systems' gold-only NDCG@10 in 0-1
 units, and on v2 the raw fusion - BM25-AND gold-only NDCG@10 gap with its two-sided query-paired
-sign-flip p and exact-gold-set-family sign-flip p (``DRAWS`` draws each, p = (1 + c)/(B + 1);
+sign-flip p and exact-gold-set-family sign-flip p (``protocol.STAGES_QUERY`` and ``STAGES_FAMILY`` draws each, p = (1 + c)/(B + 1);
 :mod:`nclue.stats.randomization`).
 """
 
@@ -24,16 +24,13 @@ import math
 
 from ..core import layout
 from ..core.metrics import summary
-from ..core.rng import Stream
 from ..core.structure import families
-from ..stats import randomization
+from ..stats import protocol, randomization
 from ..stats.bootstrap import FamilyDesign
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
 from .common import form_systems, gold_sets, outcomes
 
-SEED = 11
-DRAWS = randomization.DRAWS
 FUSION, BM25 = "rrf_bm25and_pagetop3", "bm25_and"
 V1_REPRESENTATIVE = (FUSION, "bm25_dec_sdr", BM25)
 SRC = "supplement Table S14 (validation stages; gold-only NDCG@10 in 0-1 units unless named)"
@@ -101,10 +98,12 @@ def gap_tests(inst, copy, label):
     fusion = outcomes(inst, layout.ranking_path(FUSION, "raw", layout.V2), copy).gold_ndcg
     bm25 = outcomes(inst, layout.ranking_path(BM25, "raw", layout.V2), copy).gold_ndcg
     prefix = "audit.impact.v2.%s" % label
-    query_masks = randomization.draw_masks(Stream.derived(SEED, "stages", label, "query"), len(qids), DRAWS)
+    query_masks = randomization.draw_masks(protocol.stream(protocol.STAGES_QUERY, label=label), len(qids),
+                                           protocol.STAGES_QUERY.n_draws)
     per_query = randomization.to_integer_units([f - b for f, b in zip(fusion, bm25)])
     design = FamilyDesign(qids, families(gold_sets(inst, copy)))
-    family_masks = randomization.draw_masks(Stream.derived(SEED, "stages", label, "family"), design.n_families, DRAWS)
+    family_masks = randomization.draw_masks(protocol.stream(protocol.STAGES_FAMILY, label=label), design.n_families,
+                                            protocol.STAGES_FAMILY.n_draws)
     by_family = randomization.family_differences(design, bm25, fusion)
     return [Value(prefix + ".fusion.gold_ndcg", math.fsum(fusion) / len(qids), source=SRC),
             Value(prefix + ".bm25_and.gold_ndcg", math.fsum(bm25) / len(qids), source=SRC),

@@ -52,27 +52,26 @@ def generate(cfg, seed):
 
 def write_instrument(out_root, cfg, seed, log=print):
     """Build everything under ``out_root/data/v1``; return the list of relative paths written."""
-    base = os.path.join(out_root, "data", "v1")
-    os.makedirs(os.path.join(base, "rankings", "forms"), exist_ok=True)
-    os.makedirs(os.path.join(base, "page_scores"), exist_ok=True)
+    os.makedirs(layout.abspath(out_root, layout.FORMS), exist_ok=True)
+    os.makedirs(layout.abspath(out_root, layout.PAGE_SCORES), exist_ok=True)
     g = generate(cfg, seed)
     docs, catalog, queries, qrel_rows, info = g["docs"], g["catalog"], g["queries"], g["qrels"], g["info"]
     inventory_rows = g["mined"]
     written = []
 
     def put_jsonl(rel, rows):
-        write_jsonl(os.path.join(out_root, *rel.split("/")), rows)
+        write_jsonl(layout.abspath(out_root, rel), rows)
         written.append(rel)
 
     def put_json(rel, obj):
-        write_json(os.path.join(out_root, *rel.split("/")), obj)
+        write_json(layout.abspath(out_root, rel), obj)
         written.append(rel)
 
-    put_jsonl("data/v1/corpus.jsonl", docs)
-    put_jsonl("data/v1/conditions.jsonl", [
+    put_jsonl(layout.CORPUS, docs)
+    put_jsonl(layout.CONDITIONS, [
         {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in catalog])
-    put_jsonl("data/v1/inventory.jsonl", inventory_rows)
-    put_jsonl("data/v1/queries.jsonl", queries)
+    put_jsonl(layout.INVENTORY, inventory_rows)
+    put_jsonl(layout.QUERIES, queries)
     put_jsonl(layout.QRELS_CONSTRUCTION, qrel_rows)
     # until the label audit runs (nclue.builder.sourceshift_release.write_audit rewrites both), the final copy
     # is the construction copy: a CrossPage release without an audit part has no decisions to apply
@@ -91,15 +90,15 @@ def write_instrument(out_root, cfg, seed, log=print):
     by_cid = {c["cid"]: c for c in catalog}
     for spec in systems.SYSTEMS:
         rows, page_rows = ranking_rows(spec, env, queries, by_cid, "raw")
-        put_jsonl("data/v1/rankings/%s.jsonl" % spec.id, rows)
+        put_jsonl(layout.ranking_path(spec.id), rows)
         if spec.page_scored:
-            put_jsonl("data/v1/page_scores/%s.jsonl" % spec.id, page_rows)
+            put_jsonl(layout.page_scores_path(spec.id), page_rows)
         if spec.id in systems.FORM_SYSTEMS:
             for form in layout.QUERY_FORMS:
-                put_jsonl("data/v1/rankings/forms/%s__%s.jsonl" % (spec.id, form),
+                put_jsonl(layout.ranking_path(spec.id, form),
                           ranking_rows(spec, env, queries, by_cid, form)[0])
         log("ranked %s" % spec.id)
-    put_json("data/v1/systems.json", {
+    put_json(layout.SYSTEMS, {
         "synthetic": True,
         "note": "Stand-in systems: standard-library retrieval over synthetic page text (nclue/retrieval/).",
         "systems": [s.as_json() for s in systems.SYSTEMS],
@@ -107,7 +106,7 @@ def write_instrument(out_root, cfg, seed, log=print):
         "contrasts": systems.CONTRASTS,
         "blocked": systems.BLOCKED,
     })
-    put_json("data/v1/build.json", {
+    put_json(layout.BUILD, {
         "instrument": "n-Clue CrossPage stand-in (synthetic)",
         "synthetic": True,
         "seed": seed,

@@ -20,7 +20,6 @@ stand-in, ``tri_joint`` (hashed character 3-grams) stands where the paper has Ji
 numbers are the stand-in's, not Jina's.
 """
 
-import os
 
 from ..core import layout
 from ..core.jsonio import read_json, write_json
@@ -113,11 +112,11 @@ ROWS = (
 
 def write(out_root):
     """Write ``data/crosswalk.json`` from the stand-in's ``data/v1/systems.json`` (already written)."""
-    systems = read_json(os.path.join(out_root, *layout.SYSTEMS.split("/")), layout.SYSTEMS)
+    systems = read_json(layout.abspath(out_root, layout.SYSTEMS), layout.SYSTEMS)
     by_block = {}
     for s in systems["systems"]:
         by_block.setdefault(s["block"], []).append(s["id"])
-    write_json(os.path.join(out_root, *layout.CROSSWALK.split("/")), document(by_block, systems.get("blocked", [])))
+    write_json(layout.abspath(out_root, layout.CROSSWALK), document(by_block, systems.get("blocked", [])))
     return layout.CROSSWALK
 
 

@@ -17,13 +17,13 @@ from .sourceshift import SHIFT_CONFIGS, generate
 
 
 def _rows(root, rel):
-    return [obj for _, obj in iter_jsonl(os.path.join(root, *rel.split("/")), rel)]
+    return [obj for _, obj in iter_jsonl(layout.abspath(root, rel), rel)]
 
 
 def export_pages_v1(root, out_dir):
     """CrossPage page text as ``OUT/pages.jsonl`` (``docid``, ``page``, ``text``, ``synthetic``), regenerated from
     data/v1/build.json's seed and config; refused unless the regenerated corpus is the released one."""
-    build = read_json(os.path.join(root, *layout.BUILD.split("/")), layout.BUILD)
+    build = read_json(layout.abspath(root, layout.BUILD), layout.BUILD)
     seed = build.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or build.get("config") not in CONFIGS:
         raise UsageError("%s has no usable seed/config: page text cannot be regenerated" % layout.BUILD)
@@ -40,7 +40,7 @@ def export_pages_v1(root, out_dir):
 def export_pages_v2(root, out_dir):
     """SourceShift page text (``OUT/pages_v2.jsonl``), regenerated from data/v2/build.json's seed and
     config; refused unless the regenerated corpus is the released one."""
-    build = read_json(os.path.join(root, *layout.V2_BUILD.split("/")), layout.V2_BUILD)
+    build = read_json(layout.abspath(root, layout.V2_BUILD), layout.V2_BUILD)
     if not isinstance(build.get("seed"), int) or build.get("config") not in SHIFT_CONFIGS:
         raise UsageError("%s has no usable seed/config: page text cannot be regenerated" % layout.V2_BUILD)
     generated = generate(SHIFT_CONFIGS[build["config"]], build["seed"])

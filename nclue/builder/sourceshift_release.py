@@ -23,13 +23,13 @@ from .stats_files import write_stats
 
 def _writer(out_root, written):
     def put_jsonl(rel, rows):
-        path = os.path.join(out_root, *rel.split("/"))
+        path = layout.abspath(out_root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_jsonl(path, rows)
         written.append(rel)
 
     def put_json(rel, obj):
-        path = os.path.join(out_root, *rel.split("/"))
+        path = layout.abspath(out_root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_json(path, obj)
         written.append(rel)
@@ -43,12 +43,12 @@ def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=pr
     written = []
     put_jsonl, put_json = _writer(out_root, written)
     g = sourceshift.generate(cfg, seed)
-    put_jsonl("data/v2/corpus.jsonl", g["docs"])
-    put_jsonl("data/v2/conditions.jsonl", [
+    put_jsonl(layout.V2_CORPUS, g["docs"])
+    put_jsonl(layout.V2_CONDITIONS, [
         {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in g["catalog"]])
-    put_jsonl("data/v2/queries.jsonl", g["queries"])
-    put_jsonl("data/v2/inventory.jsonl", g["miner"])
-    put_jsonl("data/v2/qrels_construction.jsonl", g["qrels_construction"])
+    put_jsonl(layout.V2_QUERIES, g["queries"])
+    put_jsonl(layout.V2_INVENTORY, g["miner"])
+    put_jsonl(layout.V2_QRELS_CONSTRUCTION, g["qrels_construction"])
     log("sourceshift: %d documents, %d queries, %d construction qrel rows (%s)" % (
         len(g["docs"]), len(g["queries"]), len(g["qrels_construction"]), g["info"]))
     source = g["source"]
@@ -61,11 +61,11 @@ def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=pr
     for sid in systems.FORM_SYSTEMS:
         for form in layout.QUERY_FORMS:
             rows = ranking_rows(specs[sid], env, g["queries"], by_cid, form)[0]
-            put_jsonl("data/v2/rankings/forms/%s__%s.jsonl" % (sid, form), rows)
+            put_jsonl(layout.ranking_path(sid, form, layout.V2), rows)
             if form == "raw":
                 g["raw_rankings"][sid] = {r["qid"]: list(r["docids"]) for r in rows}
         log("ranked v2 %s" % sid)
-    put_json("data/v2/systems.json", {
+    put_json(layout.V2_SYSTEMS, {
         "synthetic": True,
         "note": "Stand-in SourceShift systems: the 13 form systems of data/v1, run over the v2 synthetic text.",
         "systems": [_v2_entry(specs[sid]) for sid in systems.FORM_SYSTEMS],
@@ -139,10 +139,10 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
         labels["final"], labels["s0"], labels["s"])
     for name in ("key", "packet", "initial", "queue", "adjudication", "condition_decisions", "pool_recall", "decisions",
                  "pages"):
-        put_jsonl("data/audit/%s.jsonl" % name, records[name])
+        put_jsonl(layout.audit_records_path(name), records[name])
     for name in sorted(challenge):
-        put_jsonl("data/audit/%s.jsonl" % name, challenge[name])
-    put_json("data/audit/audit.json", dict(simulated_audit.describe(labels["cfg"], seed),
+        put_jsonl(layout.audit_records_path(name), challenge[name])
+    put_json(layout.AUDIT_DESCRIPTION, dict(simulated_audit.describe(labels["cfg"], seed),
                                            challenge=simulated_challenge.describe()))
     put_jsonl(layout.QRELS, final_rows)
     put_json(layout.GENEALOGY, crosspage.genealogy_record(layout.V1_COPIES, v1g["queries"], (
@@ -171,9 +171,9 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
         "note": "The generator knows which facts the page text really carries; 'audit_against_truth' "
                 "compares the audit's final grades with that truth (a check the paper could not make).",
     })
-    v1_build = read_json(os.path.join(out_root, *layout.BUILD.split("/")), layout.BUILD)
+    v1_build = read_json(layout.abspath(out_root, layout.BUILD), layout.BUILD)
     v1_build["audit_against_truth"] = truth["v1"]
-    write_json(os.path.join(out_root, *layout.BUILD.split("/")), v1_build)
+    write_json(layout.abspath(out_root, layout.BUILD), v1_build)
     write_stats(out_root, config_name)          # Table 1 again, now on the audited final copy
     log("audit: %d pairs, %d queued conditions; v1 changes %d (%d queries removed), v2 changes %d; challenge %d "
         "pairs, %d changes" % (len(records["key"]), len(records["queue"]), len(changes["v1"]), len(final_removed),

@@ -3,7 +3,6 @@
 (:func:`nclue.core.structure.table1`, :func:`~nclue.core.structure.sourceshift_table`) on the files as
 re-loaded by the harness's loaders, so the builder's output is validated on the way."""
 
-import os
 
 from ..core import layout
 from ..core.instrument import Instrument
@@ -26,7 +25,7 @@ def beside_paper(stats, paper):
 
 
 def _write(out_root, rel, table_key, stats, paper, note):
-    write_json(os.path.join(out_root, *rel.split("/")), {
+    write_json(layout.abspath(out_root, rel), {
         "synthetic": True, "note": note, table_key: beside_paper(stats, paper)})
     return rel
 

@@ -25,12 +25,13 @@ class Instrument:
         self.base = base
         self._memo = {}
         self._reads = {}         # memo key -> the absolute paths its computation read
-        self.CORPUS = base + "/corpus.jsonl"
-        self.CONDITIONS = base + "/conditions.jsonl"
-        self.INVENTORY = base + "/inventory.jsonl"
-        self.QUERIES = base + "/queries.jsonl"
-        self.QRELS = base + "/qrels.jsonl"
-        self.SYSTEMS = base + "/systems.json"
+        release = layout.RELEASES[base]      # the release's files, declared in core/layout.py
+        self.CORPUS = release.corpus
+        self.CONDITIONS = release.conditions
+        self.INVENTORY = release.inventory
+        self.QUERIES = release.queries
+        self.QRELS = release.qrels
+        self.SYSTEMS = release.systems
 
     def v2(self):
         """The SourceShift release of the same root (one shared object per instrument)."""
@@ -45,7 +46,7 @@ class Instrument:
         return self.memo("release:v1", lambda: Instrument(self.root, layout.V1))
 
     def path(self, rel):
-        return os.path.join(self.root, *rel.split("/"))
+        return layout.abspath(self.root, rel)
 
     def exists(self, rel):
         return os.path.isfile(self.path(rel))

@@ -17,7 +17,7 @@ import re
 
 from .errors import InputError, MissingInput, NclueError
 from .inputs import blocks, read_input
-from .layout import role_of
+from .layout import RELEASE_DIRS, abspath, role_of
 from .jsonio import dumps_pretty, open_output, read_json
 
 MANIFEST = "MANIFEST.json"
@@ -38,7 +38,7 @@ def observed_inputs(root, paths):
     return sorted(out)
 
 
-RELEASED_DIRS = ("data", "reference_metrics")
+RELEASED_DIRS = RELEASE_DIRS
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
 
@@ -205,7 +205,7 @@ def check(root, on_manifest=None):
             len(manifest["files"]), manifest.get("synthetic"))))
         for entry in manifest["files"]:
             rel = entry["path"]
-            full = os.path.join(root, *rel.split("/"))
+            full = abspath(root, rel)
             if not os.path.lexists(full):
                 result.files[rel] = FileCheck(rel, entry["role"], "missing", "%s is listed in MANIFEST.json but absent" % rel)
                 continue
@@ -278,7 +278,7 @@ def verify_files(root, rels):
     problems = []
     for rel in rels:
         entry = listed.get(rel)
-        full = os.path.join(root, *rel.split("/"))
+        full = abspath(root, rel)
         if entry is None:
             problems.append((rel, "%s is not listed in MANIFEST.json" % rel))
         elif not os.path.isfile(full):
@@ -299,7 +299,7 @@ def write_manifest(root, files_with_roles, info):
     """Write MANIFEST.json and SHA256SUMS for ``[(path, role)]`` (builder only)."""
     entries = []
     for rel, role in sorted(files_with_roles):
-        digest, size = sha256_file(os.path.join(root, *rel.split("/")))
+        digest, size = sha256_file(abspath(root, rel))
         entries.append({"path": rel, "bytes": size, "sha256": digest, "role": role})
     manifest = dict(info)
     manifest["manifest_schema"] = MANIFEST_SCHEMA

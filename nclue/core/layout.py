@@ -13,15 +13,29 @@ the page of ``docs/`` that defines its fields.  Loaders, the instrument,
 ('frozen-claims', 'qrels')
 """
 
+import os
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
-V1 = "data/v1"
-V2 = "data/v2"
-AUDIT = "data/audit"
+DATA_DIR = "data"
 CLAIMS_DIR = "reference_metrics"
-PAPER_NUMBERS = "reference_metrics/paper/numbers.json"
-CROSSWALK = "data/crosswalk.json"
+RELEASE_DIRS = (DATA_DIR, CLAIMS_DIR)      # the released folders; nothing but the builder and freeze writes here
+V1 = DATA_DIR + "/v1"
+V2 = DATA_DIR + "/v2"
+AUDIT = DATA_DIR + "/audit"
+PAPER_DIR = CLAIMS_DIR + "/paper"
+PAPER_NUMBERS = PAPER_DIR + "/numbers.json"
+CROSSWALK = DATA_DIR + "/crosswalk.json"
+
+
+def abspath(root, rel):
+    """The file of the release-relative path ``rel`` (always spelled with "/") under ``root``.
+
+    >>> abspath("/release", "data/v1/qrels.jsonl") == os.path.join("/release", "data", "v1", "qrels.jsonl")
+    True
+    """
+    return os.path.join(root, *rel.split("/"))
+
 
 CORPUS = V1 + "/corpus.jsonl"
 CONDITIONS = V1 + "/conditions.jsonl"
@@ -36,6 +50,7 @@ STATS = V1 + "/stats.json"
 REPAIRS = V1 + "/repairs.jsonl"
 RANKINGS = V1 + "/rankings"
 FORMS = V1 + "/rankings/forms"
+PAGE_SCORES = V1 + "/page_scores"
 
 V2_CORPUS = V2 + "/corpus.jsonl"
 V2_CONDITIONS = V2 + "/conditions.jsonl"
@@ -48,6 +63,7 @@ V2_GENEALOGY = V2 + "/genealogy.json"
 V2_SYSTEMS = V2 + "/systems.json"
 V2_BUILD = V2 + "/build.json"
 V2_STATS = V2 + "/stats.json"
+AUDIT_DESCRIPTION = AUDIT + "/audit.json"
 AUDIT_STATS = AUDIT + "/stats.json"
 AUDIT_DECISIONS = AUDIT + "/decisions.jsonl"
 CHALLENGE_DECISIONS = AUDIT + "/challenge_decisions.jsonl"
@@ -76,6 +92,29 @@ V2_COPIES = (
 )
 COPIES = {V1: V1_COPIES, V2: V2_COPIES}
 GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY}
+
+
+class Release(NamedTuple):
+    """One release's files: what :class:`nclue.core.instrument.Instrument` reads for ``base``."""
+    base: str
+    corpus: str
+    conditions: str
+    inventory: str
+    queries: str
+    qrels: str          # the last qrel copy, on which the paper computes the release's tables
+    systems: str
+    genealogy: str
+    build: str
+    stats: str
+    copies: tuple       # the qrel copies (:data:`V1_COPIES`, :data:`V2_COPIES`)
+    seed_key: str       # the field of ``build`` that holds the release's seed
+
+
+RELEASES = {
+    V1: Release(V1, CORPUS, CONDITIONS, INVENTORY, QUERIES, QRELS, SYSTEMS, GENEALOGY, BUILD, STATS, V1_COPIES, "seed"),
+    V2: Release(V2, V2_CORPUS, V2_CONDITIONS, V2_INVENTORY, V2_QUERIES, V2_QRELS, V2_SYSTEMS, V2_GENEALOGY, V2_BUILD,
+                V2_STATS, V2_COPIES, "shift_seed"),
+}
 
 
 def copy_path(base, name):
@@ -119,7 +158,7 @@ FILE_KINDS = (
     FileKind(REPAIRS, "repairs", "v1", False, "docs/schema.md#repairsjsonl"),
     FileKind(FORMS + "/*__*.jsonl", "form-ranking", "v1", False, "docs/schema.md#rankings"),
     FileKind(RANKINGS + "/*.jsonl", "ranking", "v1", True, "docs/schema.md#rankings"),
-    FileKind(V1 + "/page_scores/*.jsonl", "page-scores", "v1", False, "docs/schema.md#page_scores"),
+    FileKind(PAGE_SCORES + "/*.jsonl", "page-scores", "v1", False, "docs/schema.md#page_scores"),
     FileKind(V2_CORPUS, "corpus", "v2", True, "docs/schema.md#sourceshift-datav2"),
     FileKind(V2_CONDITIONS, "conditions", "v2", False, "docs/schema.md#sourceshift-datav2"),
     FileKind(V2_QUERIES, "queries", "v2", True, "docs/schema.md#sourceshift-datav2"),
@@ -132,7 +171,7 @@ FILE_KINDS = (
     FileKind(V2_BUILD, "build-info", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(V2_STATS, "statistics", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(V2 + "/rankings/forms/*__*.jsonl", "form-ranking", "v2", True, "docs/schema.md#rankings"),
-    FileKind(AUDIT + "/audit.json", "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),
+    FileKind(AUDIT_DESCRIPTION, "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),
     FileKind(AUDIT_STATS, "statistics", "audit", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, "docs/schema.md#the-label-audit-dataaudit"),
     FileKind(PAPER_NUMBERS, "paper-numbers", "paper", False, "docs/paper-audit.md"),
@@ -173,6 +212,16 @@ def ranking_path(system, form=None, base=V1):
 def page_scores_path(system, base=V1):
     """``<base>/page_scores/<system>.jsonl`` of a page-scored system."""
     return "%s/page_scores/%s.jsonl" % (base, system)
+
+
+def audit_records_path(name):
+    """``data/audit/<name>.jsonl``: one file of the label audit's records."""
+    return "%s/%s.jsonl" % (AUDIT, name)
+
+
+def is_released(rel):
+    """Whether ``rel`` lies in a released folder (``data/`` or ``reference_metrics/``)."""
+    return rel.split("/", 1)[0] in RELEASE_DIRS and "/" in rel
 
 
 def claim_file(analysis):

@@ -8,7 +8,6 @@ already-loaded records they depend on.  Loaders never compute metrics.
 """
 
 import operator
-import os
 import re
 
 from .errors import InputError
@@ -18,13 +17,13 @@ from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow
                       Repair, System)
 
 KINDS = ("section", "entity")
-FORMS = ("raw", "clean_v2", "natural")
+FORMS = layout.QUERY_FORMS
 _QID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _DOCID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 
 
 def _path(root, rel):
-    return os.path.join(root, *rel.split("/"))
+    return layout.abspath(root, rel)
 
 
 _MARKUP = re.compile(r"</?\s*(?:top|num|title|desc|narr|doc|docno|text)\b", re.IGNORECASE)

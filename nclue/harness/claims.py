@@ -21,10 +21,10 @@ False
 """
 
 import math
-import os
 from decimal import ROUND_HALF_UP, Context, Decimal, DecimalException
 
 from ..analyses.base import LEVELS
+from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import is_finite_number, read_json, write_json
 
@@ -108,7 +108,7 @@ def compare(rule, observed, expected):
 def load_claim_file(root, rel, document=None):
     """Parse one frozen claims file (or validate ``document``, the file already decoded by
     :func:`nclue.core.jsonio.read_json`); InputError naming the field on any defect."""
-    obj = read_json(os.path.join(root, *rel.split("/")), rel) if document is None else document
+    obj = read_json(layout.abspath(root, rel), rel) if document is None else document
     if obj.get("claims_schema") != CLAIMS_SCHEMA:
         raise InputError(rel, "expected %r" % CLAIMS_SCHEMA, field="claims_schema")
     if not isinstance(obj.get("analysis"), str):
@@ -152,7 +152,7 @@ def load_claim_file(root, rel, document=None):
                 c["id"], c["level"], obj.get("level")), field=field + ".level")
     if obj.get("level") not in LEVELS:
         raise InputError(rel, "unknown level %r" % (obj.get("level"),), field="level")
-    if rel != "reference_metrics/%s.json" % obj["analysis"]:
+    if rel != layout.claim_file(obj["analysis"]):
         raise InputError(rel, "holds the claims of analysis %r, whose file is reference_metrics/%s.json" % (
             obj["analysis"], obj["analysis"]), field="analysis")
     return obj
@@ -167,7 +167,7 @@ def write_claim_file(root, rel, analysis, level, source, values_with_inputs, has
             "source": value.source or source,
             "inputs": [{"path": p, "sha256": hashes[p]} for p in sorted(set(inputs))],
         })
-    write_json(os.path.join(root, *rel.split("/")), {
+    write_json(layout.abspath(root, rel), {
         "claims_schema": CLAIMS_SCHEMA, "analysis": analysis, "level": level, "source": source,
         "synthetic": True,
         "note": "Frozen by `python -m nclue freeze` from the stand-in instrument; never edited by hand.",

@@ -51,8 +51,8 @@ def freeze(root, log=print):
     inst = Instrument(root)
     # hashes of the data as it stands now
     data_files = [p for p in integrity.released_files_on_disk(root)
-                  if p.startswith("data/") or p.startswith("reference_metrics/paper/")]
-    hashes = {p: integrity.sha256_file(os.path.join(root, *p.split("/")))[0] for p in data_files}
+                  if p.startswith((layout.DATA_DIR + "/", layout.PAPER_DIR + "/"))]
+    hashes = {p: integrity.sha256_file(layout.abspath(root, p))[0] for p in data_files}
     _assert_controls(inst)
     info = manifest_info(root)
     inst.memo("release:manifest", lambda: dict(info))   # release.consistency compares with what will be written
@@ -84,7 +84,7 @@ def freeze(root, log=print):
 
 def manifest_info(root):
     """The header of MANIFEST.json (instrument, synthetic, generator, releases, note) from the build files."""
-    build = read_json(os.path.join(root, *layout.BUILD.split("/")), layout.BUILD)
+    build = read_json(layout.abspath(root, layout.BUILD), layout.BUILD)
     info = {
         "instrument": build.get("instrument", "unnamed instrument"),
         "synthetic": bool(build.get("synthetic")),
@@ -94,7 +94,7 @@ def manifest_info(root):
         "note": "Synthetic stand-in for the n-Clue CrossPage release; built by this repository's code from "
                 "the seed. The original corpus and neural rankings are not included.",
     }
-    v2_build = os.path.join(root, *layout.V2_BUILD.split("/"))
+    v2_build = layout.abspath(root, layout.V2_BUILD)
     if os.path.isfile(v2_build):
         v2 = read_json(v2_build, layout.V2_BUILD)
         info["generator"]["shift_seed"] = v2.get("seed")

@@ -18,6 +18,7 @@ paper's order, with a fails-only filter), provenance.
 from html import escape
 
 from .. import __version__
+from ..core.layout import QUERY_FORMS
 from ..core.measures import SCORE_COMMAND_MEASURES, SCORECARD_MEASURES
 from .html_page import Long, breakable, contents, interval, num, page, table
 from .published import paper_order
@@ -192,9 +193,9 @@ def _figure2_section(got):
 def _forms_section(got):
     sids = _systems(got, "v1.forms.", ".raw.nclue_score_at_10")
     rows = [[escape(sid)] + [num(got.get("v1.forms.%s.%s.nclue_score_at_10" % (sid, f))) for f in
-                             ("raw", "clean_v2", "natural")] for sid in sids]
+                             QUERY_FORMS] for sid in sids]
     return _section("forms", table("n-Clue Score@10 (points) of the 13 form systems under three renderings",
-                                   ["system", "raw", "clean_v2", "natural"], rows))
+                                   ["system"] + list(QUERY_FORMS), rows))
 
 
 def _directions_section(got):

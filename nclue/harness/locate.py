@@ -10,6 +10,7 @@ names every place that was tried.
 
 import os
 
+from ..core import layout
 from ..core.errors import UsageError
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -26,7 +27,7 @@ def checkout():
 
 
 def looks_like_release(folder):
-    return os.path.isfile(os.path.join(folder, "MANIFEST.json")) or os.path.isdir(os.path.join(folder, "data"))
+    return os.path.isfile(os.path.join(folder, "MANIFEST.json")) or os.path.isdir(layout.abspath(folder, layout.DATA_DIR))
 
 
 def data_root(explicit=None, environ=None, cwd=None):

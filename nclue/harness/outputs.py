@@ -14,11 +14,11 @@ the old file keeps the old contents.
 import os
 import sys
 
-from ..core import integrity
+from ..core import integrity, layout
 from ..core.errors import UsageError
 from ..core.jsonio import open_output, refuse_existing, shown_path, write_text  # noqa: F401 -- the writers, declared in core
 
-RELEASE_DIRS = ("data", "reference_metrics")
+RELEASE_DIRS = layout.RELEASE_DIRS
 
 
 def _real(path):

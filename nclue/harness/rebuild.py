@@ -7,6 +7,7 @@ import tempfile
 
 from ..builder.build import write_all
 from ..builder.config import CONFIGS
+from ..core import layout
 from ..core.integrity import sha256_file
 from .checks import Check
 from .freeze import freeze
@@ -25,16 +26,16 @@ def rebuild_checks(root, result, log=None):
     try:
         quiet = (lambda *a: None) if log is None else log
         write_all(tmp, CONFIGS[gen["config"]], gen["seed"], gen.get("shift_seed"), log=quiet)
-        paper = os.path.join(root, "reference_metrics", "paper")
+        paper = layout.abspath(root, layout.PAPER_DIR)
         if os.path.isdir(paper):   # the hand transcription is not generated: carry it over
-            shutil.copytree(paper, os.path.join(tmp, "reference_metrics", "paper"))
+            shutil.copytree(paper, layout.abspath(tmp, layout.PAPER_DIR))
         freeze(tmp, log=quiet)
         checks = []
         for entry in manifest["files"]:
             rel = entry["path"]
-            if rel.startswith("reference_metrics/paper/"):
+            if rel.startswith(layout.PAPER_DIR + "/"):
                 continue
-            full = os.path.join(tmp, *rel.split("/"))
+            full = layout.abspath(tmp, rel)
             if not os.path.isfile(full):
                 checks.append(Check("rebuild:" + rel, "rebuild", "fail", "the rebuild does not produce %s" % rel))
                 continue

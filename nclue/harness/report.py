@@ -17,11 +17,8 @@ import subprocess
 
 from .. import __version__
 from ..analyses.base import LEVELS
-from ..analyses.inference import SEED as INFERENCE_SEED
-from ..analyses.sensitivity import CROSSED_DRAWS
 from ..core.jsonio import dumps_pretty
-from ..stats.bootstrap import DRAWS as BOOTSTRAP_DRAWS
-from ..stats.randomization import DRAWS as RANDOMIZATION_DRAWS
+from ..stats import protocol
 from .locate import CHECKOUT
 from .outputs import write_text
 
@@ -427,12 +424,19 @@ def _git(args, cwd):
     return out.stdout.strip() if out.returncode == 0 else None
 
 
+def _stream_pattern(resampling):
+    """``derive(seed, 'crossed', label)``: a protocol row's stream with its filled-in labels by name."""
+    return "derive(%s)" % ", ".join(["seed"] + [label[1:-1] if label.startswith("{") else "'%s'" % label
+                                                for label in resampling.stream])
+
+
 def _seeds(manifest):
-    return {"instrument_seed": (manifest.get("generator") or {}).get("seed"), "inference_seed": INFERENCE_SEED,
+    return {"instrument_seed": (manifest.get("generator") or {}).get("seed"), "inference_seed": protocol.STATISTICS_SEED,
             "shift_seed": (manifest.get("generator") or {}).get("shift_seed"),
-            "streams": ["derive(seed, 'bootstrap')", "derive(seed, 'randomization')", "derive(seed, 'crossed', label)",
-                        "derive(seed, 'v2', 'randomization')"],
-            "bootstrap_draws": BOOTSTRAP_DRAWS, "randomization_draws": RANDOMIZATION_DRAWS, "crossed_draws": CROSSED_DRAWS,
+            "streams": [_stream_pattern(r) for r in (protocol.BOOTSTRAP, protocol.RANDOMIZATION, protocol.CROSSED,
+                                                     protocol.SOURCESHIFT)],
+            "bootstrap_draws": protocol.BOOTSTRAP.n_draws, "randomization_draws": protocol.RANDOMIZATION.n_draws,
+            "crossed_draws": protocol.CROSSED.n_draws,
             "generator": "random.Random(seed).getrandbits with nclue.core.rng's own randbelow (see nclue/core/rng.py)"}
 
 

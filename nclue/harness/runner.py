@@ -48,7 +48,7 @@ class RunResult:
 def check_root(root):
     if not os.path.isdir(root):
         raise UsageError("data root %r is not a directory" % root)
-    if not (os.path.exists(os.path.join(root, integrity.MANIFEST)) or os.path.isdir(os.path.join(root, "data"))):
+    if not (os.path.exists(os.path.join(root, integrity.MANIFEST)) or os.path.isdir(layout.abspath(root, layout.DATA_DIR))):
         raise UsageError("%r has neither MANIFEST.json nor data/: not an instrument root" % root)
 
 
@@ -72,7 +72,7 @@ def _gate(result, rel):
     if result.manifest is None:
         return "fail", "input %s cannot be verified: MANIFEST.json unusable" % rel, rel
     return ("fail", "input %s is not listed in MANIFEST.json" % rel, rel) if os.path.lexists(
-        os.path.join(result.root, *rel.split("/"))) else _absent(result, rel)
+        layout.abspath(result.root, rel)) else _absent(result, rel)
 
 
 def _worst_gate(result, paths):
@@ -88,17 +88,17 @@ def _worst_gate(result, paths):
 def _cause(reason):
     """The released file a failure reason starts with (``data/v1/qrels.jsonl:12: ...``), if any."""
     head = reason.split(":", 1)[0].split(" ", 1)[0]
-    return head if head.startswith(("data/", "reference_metrics/")) else None
+    return head if layout.is_released(head) else None
 
 
 def claim_files(root, result):
     """Frozen claim files: those the manifest lists plus any on disk (top level of reference_metrics/)."""
     names = {p for p, f in result.files.items() if f.role == "frozen-claims"}
-    base = os.path.join(root, "reference_metrics")
+    base = layout.abspath(root, layout.CLAIMS_DIR)
     if os.path.isdir(base):
         for name in os.listdir(base):
             if name.endswith(".json") and os.path.isfile(os.path.join(base, name)):
-                names.add("reference_metrics/" + name)
+                names.add(layout.CLAIMS_DIR + "/" + name)
     return sorted(names)
 
 
@@ -271,8 +271,8 @@ def _claim_file_results(inst, result, files, levels, jobs, done_hook=None, log=N
             yield rel, checks, read
         return
     # heavy files first so that the two ends of the queue finish together; results are re-ordered below
-    weight = {rel: os.path.getsize(os.path.join(inst.root, *rel.split("/"))) if os.path.isfile(
-        os.path.join(inst.root, *rel.split("/"))) else 0 for rel in files}
+    weight = {rel: os.path.getsize(layout.abspath(inst.root, rel)) if os.path.isfile(
+        layout.abspath(inst.root, rel)) else 0 for rel in files}
     order = sorted(files, key=lambda rel: (-weight[rel], rel))
     if log is not None:
         log("preloading the shared inputs and outcomes for %d workers" % jobs)
@@ -346,13 +346,13 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
     for rel in sorted(result.files):
         f = result.files[rel]
         if f.status == "ok" and rel.endswith(".json"):
-            ok, why = attempt("reading " + rel, lambda: read_json(os.path.join(root, *rel.split("/")), rel))
+            ok, why = attempt("reading " + rel, lambda: read_json(layout.abspath(root, rel), rel))
             if not ok:
                 f.status, f.reason = "bad", why
             elif f.role == "frozen-claims":
                 result.documents[rel] = why
         detail = None
-        if f.status == "bad" and f.sha256 and os.path.isfile(os.path.join(root, *rel.split("/"))):
+        if f.status == "bad" and f.sha256 and os.path.isfile(layout.abspath(root, rel)):
             detail = content_problem(root, rel, f.role)      # the hash differs: what is wrong inside?
         checks.append(Check("integrity.file:" + rel, "integrity", "pass" if f.status == "ok" else "fail",
                             f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16], detail=detail))
@@ -360,7 +360,7 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
     seen_levels = set()
     read = set()
     files = claim_files(root, result)
-    checks.extend(_shape_checks(inst, result, {rel for rel in files if os.path.isfile(os.path.join(root, *rel.split("/")))}))
+    checks.extend(_shape_checks(inst, result, {rel for rel in files if os.path.isfile(layout.abspath(root, rel))}))
 
     def finished(rel, file_checks):
         if log is not None and file_checks and file_checks[-1].group in levels:
@@ -395,7 +395,7 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
             checks.append(Check("level:" + level, level, "skip",
                                 "no frozen claims at this level in reference_metrics/ of this release"))
     paper = None
-    if "paper" in levels and result.status("reference_metrics/paper/numbers.json") == "ok":
+    if "paper" in levels and result.status(layout.PAPER_NUMBERS) == "ok":
         ok, paper = attempt("auditing the paper's numbers", lambda: paper_result(inst))
         if not ok:
             paper = None      # the paper.audit claims already report the failure

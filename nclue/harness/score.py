@@ -6,13 +6,13 @@ ordered as trec_eval orders them (score descending, ties by docno descending) un
 ``ties="file"``.  For each run:
 
 * every measure of :data:`nclue.core.measures.SCORE_COMMAND_MEASURES` with its unit, and the 95%
-  family-clustered percentile bootstrap interval (``bootstrap.DRAWS`` draws over exact-gold-set
+  family-clustered percentile bootstrap interval (``protocol.BOOTSTRAP.n_draws`` draws over exact-gold-set
   families; on v1's final qrels exactly the draws of ``v1.inference``, so a shipped ranking scored
   here gets its frozen interval);
 * paired comparisons, run minus each reference (default: every system of the release's
   systems.json; v2: its raw-form runs) and minus every other run given: Delta n-Clue Score in
   points with its paired bootstrap interval on the same draws, the two-sided paired randomization
-  p (``randomization.DRAWS`` whole-family sign flips, p = (1 + c)/(B + 1); on v1's final qrels the
+  p (``protocol.RANDOMIZATION.n_draws`` whole-family sign flips, p = (1 + c)/(B + 1); on v1's final qrels the
   masks of ``v1.inference``), single-step max-|T| over the run's comparisons and Holm over the same
   -- one code path with the harness's contrasts (:mod:`nclue.stats`).
 
@@ -23,7 +23,7 @@ formats.
 import os
 
 from ..analyses.common import form_systems, gold_sets, ideals, outcomes
-from ..analyses.inference import SEED, context
+from ..analyses.inference import context
 from ..core import integrity, layout
 from ..core.errors import EmptyRun, InputError, UsageError, VerificationError, bounded
 from ..core.instrument import Instrument
@@ -33,10 +33,9 @@ from ..core.loaders import load_ranking
 from ..core.records import RankingRow
 from ..core.measures import DEPTH, MEASURES, SCORE_COMMAND_MEASURES
 from ..core.metrics import evaluate, summary
-from ..core.rng import Stream
 from ..core.structure import families
 from ..core.trec import read_trec_run
-from ..stats import bootstrap, randomization
+from ..stats import bootstrap, protocol, randomization
 from .locate import data_root
 from .runner import check_root
 
@@ -127,18 +126,18 @@ class Design:
             ctx = context(inst)
             self.qids, self.design, self.fams = ctx.qids, ctx.design, ctx.fams
             self.draws, self.masks = ctx.draws, ctx.masks
-            self.streams = ('derive(%d, "bootstrap")' % SEED, 'derive(%d, "randomization")' % SEED)
+            self.streams = (protocol.describe(protocol.BOOTSTRAP), protocol.describe(protocol.RANDOMIZATION))
         else:
-            labels = (inst.base, rel)
+            labels = {"release": inst.base, "copy": rel}
             self.qids = sorted(inst.evaluation_queries(rel))
             self.fams = families(gold_sets(inst, rel))
             self.design = bootstrap.FamilyDesign(self.qids, self.fams)
-            self.draws = bootstrap.draw_indices(Stream.derived(SEED, "score", *labels, "bootstrap"),
-                                                self.design.n_families, bootstrap.DRAWS)
-            self.masks = randomization.draw_masks(Stream.derived(SEED, "score", *labels, "randomization"),
-                                                  self.design.n_families, randomization.DRAWS)
-            self.streams = ('derive(%d, "score", "%s", "%s", "bootstrap")' % ((SEED,) + labels),
-                            'derive(%d, "score", "%s", "%s", "randomization")' % ((SEED,) + labels))
+            self.draws = bootstrap.draw_indices(protocol.stream(protocol.SCORE_BOOTSTRAP, **labels),
+                                                self.design.n_families, protocol.SCORE_BOOTSTRAP.n_draws)
+            self.masks = randomization.draw_masks(protocol.stream(protocol.SCORE_RANDOMIZATION, **labels),
+                                                  self.design.n_families, protocol.SCORE_RANDOMIZATION.n_draws)
+            self.streams = (protocol.describe(protocol.SCORE_BOOTSTRAP, **labels),
+                            protocol.describe(protocol.SCORE_RANDOMIZATION, **labels))
         self.denominators = bootstrap.draw_denominators(self.design, self.draws)
 
 
@@ -291,7 +290,7 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
     >>> import os
     >>> from nclue.api import score
     >>> from nclue.harness.locate import CHECKOUT
-    >>> result = score([os.path.join(CHECKOUT, "data/v1/rankings/bm25_and.jsonl")], against=["bm25_or"])
+    >>> result = score([layout.abspath(CHECKOUT, layout.ranking_path("bm25_and"))], against=["bm25_or"])
     >>> run = result["runs"][0]
     >>> run["measures"]["nclue_score_at_10"]["unit"], run["comparisons"][0]["against"]
     ('points', 'bm25_or')
@@ -344,9 +343,9 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
               "depth": DEPTH, "depth_note": "every measure is defined at depth %d; documents below it are ignored"
                                             % DEPTH,
               "references": wanted,
-              "bootstrap": {"draws": bootstrap.DRAWS, "families": design.design.n_families, "level": 0.95,
+              "bootstrap": {"draws": len(design.draws), "families": design.design.n_families, "level": protocol.INTERVAL_LEVEL,
                             "interval": "percentile (type-7 quantiles)", "stream": design.streams[0]},
-              "randomization": {"draws": randomization.DRAWS, "statistic": "Delta n-Clue successes, run minus "
+              "randomization": {"draws": design.masks.n_draws, "statistic": "Delta n-Clue successes, run minus "
                                 "reference, summed per exact-gold-set family", "p": "(1 + c) / (B + 1), two-sided",
                                 "stream": design.streams[1], "max_t": "studentized single-step max-|T| over the "
                                 "run's comparisons (each statistic divided by its permutation SD)",

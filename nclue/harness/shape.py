@@ -48,9 +48,9 @@ class Presence:
         self.parts = set()
         for part in PARTS:
             folder = PART_DIRS[part]
-            if os.path.isdir(os.path.join(root, *folder.split("/"))) or any(p.startswith(folder + "/") for p in listed):
+            if os.path.isdir(layout.abspath(root, folder)) or any(p.startswith(folder + "/") for p in listed):
                 self.parts.add(part)
-        if os.path.isfile(os.path.join(root, *layout.PAPER_NUMBERS.split("/"))) or layout.PAPER_NUMBERS in listed:
+        if os.path.isfile(layout.abspath(root, layout.PAPER_NUMBERS)) or layout.PAPER_NUMBERS in listed:
             self.parts.add("paper")
 
     def __contains__(self, part):
@@ -64,10 +64,10 @@ def missing_files(root, presence):
         if not kind.required or kind.part not in presence:
             continue
         if "*" not in kind.pattern:
-            if not os.path.isfile(os.path.join(root, *kind.pattern.split("/"))):
+            if not os.path.isfile(layout.abspath(root, kind.pattern)):
                 out.append((kind.part, kind.pattern))
             continue
-        folder = os.path.join(root, *os.path.dirname(kind.pattern).split("/"))
+        folder = layout.abspath(root, os.path.dirname(kind.pattern))
         names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
         rels = ["%s/%s" % (os.path.dirname(kind.pattern), n) for n in names]
         if not any(layout.kind_of(r) == kind for r in rels):

@@ -24,21 +24,20 @@ checks name file, line and field; whether the decisions follow from the
 responses is the scorer's question (:mod:`nclue.labelaudit.challenge_score`).
 """
 
-import os
 import re
 
+from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
 from .records import _answer, answers_list, condition_of, packet_conditions
 
-AUDIT = "data/audit"
 FILES = ("challenge_key", "challenge_packet", "challenge_responses", "challenge_tiebreak", "challenge_decisions")
 ROLES = ("target", "control")
 _PAIR = re.compile(r"^[A-Za-z0-9_.:-]{1,32}$")
 
 
 def path_of(name):
-    return "%s/%s.jsonl" % (AUDIT, name)
+    return layout.audit_records_path(name)
 
 
 class ChallengePair:
@@ -83,7 +82,7 @@ def load(root, queries, corpus, s0, pages):
     ``pages``: the audit's displayed pages."""
     def rows(name):
         rel = path_of(name)
-        for line, obj in iter_jsonl(os.path.join(root, *rel.split("/")), rel):
+        for line, obj in iter_jsonl(layout.abspath(root, rel), rel):
             yield Row(obj, rel, line)
 
     pairs, seen_pairs = {}, set()

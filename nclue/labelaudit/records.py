@@ -35,15 +35,14 @@ three adjudication responses.  A page referenced but absent from
 ``pages.jsonl`` is not an error here: the quote gate fails that answer.
 """
 
-import os
 import re
 
+from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
 from .pool import ROUTES as POOL_ROUTES
 from .rules import Answer
 
-AUDIT = "data/audit"
 FILES = ("key", "packet", "pages", "initial", "queue", "adjudication", "condition_decisions", "pool_recall",
          "decisions")
 ROUTES = ("keep", "accept-increase", "adjudicated")
@@ -51,7 +50,7 @@ _PAIR = re.compile(r"^[A-Za-z0-9_.:-]{1,32}$")
 
 
 def path_of(name):
-    return "%s/%s.jsonl" % (AUDIT, name)
+    return layout.audit_records_path(name)
 
 
 class Pair:
@@ -200,7 +199,7 @@ def load(root, releases):
     """All audit records, validated.  ``releases``: ``{name: (queries, corpus, initial qrels[, their path])}``."""
     def rows(name):
         rel = path_of(name)
-        for line, obj in iter_jsonl(os.path.join(root, *rel.split("/")), rel):
+        for line, obj in iter_jsonl(layout.abspath(root, rel), rel):
             yield Row(obj, rel, line)
 
     pairs = {}

@@ -9,14 +9,14 @@
   published number determines it, and the reason names what would.
 """
 
-import os
 
+from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import read_json
 from .relations import CITATIONS, RELATIONS
 from .solve import Num
 
-NUMBERS = "reference_metrics/paper/numbers.json"
+NUMBERS = layout.PAPER_NUMBERS
 KINDS = ("pct", "pts", "prop", "count", "p", "value")
 
 NEEDS = {
@@ -35,7 +35,7 @@ NEEDS = {
 
 
 def load_numbers(root):
-    obj = read_json(os.path.join(root, *NUMBERS.split("/")), NUMBERS)
+    obj = read_json(layout.abspath(root, NUMBERS), NUMBERS)
     if obj.get("paper_schema") != "nclue.paper/1":
         raise InputError(NUMBERS, "expected 'nclue.paper/1'", field="paper_schema")
     rows = obj.get("numbers")

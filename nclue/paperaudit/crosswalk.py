@@ -3,7 +3,6 @@
 :mod:`nclue.builder.crosswalk`; the harness reads only the released file.
 """
 
-import os
 from typing import NamedTuple, Optional
 
 from ..core import layout
@@ -24,7 +23,7 @@ class Crosswalk(NamedTuple):
 
 def load(root):
     rel = layout.CROSSWALK
-    obj = read_json(os.path.join(root, *rel.split("/")), rel)
+    obj = read_json(layout.abspath(root, rel), rel)
     top = Row(obj, rel, None)
     table2 = []
     for i, entry in enumerate(top.list("table2")):

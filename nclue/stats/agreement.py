@@ -14,10 +14,11 @@ and returns the statistic as a float.  Definitions:
 import math
 
 from ..core.errors import StatisticsError
+from .protocol import INTERVAL_LEVEL
 from .quantiles import norm_ppf
 
 
-def wilson(k, n, level=0.95):
+def wilson(k, n, level=INTERVAL_LEVEL):
     z = norm_ppf(1 - (1 - level) / 2)
     p = k / n
     denom = 1 + z * z / n

@@ -19,11 +19,12 @@ import sys
 from array import array
 from operator import mul
 
+from . import protocol
 from .lanes import width_for
 from .quantiles import norm_cdf, norm_ppf, quantile
 
-DRAWS = 1000
-LEVEL = 0.95
+DRAWS = protocol.BOOTSTRAP.n_draws      # declared in nclue/stats/protocol.py
+LEVEL = protocol.INTERVAL_LEVEL
 
 
 class FamilyDesign:
@@ -44,10 +45,10 @@ class FamilyDesign:
         return out
 
 
-def draw_indices(stream, n_families, draws=DRAWS):
-    """``draws`` lists of ``n_families`` family indices drawn with replacement
-    (:meth:`nclue.core.rng.Stream.randbelow_batch`, one batch per draw)."""
-    return [stream.randbelow_batch(n_families, n_families) for _ in range(draws)]
+def draw_indices(stream, n_families, n_draws=DRAWS):
+    """``n_draws`` lists of ``n_families`` family indices drawn with replacement
+    (:meth:`nclue.core.rng.Stream.randbelow_batch`, one batch per draw): the draws."""
+    return [stream.randbelow_batch(n_families, n_families) for _ in range(n_draws)]
 
 
 def distribution(design, vector, draws, scale=100.0):

@@ -31,8 +31,9 @@ from operator import getitem, lshift
 
 from ..core.errors import StatisticsError
 from ..core.rng import Stream  # noqa: F401  (doctest)
+from . import protocol
 
-DRAWS = 10000
+DRAWS = protocol.RANDOMIZATION.n_draws      # declared in nclue/stats/protocol.py
 FIXED_POINT = 10 ** 12
 
 
@@ -56,13 +57,14 @@ class Masks:
     def __init__(self, n_families, masks):
         self.n_families = n_families
         self.n_bytes = (n_families + 7) // 8
-        self.draws = len(masks)
+        self.n_draws = len(masks)
         n_bytes = self.n_bytes
         self.bytes = [mask.to_bytes(n_bytes, "little") for mask in masks]
 
 
-def draw_masks(stream, n_families, draws=DRAWS):
-    return Masks(n_families, [stream.bits(n_families) for _ in range(draws)])
+def draw_masks(stream, n_families, n_draws=DRAWS):
+    """``n_draws`` sign vectors of ``n_families`` bits each (:meth:`nclue.core.rng.Stream.bits`)."""
+    return Masks(n_families, [stream.bits(n_families) for _ in range(n_draws)])
 
 
 def _chunk_tables(diffs, n_bytes):
@@ -225,9 +227,9 @@ def brute_force_sign_flip_p(diffs):
     return count / total
 
 
-def within_monte_carlo_error(p_mc, p_exact, draws, k=3.0):
+def within_monte_carlo_error(p_mc, p_exact, n_draws, k=3.0):
     """Does the Monte Carlo ``p = (1 + c)/(B + 1)`` agree with the exact p within ``k`` Monte Carlo
-    standard errors?  The count ``c`` of extreme draws is Binomial(``B``, ``p_exact``), so the check is
+    standard errors?  The count ``c`` of extreme draws is Binomial(``B`` = ``n_draws``, ``p_exact``), so the check is
     ``|c - B p| <= k sqrt(B p (1 - p)) + 1`` (the 1 allows for ``c`` being an integer).
 
     >>> within_monte_carlo_error(0.0501, 0.05, 10000), within_monte_carlo_error(0.08, 0.05, 10000)
@@ -235,8 +237,8 @@ def within_monte_carlo_error(p_mc, p_exact, draws, k=3.0):
     >>> within_monte_carlo_error(2 / 10001, 2.6e-6, 10000)      # one extreme draw of a tiny p
     True
     """
-    count = p_mc * (draws + 1) - 1
-    return abs(count - draws * p_exact) <= k * math.sqrt(draws * p_exact * (1.0 - p_exact)) + 1.0 + 1e-9
+    count = p_mc * (n_draws + 1) - 1
+    return abs(count - n_draws * p_exact) <= k * math.sqrt(n_draws * p_exact * (1.0 - p_exact)) + 1.0 + 1e-9
 
 
 def holm(p_values):

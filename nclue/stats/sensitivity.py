@@ -10,9 +10,10 @@ from itertools import combinations
 
 from ..core.errors import StatisticsError
 from .bootstrap import percentile_interval
+from .protocol import INTERVAL_LEVEL
 
 
-def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
+def crossed_bootstrap(deltas, memberships, n_docs, stream, n_draws, scale=100.0):
     """Pigeonhole (crossed query x document) bootstrap of mean differences.
 
     Each draw gives every query a weight ``w_q`` (its count among ``Q`` draws
@@ -31,7 +32,7 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=100.0):
     the statistic is 100 * 4 * 1 / 4 = 100 (tests/test_stats.py works every draw).
     """
     _check_deltas(deltas, len(memberships))
-    return crossed_statistics(deltas, crossed_weights(memberships, n_docs, stream, draws), scale=scale)
+    return crossed_statistics(deltas, crossed_weights(memberships, n_docs, stream, n_draws), scale=scale)
 
 
 def _check_deltas(deltas, q):
@@ -41,14 +42,14 @@ def _check_deltas(deltas, q):
         raise StatisticsError("crossed_bootstrap needs finite differences")
 
 
-def crossed_weights(memberships, n_docs, stream, draws):
+def crossed_weights(memberships, n_docs, stream, n_draws):
     """The query weights ``W_q`` of every draw of :func:`crossed_bootstrap` (one ``array('d')`` per draw):
     they depend only on the memberships and the stream, so every difference vector -- every block's
     contrast -- can be summarised on them separately, with the same numbers as together."""
     q = len(memberships)
     sizes = [len(m) for m in memberships]
     out = []
-    for _ in range(draws):
+    for _ in range(n_draws):
         wq = [0] * q
         for i in stream.randbelow_batch(q, q):
             wq[i] += 1
@@ -85,10 +86,10 @@ def crossed_statistics(deltas, weights, scale=100.0, totals=None):
     return out
 
 
-def crossed_intervals(deltas, memberships, n_docs, stream, draws, level=0.95, scale=100.0):
+def crossed_intervals(deltas, memberships, n_docs, stream, n_draws, level=INTERVAL_LEVEL, scale=100.0):
     """95% percentile intervals of :func:`crossed_bootstrap` (one per difference vector)."""
     return [percentile_interval(d, level)
-            for d in crossed_bootstrap(deltas, memberships, n_docs, stream, draws, scale=scale)]
+            for d in crossed_bootstrap(deltas, memberships, n_docs, stream, n_draws, scale=scale)]
 
 
 def _mean_delta(delta, keep, scale=100.0):
