@@ -307,3 +307,24 @@ def test_score_writes_an_html_page(tmp_path):
     html = page.read_text(encoding="utf-8")
     assert '<svg id="fig-run-0" role="img"' in html and "Paired comparisons" in html and "bm25_or" in html
     assert not re.search(r"<script[^>]+src=|<link\b", html)
+
+
+def test_every_claim_the_reports_name_exists(mini_all):
+    # the text and HTML sections read recomputed values by claim id; an id that no claim has (a claim renamed
+    # without the report) would show "?" or drop a row silently, so the lookups are recorded and must all hit
+    from nclue.harness.html_report import render_html
+    from nclue.harness.report import claim_values, render_text
+    from nclue.harness.runner import run
+
+    result = run(mini_all)
+    render_text(result)
+    render_html(result)
+    values = claim_values(result)
+    assert len(values) > 1000 and values.missing == set()
+    # and the check can fail: a renamed claim is reported as missing
+    for check in result.checks:
+        if check.id == "v1.scorecard.bm25_and.gold_hit_at_10":
+            check.id = "v1.scorecard.bm25_and.renamed"
+    result.claim_values = None
+    render_html(result)
+    assert claim_values(result).missing == {"v1.scorecard.bm25_and.gold_hit_at_10"}

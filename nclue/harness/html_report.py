@@ -22,7 +22,7 @@ from ..core.layout import QUERY_FORMS
 from ..core.measures import SCORE_COMMAND_MEASURES, SCORECARD_MEASURES
 from .html_page import Long, breakable, contents, interval, num, page, table
 from .published import paper_order
-from .report import REPORT_SCHEMA, group_counts, headline
+from .report import REPORT_SCHEMA, claim_values, group_counts, headline
 from .svg_figures import fmt, forest, scatter, stacked
 
 SECTIONS = (("headline", "Headline"), ("problems", "Fails and skips"), ("scorecard", "Scorecard (Tables 3 and S1)"),
@@ -39,7 +39,7 @@ def _figure(svg, caption):
 
 def render_html(result, strict=False):
     """The report's HTML text (see module doc)."""
-    got = {c.id: c.observed for c in result.checks if c.observed is not None}
+    got = claim_values(result)
     h = headline(result)
     body = ['<h1>nclue reproduction report</h1><p class="mono">harness %s, report schema %s</p>' % (
         escape(__version__), escape(REPORT_SCHEMA)), contents(SECTIONS),
@@ -216,7 +216,10 @@ def _audit_section(got):
         ("adjudication Fleiss kappa", "audit.agreement.adjudication.fleiss_kappa", 3),
         ("grades changed", "audit.policy.changed", 0),
         ("challenge targets", "audit.challenge.targets", 0), ("challenge controls", "audit.challenge.controls", 0),
-        ("challenge targets changed", "audit.challenge.decisions.targets_changed", 0))]
+        ("challenge targets changed", "audit.challenge.decisions.targets_changed", 0))
+        if not (key.startswith("audit.challenge.decisions.") and "audit.challenge.decisions.rederivable" in got)]
+    if "audit.challenge.decisions.rederivable" in got:
+        rows.append([escape("challenge decisions"), escape("not re-derivable (the response streams do not collapse to two)")])
     transitions = sorted(k for k in got if k.startswith(("audit.policy.transition.", "audit.challenge.transition.")))
     trows = [[escape(k.replace("audit.", "").replace("_to_", " -> ")), num(got[k], 0)] for k in transitions]
     return _section("label-audit", "<p>The stand-in's simulated audit (synthetic responses, not people).</p>" + table(

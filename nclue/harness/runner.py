@@ -33,6 +33,7 @@ class RunResult:
         self.levels = levels
         self.paper = None
         self.published = None      # {summary, bindings} of the published results (nclue.harness.published)
+        self.claim_values = None   # the recomputed values by claim id, as the report reads them (harness/report.py)
 
     def counts(self):
         out = {"pass": 0, "fail": 0, "skip": 0}
