@@ -12,7 +12,8 @@ reviewer's second and later runs; the first run's one-time compilation is the ``
 * the floor: sha256 of every released file plus JSON-decoding every JSON / JSONL file, in a child
   process that imports nothing of nclue (the least any verification must do);
 * ``sha256sum -c SHA256SUMS`` (coreutils) and ``reproduce.py --only integrity``;
-* ``reproduce.py`` with ``--jobs 1`` and ``--jobs 2`` (wall time is where the second core shows),
+* ``reproduce.py`` and ``--only integrity`` with the default ``--jobs`` (the idle cores: never slower
+  than ``--jobs 1``) and with ``--jobs 1`` and ``--jobs 2`` (wall time is where the second core shows),
   and ``--jobs 1`` with the bytecode cache off (``cold``);
 * each level alone (``--only LEVEL``; integrity always runs, so its time is inside every line).
 
@@ -100,6 +101,12 @@ def interleaved(rows, repeat):
     return {label: (statistics.median(c for c, _ in t), statistics.median(w for _, w in t)) for label, t in times.items()}
 
 
+def _default_jobs():
+    sys.path.insert(0, REPO)
+    from nclue.harness.runner import default_jobs
+    return default_jobs()
+
+
 def reproduce_command(data, *extra):
     return [sys.executable, os.path.join(REPO, "reproduce.py"), "--data", data, "--quiet"] + list(extra)
 
@@ -176,6 +183,8 @@ def main():
     rows = [("floor: sha256 + JSON decode of every file", [sys.executable, "-c", FLOOR, args.data], None, None),
             ("sha256sum -c SHA256SUMS", ["sha256sum", "-c", "--quiet", "SHA256SUMS"], args.data, None),
             ("reproduce.py --only integrity", base + ["--only", "integrity", "--jobs", "1"], None, None),
+            ("reproduce.py --only integrity (default --jobs)", base + ["--only", "integrity"], None, None),
+            ("reproduce.py (default --jobs)", base, None, None),
             ("reproduce.py --jobs 1", base + ["--jobs", "1"], None, None),
             ("reproduce.py --jobs 2", base + ["--jobs", "2"], None, None),
             ("reproduce.py --jobs 1, cold (no bytecode cache)", base + ["--jobs", "1"], None, child_env(cache=False))]
@@ -189,7 +198,11 @@ def main():
     for label, _, _, _ in rows:
         cpu, wall = med[label]
         print("  %-48s cpu %6.2f  wall %6.2f  x floor %5.2f" % (label, cpu, wall, cpu / floor if floor else 0))
-    print("  integrity / sha256sum -c (CPU): %.2f" % (med["reproduce.py --only integrity"][0] / sums if sums else 0))
+    print("  integrity / sha256sum -c (CPU): %.2f; with the default --jobs: %.2f" % (
+        med["reproduce.py --only integrity"][0] / sums if sums else 0,
+        med["reproduce.py --only integrity (default --jobs)"][0] / sums if sums else 0))
+    print("  default --jobs (%d on this machine now) wall / --jobs 1 wall: %.2f" % (
+        _default_jobs(), med["reproduce.py (default --jobs)"][1] / med["reproduce.py --jobs 1"][1]))
     print("  --jobs 2 wall / --jobs 1 CPU: %.2f" % (med["reproduce.py --jobs 2"][1] / med["reproduce.py --jobs 1"][0]))
     if args.build:
         with tempfile.TemporaryDirectory() as tmp:

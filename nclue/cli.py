@@ -91,8 +91,8 @@ MAX_JOBS_PER_CORE = 4
 
 def check_jobs(jobs):
     """``--jobs``: at least 1, at most four per available core (more forks nothing but memory)."""
-    from .harness.runner import default_jobs
-    limit = MAX_JOBS_PER_CORE * default_jobs()
+    from .harness.runner import available_cores
+    limit = MAX_JOBS_PER_CORE * available_cores()
     if jobs < 1 or jobs > limit:
         raise UsageError("--jobs must be between 1 and %d (four per available core), got %s" % (
             limit, _echo(str(jobs))))

@@ -261,29 +261,42 @@ def _claim_file_results(inst, result, files, levels, jobs, done_hook=None, log=N
     available) the files are computed in worker processes; the results are merged in the same order, so
     the report is byte-identical for any ``jobs``.  ``done_hook(rel, checks)`` is called as each file
     finishes, in the order they finish (the progress lines)."""
-    import multiprocessing        # imported when used: a run with one job (and --only integrity) skips it
+    compute, needed = requested_work(result, files, levels)
 
-    if jobs <= 1 or len(files) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        for rel in files:
+    def serial(rels):
+        for rel in rels:
             read = set()
             checks = _run_claim_file(inst, result, rel, levels, read)
             if done_hook is not None:
                 done_hook(rel, checks)
             yield rel, checks, read
-        return
-    # heavy files first so that the two ends of the queue finish together; results are re-ordered below
+
+    # a claim file's size stands for its work; heavy files first so that the two ends of the queue finish
+    # together (the results are re-ordered below)
     weight = {rel: os.path.getsize(layout.abspath(inst.root, rel)) if os.path.isfile(
-        layout.abspath(inst.root, rel)) else 0 for rel in files}
-    order = sorted(files, key=lambda rel: (-weight[rel], rel))
+        layout.abspath(inst.root, rel)) else 0 for rel in compute}
+    if jobs <= 1 or not worth_forking(list(weight.values())) or not _can_fork():
+        yield from serial(files)
+        return
+    import multiprocessing        # imported when used: a serial run never loads it
+
+    order = sorted(compute, key=lambda rel: (-weight[rel], rel))
+    done, pending = {}, list(files)
+    wanted = set(compute)
+    for rel, checks, read in serial([rel for rel in files if rel not in wanted]):
+        done[rel] = (checks, read)           # files of levels not requested: their skips, in this process
     if log is not None:
-        log("preloading the shared inputs and outcomes for %d workers" % jobs)
-    _prewarm(inst, result)
+        log("preloading the inputs the %d claim files of the requested levels share, for %d workers" % (
+            len(compute), jobs))
+    _prewarm(inst, result, needed)
     if log is not None:
-        log("preloaded; computing %d claim files" % len(files))
+        log("preloaded; computing %d claim files" % len(compute))
     _WORKER_STATE["args"] = (inst, result, levels)
     try:
+        while pending and pending[0] in done:
+            first = pending.pop(0)
+            yield (first,) + done.pop(first)
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            done, pending = {}, list(files)
             for rel, checks, read in pool.imap_unordered(_claim_file_worker, order, chunksize=1):
                 if done_hook is not None:
                     done_hook(rel, checks)
@@ -295,20 +308,69 @@ def _claim_file_results(inst, result, files, levels, jobs, done_hook=None, log=N
         _WORKER_STATE.clear()
 
 
-def _prewarm(inst, result):
-    """Load, before the workers fork (they inherit it), what most claim files share: each release's
-    queries, corpus, qrel copies and released rankings, and every ranking's outcome vectors under each
-    of its release's qrel copies (:func:`nclue.analyses.common.outcomes`; computed once here instead of
-    once per worker).  A file that fails to load is left to the claims that read it (they report it)."""
+PARALLEL_SHARE = 0.25      # the work outside the heaviest claim file that makes a second process pay
+
+
+def worth_forking(weights):
+    """Whether claim files of these weights (sizes) are worth computing in several processes: at least two,
+    and the ones besides the heaviest carry at least :data:`PARALLEL_SHARE` of the total -- otherwise the
+    heaviest file alone sets the wall time and the fork and the preloading only add to it
+    (``--only integrity``, ``--only paper``).
+
+    >>> worth_forking([5]), worth_forking([100, 10]), worth_forking([100, 60, 20])
+    (False, False, True)
+    """
+    total = sum(weights)
+    return len(weights) >= 2 and total > 0 and (total - max(weights)) >= PARALLEL_SHARE * total
+
+
+def _can_fork():
+    import multiprocessing
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def requested_work(result, files, levels):
+    """``(compute, shared)``: the claim files a run of ``levels`` computes (those of the requested levels, and
+    any whose frozen document could not be read, which fail at once), and the released files that the claims
+    of at least two of them record as inputs -- what more than one worker would otherwise load, and so all
+    that is worth preloading before they fork (a file one claim file reads is loaded by its worker, in
+    parallel)."""
+    compute, users = [], {}
+    for rel in files:
+        document = result.documents.get(rel) if hasattr(result, "documents") else None
+        analysis = REGISTRY.get(document.get("analysis")) if isinstance(document, dict) and isinstance(
+            document.get("analysis"), str) else None
+        if analysis is not None and analysis.level not in levels:
+            continue
+        compute.append(rel)
+        claims = document.get("claims") if isinstance(document, dict) else None
+        read = set()
+        for claim in claims if isinstance(claims, list) else ():
+            inputs = claim.get("inputs") if isinstance(claim, dict) else None
+            for item in inputs if isinstance(inputs, list) else ():
+                if isinstance(item, dict) and isinstance(item.get("path"), str):
+                    read.add(item["path"])
+        for path in read:
+            users[path] = users.get(path, 0) + 1
+    return compute, {path for path, count in users.items() if count > 1}
+
+
+def _prewarm(inst, result, needed):
+    """Load, before the workers fork (they inherit it), what the claim files to compute share: the queries,
+    corpus and qrels of each release they read, the rankings among ``needed`` (the files their claims
+    record as inputs) and each such ranking's outcome vectors under each of its release's qrel copies that
+    is also needed (:func:`nclue.analyses.common.outcomes`; computed once here instead of once per worker).
+    A file that fails to load is left to the claims that read it (they report it)."""
     v1, v2 = inst.v1(), inst.v2()
     for part in (v1, v2):
-        for load in (part.queries, part.corpus, part.qrels):
-            attempt("preloading", load)
+        if any(rel.startswith(part.base + "/") for rel in needed):
+            for load in (part.queries, part.corpus, part.qrels):
+                attempt("preloading", load)
     for rel, f in sorted(result.files.items()):
-        if f.status == "ok" and f.role in ("ranking", "form-ranking"):
+        if f.status == "ok" and f.role in ("ranking", "form-ranking") and rel in needed:
             in_v2 = rel.startswith(layout.V2 + "/")
             part = v2 if in_v2 else v1
-            copies = [c.path for c in part.copies()]
+            copies = [c.path for c in part.copies() if c.path in needed]
             if not attempt("preloading " + rel, lambda rel=rel, part=part: part.ranking(rel))[0]:
                 continue
             for copy in copies:
@@ -317,12 +379,30 @@ def _prewarm(inst, result):
                         part, rel, copy))
 
 
-def default_jobs():
-    """The number of cores this process may use (``--jobs`` default)."""
+def available_cores():
+    """The number of cores this process may use."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def default_jobs(cores=None, load=None):
+    """The ``--jobs`` default: the cores this process may use that other work is not already using (the
+    available cores minus the one-minute load average, rounded; at least 1).  On a machine whose cores are
+    busy a second worker only competes with the first and with the serial part before the fork, so the
+    default falls back to one process there (docs/usage.md#speed-and---jobs).
+
+    >>> default_jobs(cores=2, load=0.2), default_jobs(cores=2, load=1.0), default_jobs(cores=8, load=3.4)
+    (2, 1, 5)
+    """
+    cores = available_cores() if cores is None else cores
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):
+            load = 0.0
+    return max(1, min(cores, int(cores - load + 0.5)))
 
 
 def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
