@@ -273,22 +273,34 @@ def cmd_export(argv, prog):
     return 0
 
 
-SCORE_EPILOG = """measures (all at depth 10; docs/metrics.md):
-  n-Clue Score@10   points: share of queries whose first top-10 gold precedes every judged subset
-  Gold Hit@10       points: share of queries with a gold in the top 10
-  Complete first / Subset first / No top-10 gold   points: the three outcomes (they sum to 100)
-  Gold-NDCG@10      NDCG x100: binary gain for gold documents only
-  graded NDCG@10    NDCG (0-1): linear gain = grade (trec_eval ndcg_cut.10)
-  pairwise AUC      AUC (0-1): gold ranked before subset, over queries with both
-  per-query rows (--per-query) are in the same units, so they average to the totals.
-intervals: 95% family-clustered percentile bootstrap (1,000 draws over exact-gold-set families);
-paired tests: 10,000 whole-family sign flips of Delta n-Clue successes, p = (1 + c)/(B + 1), with
+def _measure_lines():
+    """score --help's measure lines, from the measures table (nclue/core/measures.py)."""
+    from .core.measures import SCORE_COMMAND_MEASURES
+    return "\n".join("  %-17s %s: %s" % (m.label, m.unit, m.help) for m in SCORE_COMMAND_MEASURES)
+
+
+SCORE_EPILOG = """measures (all at depth {depth}; docs/metrics.md):
+{measures}
+  --per-query lists {per_query},
+  each in the unit of its total, so the rows average to the totals.
+intervals: {level:.0%} family-clustered percentile bootstrap ({bootstrap:,} draws over exact-gold-set families);
+paired tests: {randomization:,} whole-family sign flips of Delta n-Clue successes, p = (1 + c)/(B + 1), with
 studentized max-|T| and Holm over each run's comparisons (each pair of runs once).  References:
 the fair scorecard systems unless --against names others (controls, oracles, floors, ablations).
 On v1's final qrels the draws and masks are the harness's own, so a shipped ranking gets its
 frozen interval and p.  The result goes to stdout; only --html writes a file.
 exit codes: 0 scored; 1 a release file failed verification, or a run ranks nothing (without
 --allow-empty); 2 bad usage or a bad run file."""
+
+
+def _score_epilog():
+    """The epilog with the measures table's lines and the protocol's draws (nclue/stats/protocol.py)."""
+    from .core.measures import DEPTH, PER_QUERY_MEASURES
+    from .stats import protocol
+    return SCORE_EPILOG.format(depth=DEPTH, measures=_measure_lines(),
+                               per_query=", ".join(m.label for m in PER_QUERY_MEASURES),
+                               level=protocol.INTERVAL_LEVEL, bootstrap=protocol.BOOTSTRAP.n_draws,
+                               randomization=protocol.RANDOMIZATION.n_draws)
 
 
 def cmd_score(argv, prog):
@@ -319,7 +331,7 @@ def score_parser(prog):
     p = _Parser(prog=prog, description="Score runs against an instrument's qrels, with intervals and paired "
                                        "tests against the reference runs.  Prints the result; writes a file only "
                                        "with --html.",
-                epilog=SCORE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                epilog=_score_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run", nargs="+", help="TREC runs (qid Q0 docno rank score tag) or JSONL rankings, told apart "
                                           "by content; .gz accepted; - reads standard input")
     _data_option(p)

@@ -287,3 +287,32 @@ def test_a_truncated_gzip_run_is_a_clean_error(tmp_path):
     path.write_bytes(data[: len(data) // 2])
     code, out, err = _cli("score", str(path), "--data", REPO, "--against", "none")
     assert code == 2 and "not a readable gzip file" in err and "Traceback" not in err
+
+
+def test_a_measure_declared_by_one_row_is_scored_with_its_interval_help_and_per_query_rows(monkeypatch):
+    # docs/recipes.md#a-metric: a Measure row declares the whole measure; summary, score's totals, intervals,
+    # --per-query rows and --help read it, so nothing else is edited.  A toy: Gold Hit@3, from the existing
+    # first-gold ranks.
+    from nclue import cli
+    from nclue.core import measures
+    from nclue.core.metrics import summary
+    from nclue.analyses.common import outcomes
+    from nclue.core.instrument import Instrument
+
+    toy = measures.Measure("gold_hit_at_3", "gold_hit_3", "Gold Hit@3", "points", 1, "a gold in the top 3",
+                           "gold-hit10", lambda out: [1 if r <= 3 else 0 for r in out.first_gold],
+                           per_query_rows=True, help="share of queries with a gold in the top 3")
+    monkeypatch.setitem(measures.MEASURES, toy.name, toy)
+    monkeypatch.setattr(measures, "SCORE_COMMAND_MEASURES", measures.SCORE_COMMAND_MEASURES + (toy,))
+    monkeypatch.setattr(measures, "PER_QUERY_MEASURES", measures.PER_QUERY_MEASURES + (toy,))
+    out = outcomes(Instrument(REPO), "data/v1/rankings/bm25_and.jsonl")
+    by_hand = sum(1 for r in out.first_gold if r <= 3)
+    assert summary(out)["gold_hit_3"] == 100.0 * by_hand / len(out.qids)
+    run = score([_rankings("bm25_and")], REPO, against=[], per_query=True)["runs"][0]
+    total = run["measures"]["gold_hit_at_3"]
+    assert total["value"] == 100.0 * by_hand / len(out.qids) and total["unit"] == "points"
+    assert total["ci_low"] < total["value"] < total["ci_high"]
+    rows = [r["value"] for r in run["per_query"] if r["measure"] == "gold_hit_at_3"]
+    assert len(rows) == len(out.qids) and sum(rows) / len(rows) == pytest.approx(total["value"])
+    assert "Gold Hit@3" in render(score([_rankings("bm25_and")], REPO, against=[]), "text")
+    assert "  %-17s points: share of queries with a gold in the top 3" % "Gold Hit@3" in cli._score_epilog()

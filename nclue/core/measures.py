@@ -1,12 +1,20 @@
 """Every reported measure, declared once: name, definition, unit, display precision (docs/metrics.md).
 
 A :class:`Measure` is the small declared object the scoring analyses, the
-SourceShift analyses, the ``score`` command and the report all read: ``name``
-is the leaf of claim ids (``v1.matrix.bm25_and.nclue_score_at_10``),
-``key`` the field of :func:`nclue.core.metrics.summary` that computes it,
+SourceShift analyses, the ``score`` command, its help and the report all read:
+``name`` is the leaf of claim ids (``v1.matrix.bm25_and.nclue_score_at_10``),
+``key`` the field of :func:`nclue.core.metrics.summary` that holds it,
 ``unit`` what its numbers are (stated in every output), ``decimals`` the
-precision the paper displays it with.  The computation itself lives in
-:mod:`nclue.core.metrics` (one implementation each).
+precision the paper displays it with, ``per_query`` the per-query column of
+:class:`nclue.core.metrics.Outcomes` it aggregates, ``aggregate`` how
+(``mean`` over every query, ``mean_defined`` over the queries where it is
+defined, ``count``), ``scale`` the factor from a per-query mean to the unit,
+``per_query_rows`` whether ``score --per-query`` lists it, and ``help`` the
+line ``score --help`` prints.  :func:`nclue.core.metrics.summary`, the
+intervals and per-query rows of ``score`` and its help are computed from these
+fields, so a new measure is one row here plus its per-query column.  The
+per-query computation itself lives in :mod:`nclue.core.metrics` (one
+implementation each).
 
 Units: ``points`` are percentages of the queries (0-100; n-Clue Score 26.8 =
 268 of 1,000 queries); ``NDCG x100`` is a mean NDCG on a 0-100 scale (the
@@ -19,9 +27,14 @@ scale (the paper's graded NDCG .265); ``queries`` are integer counts.
 '32.2'
 >>> [m.name for m in V1_FORM_MEASURES]
 ['nclue_score_at_10', 'gold_hit_at_10']
+>>> MEASURES["subset_first"].values(_Example(hit=(1, 1, 0), success=(1, 0, 0)))
+[0, 1, 0]
 """
 
-from typing import NamedTuple
+from collections import namedtuple
+from typing import Callable, NamedTuple, Optional
+
+_Example = namedtuple("_Example", "hit success")     # stands for an Outcomes in the doctest
 
 DEPTH = 10          # every @k measure is defined at k = 10 (paper section 3.1)
 
@@ -34,6 +47,15 @@ class Measure(NamedTuple):
     decimals: int       # the paper's display precision
     definition: str     # one line; docs/metrics.md has the full definition
     anchor: str         # docs/metrics.md section
+    per_query: Optional[Callable] = None   # Outcomes -> the per-query values it aggregates
+    aggregate: str = "mean"     # mean (over every query) | mean_defined (over the non-None values) | count
+    scale: float = 100.0        # a per-query mean times this is the value in ``unit``
+    per_query_rows: bool = False    # score --per-query lists it (in ``unit``: scale x the per-query value)
+    help: str = ""              # score --help's line (empty: not a score measure)
+
+    def values(self, out):
+        """Its per-query values on the outcome vectors ``out`` (a list; None where undefined)."""
+        return list(self.per_query(out))
 
     def show(self, value):
         """The value as the paper would display it (``n/a`` for None)."""
@@ -44,33 +66,47 @@ class Measure(NamedTuple):
         return "%.*f" % (self.decimals, value)
 
 
+def _column(name):
+    return lambda out: getattr(out, name)
+
+
 _TABLE = (
     Measure("nclue_score_at_10", "nclue_score", "n-Clue Score@10", "points", 1,
             "share of queries whose first top-10 gold precedes every judged subset (r_G <= 10 and r_G < r_S)",
-            "n-clue-score10"),
+            "n-clue-score10", _column("success"), per_query_rows=True,
+            help="share of queries whose first top-10 gold precedes every judged subset"),
     Measure("success_count", "success_count", "n-Clue successes", "queries", 0,
-            "number of queries counted by n-Clue Score@10", "n-clue-score10"),
+            "number of queries counted by n-Clue Score@10", "n-clue-score10", _column("success"), "count", 1.0),
     Measure("gold_hit_at_10", "gold_hit", "Gold Hit@10", "points", 1,
-            "share of queries with a gold in the top 10 (r_G <= 10)", "gold-hit10"),
+            "share of queries with a gold in the top 10 (r_G <= 10)", "gold-hit10", _column("hit"),
+            per_query_rows=True, help="share of queries with a gold in the top 10"),
     Measure("hit_count", "hit_count", "Gold hits", "queries", 0,
-            "number of queries counted by Gold Hit@10", "gold-hit10"),
+            "number of queries counted by Gold Hit@10", "gold-hit10", _column("hit"), "count", 1.0),
     Measure("complete_first", "complete_first", "Complete first", "points", 1,
-            "outcome: a top-10 gold precedes every subset (= n-Clue Score@10)", "outcomes"),
+            "outcome: a top-10 gold precedes every subset (= n-Clue Score@10)", "outcomes", _column("success"),
+            help="outcome: a top-10 gold precedes every subset (the three outcomes sum to 100)"),
     Measure("subset_first", "subset_first", "Subset first", "points", 1,
-            "outcome: a gold is in the top 10 but a subset precedes it (= Gold Hit - n-Clue Score)", "outcomes"),
+            "outcome: a gold is in the top 10 but a subset precedes it (= Gold Hit - n-Clue Score)", "outcomes",
+            lambda out: [h - s for h, s in zip(out.hit, out.success)],
+            help="outcome: a gold is in the top 10 but a subset precedes it"),
     Measure("no_gold", "no_gold", "No top-10 gold", "points", 1,
-            "outcome: no gold in the top 10 (= 100 - Gold Hit)", "outcomes"),
+            "outcome: no gold in the top 10 (= 100 - Gold Hit)", "outcomes", lambda out: [1 - h for h in out.hit],
+            help="outcome: no gold in the top 10"),
     Measure("gold_ndcg_at_10", "gold_ndcg", "Gold-NDCG@10", "NDCG x100", 1,
             "binary-gain NDCG@10 with gain 1 for gold only; ideal from min(10, |G_q|) golds; mean x 100",
-            "gold-ndcg10"),
+            "gold-ndcg10", _column("gold_ndcg"), per_query_rows=True,
+            help="binary gain for gold documents only"),
     Measure("graded_ndcg_at_10", "graded_ndcg", "graded NDCG@10", "NDCG (0-1)", 3,
             "trec_eval ndcg_cut.10: linear gain = grade, ideal from all nonzero qrels; mean on 0-1",
-            "graded-ndcg10"),
+            "graded-ndcg10", _column("graded_ndcg"), scale=1.0, per_query_rows=True,
+            help="linear gain = grade (trec_eval ndcg_cut.10)"),
     Measure("pairwise_auc", "pairwise_auc", "pairwise AUC", "AUC (0-1)", 3,
             "per query mean over gold x subset pairs of 1[rank(g) < rank(s)], 0.5 when both unranked; macro mean",
-            "pairwise-auc"),
+            "pairwise-auc", _column("auc"), "mean_defined", 1.0, per_query_rows=True,
+            help="gold ranked before subset, over queries with both"),
     Measure("auc_queries", "auc_queries", "AUC queries", "queries", 0,
-            "queries with a gold and a subset (the pairwise AUC denominator)", "pairwise-auc"),
+            "queries with a gold and a subset (the pairwise AUC denominator)", "pairwise-auc",
+            lambda out: [0 if a is None else 1 for a in out.auc], "count", 1.0),
 )
 
 MEASURES = {m.name: m for m in _TABLE}
@@ -86,5 +122,5 @@ SCORECARD_MEASURES = _TABLE
 V1_FORM_MEASURES = group("nclue_score_at_10", "gold_hit_at_10")
 V2_FORM_MEASURES = group("nclue_score_at_10", "success_count", "gold_hit_at_10", "gold_ndcg_at_10",
                          "graded_ndcg_at_10")
-SCORE_COMMAND_MEASURES = group("nclue_score_at_10", "gold_hit_at_10", "complete_first", "subset_first", "no_gold",
-                               "gold_ndcg_at_10", "graded_ndcg_at_10", "pairwise_auc")
+SCORE_COMMAND_MEASURES = tuple(m for m in _TABLE if m.help)      # the measures score prints, each with an interval
+PER_QUERY_MEASURES = tuple(m for m in SCORE_COMMAND_MEASURES if m.per_query_rows)

@@ -14,6 +14,8 @@ import math
 from itertools import accumulate
 from typing import NamedTuple, Tuple
 
+from .measures import MEASURES
+
 INF = float("inf")
 _DISCOUNT = [0.0] + [1.0 / math.log2(i + 1) for i in range(1, 1001)]
 _BINARY_IDEAL = list(accumulate(_DISCOUNT))     # [m]: 0.0 + discount 1 + ... + discount m, added in order
@@ -223,35 +225,48 @@ def mean(values):
     return math.fsum(values) / len(values) if values else None
 
 
-def summary(out, mask=None):
-    """Aggregates of docs/metrics.md over all queries (or those with ``mask[i]`` true).
+def aggregate(measure, values):
+    """One measure's value (docs/metrics.md) from its per-query ``values`` (:class:`nclue.core.measures.Measure`):
+    ``count`` sums them; ``mean`` is ``scale`` times their mean over every query (integer values summed
+    exactly: ``scale * sum / n``); ``mean_defined`` the same over the values that are not None; None for
+    no values.
 
-    Returns integer counts and the percentages / means derived from them:
-    n-Clue Score@k, Gold Hit@k, the three outcomes (complete first = success,
-    subset first = hit - success, no top-k gold), Gold-NDCG@k and graded
-    NDCG@k (x100), and macro pairwise AUC over queries with gold and subsets.
+    >>> from nclue.core.measures import MEASURES
+    >>> aggregate(MEASURES["nclue_score_at_10"], [1, 0, 0, 1]), aggregate(MEASURES["pairwise_auc"], [0.5, None, 1.0])
+    (50.0, 0.75)
+    >>> aggregate(MEASURES["success_count"], [1, 0, 1]), aggregate(MEASURES["gold_ndcg_at_10"], [])
+    (2, None)
+    """
+    if measure.aggregate == "count":
+        return sum(values)
+    if measure.aggregate == "mean_defined":
+        values = [v for v in values if v is not None]
+    elif measure.aggregate != "mean":
+        raise ValueError("unknown aggregate %r of measure %s" % (measure.aggregate, measure.name))
+    if not values:
+        return None
+    if all(isinstance(v, int) for v in values):
+        return measure.scale * sum(values) / len(values)
+    return measure.scale * (math.fsum(values) / len(values))
+
+
+def summary(out, mask=None):
+    """Every measure of :data:`nclue.core.measures.MEASURES` over all queries (or those with ``mask[i]``
+    true), by its ``key``, aggregated from its per-query column (:func:`aggregate`), and the counts
+    ``queries``, ``subset_first_count`` and ``no_gold_count``: n-Clue Score@k, Gold Hit@k, the three
+    outcomes (complete first = success, subset first = hit - success, no top-k gold), Gold-NDCG@k (x100),
+    graded NDCG@k (0-1), and macro pairwise AUC over queries with gold and subsets.
     """
     idx = [i for i in range(len(out.qids)) if mask is None or mask[i]]
+    out_values = {}
+    for measure in MEASURES.values():
+        values = measure.values(out)
+        out_values[measure.key] = aggregate(measure, [values[i] for i in idx] if mask is not None else values)
     q = len(idx)
-    success = sum(out.success[i] for i in idx)
-    hit = sum(out.hit[i] for i in idx)
-    aucs = [out.auc[i] for i in idx if out.auc[i] is not None]
-    return {
-        "queries": q,
-        "success_count": success,
-        "hit_count": hit,
-        "subset_first_count": hit - success,
-        "no_gold_count": q - hit,
-        "nclue_score": percent(success, q),
-        "gold_hit": percent(hit, q),
-        "complete_first": percent(success, q),
-        "subset_first": percent(hit - success, q),
-        "no_gold": percent(q - hit, q),
-        "gold_ndcg": None if q == 0 else 100.0 * mean(out.gold_ndcg[i] for i in idx),
-        "graded_ndcg": None if q == 0 else mean(out.graded_ndcg[i] for i in idx),
-        "pairwise_auc": mean(aucs),
-        "auc_queries": len(aucs),
-    }
+    out_values["queries"] = q
+    out_values["subset_first_count"] = out_values["hit_count"] - out_values["success_count"]
+    out_values["no_gold_count"] = q - out_values["hit_count"]
+    return out_values
 
 
 def top_pages(page_list, limit=3):

@@ -31,7 +31,8 @@ from ..core.inputs import GZIP_MAGIC, read_maybe_gzip
 from ..core.jsonio import MAX_FILE_BYTES, decode_text, dumps_pretty
 from ..core.loaders import load_ranking
 from ..core.records import RankingRow
-from ..core.measures import DEPTH, MEASURES, SCORE_COMMAND_MEASURES
+from ..core import measures as measure_table
+from ..core.measures import DEPTH
 from ..core.metrics import evaluate, summary
 from ..core.structure import families
 from ..core.trec import read_trec_run
@@ -41,12 +42,6 @@ from .runner import check_root
 
 ORDER_TEXT = {"trec": "trec_eval order (score desc, docno desc)", "file": "file order"}
 FORMATS = ("text", "json", "tsv", "markdown", "latex")
-PER_QUERY = (("nclue_score_at_10", "success"), ("gold_hit_at_10", "hit"), ("gold_ndcg_at_10", "gold_ndcg"),
-             ("graded_ndcg_at_10", "graded_ndcg"), ("pairwise_auc", "auc"))
-# measure name -> (per-query vector, scale of a draw's mean in the measure's unit)
-INTERVAL_VECTORS = {"nclue_score_at_10": "success", "gold_hit_at_10": "hit", "complete_first": "success",
-                    "subset_first": "subset", "no_gold": "no_gold", "gold_ndcg_at_10": "gold_ndcg",
-                    "graded_ndcg_at_10": "graded_ndcg"}
 
 
 def detect_format(text):
@@ -141,37 +136,34 @@ class Design:
         self.denominators = bootstrap.draw_denominators(self.design, self.draws)
 
 
-def _vectors(out):
-    """Per-query integer vectors for the bootstrap (fixed point for the NDCGs)."""
-    success, hit = list(out.success), list(out.hit)
-    return {"success": success, "hit": hit, "subset": [h - s for h, s in zip(hit, success)],
-            "no_gold": [1 - h for h in hit], "gold_ndcg": randomization.to_integer_units(out.gold_ndcg),
-            "graded_ndcg": randomization.to_integer_units(out.graded_ndcg)}
-
-
-def _scale(name):
-    if name == "gold_ndcg_at_10":
-        return 100.0 / randomization.FIXED_POINT
-    if name == "graded_ndcg_at_10":
-        return 1.0 / randomization.FIXED_POINT
-    return 100.0
+def _integer_units(values):
+    """Per-query values as integers for exact bootstrap sums: counts as they are, fractions on the
+    fixed-point grid (:func:`nclue.stats.randomization.to_integer_units`); the factor back to the values."""
+    if all(isinstance(v, int) for v in values):
+        return values, 1
+    return randomization.to_integer_units(values), randomization.FIXED_POINT
 
 
 def intervals(design, out):
-    """``{measure name: (low, high)}``: 95% family-clustered percentile intervals (pairwise AUC has
-    its own denominator, the queries with a gold and a subset)."""
-    vectors = _vectors(out)
-    names = sorted(INTERVAL_VECTORS)
-    sums = bootstrap.draw_sums(design.design, [vectors[INTERVAL_VECTORS[n]] for n in names], design.draws)
+    """``{measure name: (low, high)}``: the 95% family-clustered percentile interval of every measure
+    ``score`` prints (:data:`nclue.core.measures.SCORE_COMMAND_MEASURES`), from its declared per-query
+    column, aggregate and scale: a draw's value is ``scale * (sum over its queries) / (its queries)``, over
+    the queries where the measure is defined for a ``mean_defined`` measure (pairwise AUC: those with a
+    gold and a subset)."""
     result = {}
-    for name, column in zip(names, sums):
-        scale = _scale(name)
-        result[name] = bootstrap.percentile_interval([scale * s / n for s, n in zip(column, design.denominators)])
-    auc = randomization.to_integer_units([a if a is not None else 0 for a in out.auc])
-    has = [0 if a is None else 1 for a in out.auc]
-    num, den = bootstrap.draw_sums(design.design, [auc, has], design.draws)
-    dist = [x / randomization.FIXED_POINT / d for x, d in zip(num, den) if d]
-    result["pairwise_auc"] = bootstrap.percentile_interval(dist) if len(dist) == len(num) else (None, None)
+    for measure in measure_table.SCORE_COMMAND_MEASURES:
+        values = measure.values(out)
+        if measure.aggregate == "mean_defined":
+            units, fixed = _integer_units([0 if v is None else v for v in values])
+            num, den = bootstrap.draw_sums(design.design, [units, [0 if v is None else 1 for v in values]],
+                                           design.draws)
+            dist = [measure.scale * (x / fixed / d) for x, d in zip(num, den) if d]
+            result[measure.name] = bootstrap.percentile_interval(dist) if len(dist) == len(num) else (None, None)
+            continue
+        units, fixed = _integer_units(values)
+        factor = measure.scale if fixed == 1 else measure.scale / fixed
+        column = bootstrap.draw_sums(design.design, [units], design.draws)[0]
+        result[measure.name] = bootstrap.percentile_interval([factor * s / n for s, n in zip(column, design.denominators)])
     return result
 
 
@@ -356,27 +348,26 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
         ivs = intervals(design, out)
         measures = {m.name: {"value": s[m.key], "unit": m.unit, "label": m.label, "decimals": m.decimals,
                              "ci_low": ivs.get(m.name, (None, None))[0], "ci_high": ivs.get(m.name, (None, None))[1]}
-                    for m in SCORE_COMMAND_MEASURES}
+                    for m in measure_table.SCORE_COMMAND_MEASURES}
         refs = [(sid, outcomes(inst, known[sid], rel)) for sid in wanted]
         refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]   # each pair once
         entry = {"run": labels[i], "file": where, "order": order, "ranked_queries": ranked,
                  "successes": s["success_count"], "measures": measures,
                  "comparisons": comparisons(design, out, refs)}
         if per_query:
-            entry["per_query"] = [{"qid": q, "measure": name, "unit": MEASURES[name].unit,
-                                   "value": _per_query_value(name, getattr(out, field)[k])}
-                                  for k, q in enumerate(out.qids) for name, field in PER_QUERY]
+            columns = [(m, m.values(out)) for m in measure_table.PER_QUERY_MEASURES]
+            entry["per_query"] = [{"qid": q, "measure": m.name, "unit": m.unit, "value": _per_query_value(m, values[k])}
+                                  for k, q in enumerate(out.qids) for m, values in columns]
         result["runs"].append(entry)
     return result
 
 
-def _per_query_value(name, value):
-    """A query's value in the measure's unit (points 0/100, Gold-NDCG x100), so that the per-query rows
-    average to the total."""
+def _per_query_value(measure, value):
+    """A query's value in the measure's unit (``scale`` times it: points 0/100, Gold-NDCG x100), so that the
+    per-query rows average to the total."""
     if value is None:
         return None
-    unit = MEASURES[name].unit
-    return 100.0 * value if unit in ("points", "NDCG x100") else value
+    return measure.scale * value if measure.scale != 1.0 else value
 
 
 def _synthetic(inst):
@@ -409,7 +400,7 @@ def _rows(result):
     rows = []
     for run in result["runs"]:
         name = run["run"]
-        for m in SCORE_COMMAND_MEASURES:
+        for m in measure_table.SCORE_COMMAND_MEASURES:
             v = run["measures"][m.name]
             rows.append((name, v["label"], "all", _in_unit(v, v["value"]), _in_unit(v, v["ci_low"]),
                          _in_unit(v, v["ci_high"]), v["unit"], "", "", ""))
@@ -457,7 +448,7 @@ def render(result, fmt="text"):
         lines.append("run %s (%s%s; %d of %d queries ranked, absent queries score as empty lists)" % (
             run["run"], "" if run["file"] == run["run"] else "file %s; " % run["file"], run["order"],
             run["ranked_queries"], info["queries"]))
-        for m in SCORE_COMMAND_MEASURES:
+        for m in measure_table.SCORE_COMMAND_MEASURES:
             v = run["measures"][m.name]
             ci = "" if v["ci_low"] is None else "  [%s, %s]" % (_in_unit(v, v["ci_low"]), _in_unit(v, v["ci_high"]))
             lines.append("  %-18s %10s %-11s%s" % (m.label, _in_unit(v, v["value"]), v["unit"], ci))
