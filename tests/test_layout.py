@@ -165,3 +165,25 @@ def test_the_path_test_finds_a_released_path_literal(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text('"""data/v1/qrels.jsonl in a docstring is prose."""\nPATH = "data/v1/qrels.jsonl"\n')
     assert [text for _, text in _strings_outside_docstrings(str(probe))] == ["data/v1/qrels.jsonl"]
+
+
+# analyses/ is one floor: an analysis module imports no other analysis, only the shared pieces below
+# (docs/architecture.md); the shared pieces import only base and common
+ANALYSIS_SHARED = {"base": set(), "common": {"base"}, "inference_context": {"common"},
+                   "shared_documents": {"base", "common"}}
+
+
+def test_analyses_are_one_floor():
+    folder = os.path.join(PACKAGE_DIR, "analyses")
+    sideways = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py") or name == "__init__.py":
+            continue
+        module = name[:-3]
+        allowed = ANALYSIS_SHARED.get(module, set(ANALYSIS_SHARED))
+        tree = ast.parse(open(os.path.join(folder, name), encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                targets = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+                sideways += ["%s imports %s" % (module, t) for t in targets if t not in allowed]
+    assert sideways == []

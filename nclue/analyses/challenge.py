@@ -16,23 +16,11 @@ docs/analyses.md#auditchallenge).
 from ..core import layout
 from ..labelaudit import challenge as rules
 from ..labelaudit import challenge_score
-from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
-from ..labelaudit.challenge_records import load as load_challenge
-from ..labelaudit.challenge_records import path_of
 from .base import Analysis, Unit, Value
-from .common import AUDIT_FILES, AUDIT_INPUTS, audit_records
+from .common import AUDIT_FILES, AUDIT_INPUTS, CHALLENGE_FILES, challenge_records
 
-CHALLENGE_FILES = [path_of(name) for name in CHALLENGE_NAMES]
 FUSION, BM25 = "rrf_bm25and_pagetop3", "bm25_and"
 SRC = "supplement section 10.5 (targeted residual-qrel challenge; synthetic responses)"
-
-
-def challenge_records(inst):
-    def load():
-        v2 = inst.v2()
-        return load_challenge(inst.root, v2.evaluation_queries(layout.V2_QRELS_S0), v2.corpus(),
-                              v2.qrels(layout.V2_QRELS_S0), audit_records(inst).pages)
-    return inst.memo("audit:challenge-records", load)
 
 
 def _rankings(v2):

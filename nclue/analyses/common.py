@@ -12,10 +12,15 @@ from ..core.errors import InputError, NclueError
 from ..core.jsonio import read_json
 from ..core.metrics import evaluate, ideal_graded_dcg
 from ..core.structure import gold_and_subsets
+from ..core.structure import query_factors as structure_query_factors
 from ..labelaudit import score as audit_scoring
+from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
+from ..labelaudit.challenge_records import load as load_challenge
+from ..labelaudit.challenge_records import path_of as challenge_path
 from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.records import load_for as load_audit_records
 from ..labelaudit.records import path_of as audit_path
+from .base import Value
 
 # what scoring on the final CrossPage copy reads: the corpus, the queries with their condition catalog, the
 # copy, and its genealogy (the evaluation queries)
@@ -27,6 +32,7 @@ AUDIT_FILES = [audit_path(name) for name in AUDIT_RECORD_NAMES]
 AUDIT_RELEASE_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.QRELS_CONSTRUCTION, layout.V2_CORPUS,
                         layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS_CONSTRUCTION]
 AUDIT_INPUTS = AUDIT_FILES + AUDIT_RELEASE_INPUTS
+CHALLENGE_FILES = [challenge_path(name) for name in CHALLENGE_NAMES]
 
 
 def audit_present(inst):
@@ -163,3 +169,23 @@ def displayed_variant(inst, block):
         if best is None or count > best[1]:
             best = (var, count)
     return best[0]
+
+
+def query_factors(inst):
+    """Per query: n, shortest gold length L_min (pages) and positive pool size |D+| (memoised)."""
+    return inst.memo("query-factors", lambda: structure_query_factors(inst.evaluation_queries(), inst.corpus(), inst.qrels(),
+                                                                 gold_sets(inst)))
+
+
+def challenge_records(inst):
+    """The targeted challenge's records, loaded once per instrument against SourceShift S0 and the audit's pages."""
+    def load():
+        v2 = inst.v2()
+        return load_challenge(inst.root, v2.evaluation_queries(layout.V2_QRELS_S0), v2.corpus(),
+                              v2.qrels(layout.V2_QRELS_S0), audit_records(inst).pages)
+    return inst.memo("audit:challenge-records", load)
+
+
+def measure_values(prefix, summ, measures, source):
+    """One Value ``<prefix>.<measure name>`` per measure, read from a :func:`nclue.core.metrics.summary`."""
+    return [Value("%s.%s" % (prefix, m.name), summ[m.key], source=source) for m in measures]

@@ -28,8 +28,8 @@ from ..labelaudit import challenge_score
 from ..labelaudit import score as audit_scoring
 from ..labelaudit.genealogy import apply_stage
 from .base import Analysis, Unit, Value
-from .challenge import CHALLENGE_FILES, challenge_records
-from .common import AUDIT_FILES, AUDIT_INPUTS, audit_present, audit_records, final_support
+from .common import (AUDIT_FILES, AUDIT_INPUTS, CHALLENGE_FILES, audit_present, audit_records, challenge_records,
+                     final_support)
 
 SRC = "supplement sections 8 and 10.5-10.6 (SourceShift qrel genealogy)"
 V1_SRC = "paper section 3.2, supplement 1.1 and 10.4 (CrossPage qrel genealogy)"

@@ -16,76 +16,14 @@ from ..core import layout
 from ..core.structure import families
 from ..stats import bootstrap, protocol, randomization
 from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, masked_systems, outcomes
+from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, masked_systems
+from .inference_context import METRICS, context, unit_scale
 
 SOURCE = "Table 5 / S1 intervals (section 3.4)"
 EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/statistics.md#exact-p-values); the "
                 "Monte Carlo p stays the paper's estimand")
-METRICS = (("score", "success"), ("hit", "hit"), ("gold_ndcg", "gold_ndcg"))
 
 
-class Context:
-    """Per-instrument inference state: design, shared bootstrap draws and sign-flip masks."""
-
-    def __init__(self, inst):
-        self.inst = inst
-        queries = inst.evaluation_queries()
-        self.qids = sorted(queries)
-        self.fams = families(gold_sets(inst))
-        self.design = bootstrap.FamilyDesign(self.qids, self.fams)
-        self._draws = None
-        self._masks = None
-
-    @property
-    def draws(self):
-        if self._draws is None:
-            self._draws = bootstrap.draw_indices(protocol.stream(protocol.BOOTSTRAP), self.design.n_families,
-                                                  protocol.BOOTSTRAP.n_draws)
-        return self._draws
-
-    @property
-    def masks(self):
-        if self._masks is None:
-            self._masks = randomization.draw_masks(protocol.stream(protocol.RANDOMIZATION), self.design.n_families,
-                                                   protocol.RANDOMIZATION.n_draws)
-        return self._masks
-
-    def vector(self, sid, metric):
-        out = outcomes(self.inst, layout.ranking_path(sid))
-        return randomization.to_integer_units(getattr(out, metric))
-
-    def sums(self, sid):
-        """``{metric: per-draw integer sums}`` of one system's vectors (its metrics packed together), memoised
-        on the instrument, so that a system's intervals read its own ranking and nothing else."""
-        def compute():
-            metrics = [metric for _, metric in METRICS]
-            return dict(zip(metrics, bootstrap.draw_sums(self.design, [self.vector(sid, m) for m in metrics],
-                                                         self.draws)))
-        return self.inst.memo("inference:sums:" + sid, compute)
-
-    @property
-    def denominators(self):
-        if getattr(self, "_den", None) is None:
-            self._den = bootstrap.draw_denominators(self.design, self.draws)
-        return self._den
-
-    def distribution(self, metric, sid, base=None):
-        """Bootstrap distribution of a system's metric (x100), or of variant minus base on the same draws."""
-        scale = _unit_scale(metric == "gold_ndcg")
-        v = self.sums(sid)[metric]
-        if base is None:
-            return [scale * s / n for s, n in zip(v, self.denominators)]
-        b = self.sums(base)[metric]
-        return [scale * (x - y) / n for x, y, n in zip(v, b, self.denominators)]
-
-
-def context(inst):
-    """The instrument's one inference context (shared draws and masks)."""
-    return inst.memo("inference:context", lambda: Context(inst))
-
-
-def _unit_scale(vector_is_fixed_point):
-    return 100.0 / randomization.FIXED_POINT if vector_is_fixed_point else 100.0
 
 
 def _bootstrap_units(inst):
@@ -198,7 +136,7 @@ def masking_distributions(inst, sid, base, drop):
         vb, vv = ctx.vector(base, metric), ctx.vector(sid, metric)
         diff = [vv[position[q]] - vb[position[q]] for q in qids]
         sums = bootstrap.draw_sums(design, [diff], draws)[0]
-        scale = _unit_scale(metric == "gold_ndcg")
+        scale = unit_scale(metric == "gold_ndcg")
         out[name] = [scale * x / n for x, n in zip(sums, den)]
     return out
 

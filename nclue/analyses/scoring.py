@@ -11,13 +11,8 @@ The measures and their order come from :mod:`nclue.core.measures`.
 from ..core import layout
 from ..core.measures import SCORECARD_MEASURES, V1_FORM_MEASURES
 from ..core.metrics import summary
-from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, form_systems, outcomes
-
-
-def measure_values(prefix, summ, measures, source):
-    """One Value ``<prefix>.<measure name>`` per measure, read from a :func:`summary`."""
-    return [Value("%s.%s" % (prefix, m.name), summ[m.key], source=source) for m in measures]
+from .base import Analysis, Unit
+from .common import SCORE_INPUTS, form_systems, measure_values, outcomes
 
 
 def _system_ids(inst):

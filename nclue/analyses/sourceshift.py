@@ -30,11 +30,9 @@ from ..core.metrics import summary
 from ..core.structure import sourceshift_table
 from ..stats import protocol, randomization
 from ..stats.rank import spearman
-from .sensitivity import S1I_PAIR, shared_document_values
 from .base import Analysis, Unit, Value
-from .common import form_systems, outcomes, systems_document
-from .common import stats_file_disagreements
-from .scoring import measure_values
+from .common import form_systems, measure_values, outcomes, stats_file_disagreements, systems_document
+from .shared_documents import S1I_PAIR, shared_document_values
 
 FORMS = layout.QUERY_FORMS
 V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS]

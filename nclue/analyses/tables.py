@@ -17,7 +17,6 @@
 from ..core import layout
 from ..core.metrics import gold_support, summary
 from ..core.structure import SLICES
-from ..core.structure import query_factors as structure_factors
 from .base import Analysis, Unit, Value
 from .common import (
     SCORE_INPUTS,
@@ -29,6 +28,7 @@ from .common import (
     masked_systems,
     outcomes,
     page_scored_systems,
+    query_factors,
 )
 
 
@@ -55,12 +55,6 @@ def _contrast_units(inst):
             return [Value(v.id, v.value, source="Table 5 point contrasts (raw form)", detail=v.detail) for v in out]
         units.append(Unit(block["block"], SCORE_INPUTS + rels, compute))
     return units
-
-
-def query_factors(inst):
-    """Per query: n, shortest gold length L_min (pages) and positive pool size |D+| (memoised)."""
-    return inst.memo("query-factors", lambda: structure_factors(inst.evaluation_queries(), inst.corpus(), inst.qrels(),
-                                                                 gold_sets(inst)))
 
 
 def _slice_units(inst):
