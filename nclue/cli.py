@@ -172,7 +172,7 @@ exit codes: 0 built; 2 bad arguments."""
 
 def build_parser(prog):
     from .builder.config import CONFIGS, DEFAULT_SEED
-    from .builder.sourceshift import SHIFT_SEED
+    from .builder.sourceshift_instrument import SHIFT_SEED
 
     p = _Parser(prog=prog, description="Build the synthetic stand-in instrument from its seeds (builder only).",
                 epilog=BUILD_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -17,7 +17,7 @@ def _json(obj):
 @pytest.mark.parametrize("release", ["v1", "v2"])
 def test_build_json_parameters_are_the_codes_full_configuration(release):
     from nclue.builder import config as config_mod
-    from nclue.builder import crosspage, sourceshift
+    from nclue.builder import crosspage, sourceshift_instrument
 
     recorded = json.load(open(os.path.join(REPO, "data", release, "build.json"), encoding="utf-8"))
     assert recorded["config"] == "full"
@@ -25,8 +25,8 @@ def test_build_json_parameters_are_the_codes_full_configuration(release):
         cfg = config_mod.CONFIGS["full"]
         params = config_mod.provenance(cfg)
     else:
-        cfg = sourceshift.SHIFT_CONFIGS["full"]
-        params = config_mod.provenance(cfg, fitted=sourceshift.FITTED, exact=sourceshift.EXACT)
+        cfg = sourceshift_instrument.SHIFT_CONFIGS["full"]
+        params = config_mod.provenance(cfg, fitted=sourceshift_instrument.FITTED, exact=sourceshift_instrument.EXACT)
     want = _json(params)
     differing = sorted(k for k in set(want) | set(recorded["parameters"])
                        if want.get(k) != recorded["parameters"].get(k))

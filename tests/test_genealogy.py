@@ -15,7 +15,7 @@ from nclue.core import layout
 from nclue.core.instrument import Instrument
 from nclue.core.structure import table1
 from nclue.harness.runner import run
-from nclue.labelaudit.genealogy import apply_stage
+from nclue.labelaudit.copy_derivation import apply_stage
 
 Q = namedtuple("Q", "n")
 

@@ -187,3 +187,13 @@ def test_analyses_are_one_floor():
                 targets = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
                 sideways += ["%s imports %s" % (module, t) for t in targets if t not in allowed]
     assert sideways == []
+
+
+def test_module_names_are_unique_across_packages():
+    # a module is named after what it produces; two packages never use one name (docs/architecture.md)
+    seen = {}
+    for module in sorted(_modules()):
+        leaf = module.rsplit(".", 1)[-1]
+        if leaf not in ("__init__", "__main__") and module.count(".") >= 2:
+            seen.setdefault(leaf, []).append(module)
+    assert {leaf: mods for leaf, mods in seen.items() if len(mods) > 1} == {}

@@ -9,7 +9,7 @@ from nclue.builder import crosspage
 from nclue.builder.config import CONFIGS
 from nclue.builder.export import export_pages_v1 as export_pages
 from nclue.builder.miner import MinerConfig, mine
-from nclue.builder.text import PageSource, Statement, TextConfig
+from nclue.builder.page_text import PageSource, Statement, TextConfig
 from nclue.builder.vocab import paraphrases
 from nclue.core.jsonio import iter_jsonl
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from conftest import REPO
 
-from nclue.paperaudit.check import audit, evaluate, load_numbers, relations_of
+from nclue.paperaudit.consistency import audit, evaluate, load_numbers, relations_of
 from nclue.paperaudit.numbers import numbers_in, parse
 from nclue.paperaudit.solve import Num, linear, linear_counts
 from nclue.stats import agreement

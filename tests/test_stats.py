@@ -12,7 +12,7 @@ from nclue.stats.lanes import pack, unpack, width_for
 from nclue.stats.logistic import logistic_fit
 from nclue.stats.quantiles import quantile
 from nclue.stats.rank import average_ranks, spearman
-from nclue.stats.sensitivity import crossed_bootstrap, drop_top_degree, leave_one_document_range, promotion_bounds
+from nclue.stats.robustness import crossed_bootstrap, drop_top_degree, leave_one_document_range, promotion_bounds
 
 
 def test_randbelow_batch_golden_and_uniform():
@@ -273,7 +273,7 @@ def test_portable_erfc_matches_math_erfc():
 
 def test_crossed_bootstrap_keeps_query_weight_for_a_query_without_memberships():
     from nclue.core.rng import Stream
-    from nclue.stats.sensitivity import crossed_bootstrap
+    from nclue.stats.robustness import crossed_bootstrap
 
     delta = [1, 0, -1, 1, 0]
     members = [[0], [], [1, 2], [], [2]]
@@ -307,7 +307,7 @@ class _ScriptedStream:
 
 def test_crossed_bootstrap_on_two_queries_and_two_documents_by_hand():
     """Query 0 on document 0, query 1 on document 1; real-valued differences 0.3 and -0.1 (NDCG-like)."""
-    from nclue.stats.sensitivity import crossed_bootstrap
+    from nclue.stats.robustness import crossed_bootstrap
 
     deltas = [[0.3, -0.1]]
     members = [[0], [1]]
@@ -328,7 +328,7 @@ def test_crossed_bootstrap_on_two_queries_and_two_documents_by_hand():
 def test_crossed_interval_of_real_differences_matches_a_direct_computation():
     from nclue.core.rng import Stream
     from nclue.stats.quantiles import quantile
-    from nclue.stats.sensitivity import crossed_bootstrap, crossed_intervals
+    from nclue.stats.robustness import crossed_bootstrap, crossed_intervals
 
     deltas = [[0.25, -0.5, 0.0, 0.125, 1.0]]
     members = [[0, 1], [1], [2], [], [0, 2]]

@@ -10,7 +10,7 @@ facts to the paper's: CrossPage by its corrected audit pairs (Table S13: 20 of 1
 corrected pairs per source (13, 8, 13, 11 of 50) and the challenge's share of changed targets (101 of 125,
 section 10.5).  These are structural facts about the labels; no score, hit, delta, p-value or agreement
 statistic is computed or read.  The best value of each release is printed; it is recorded by hand in
-nclue/builder/config.py (v1) and nclue/builder/sourceshift.py (v2) as a parameter of kind *fitted*
+nclue/builder/config.py (v1) and nclue/builder/sourceshift_instrument.py (v2) as a parameter of kind *fitted*
 (docs/stand-in.md#the-construction-miner).
 """
 

@@ -21,7 +21,7 @@ import multiprocessing
 
 from nclue.builder.config import CONFIGS
 from nclue.builder.crosspage import generate
-from nclue.builder.text import TextConfig
+from nclue.builder.page_text import TextConfig
 from nclue.core.rng import Stream
 
 import structure_report
@@ -74,8 +74,8 @@ def v2_structure(g):
 
 
 def evaluate_v2(params, fast=True):
-    from nclue.builder.sourceshift import PAPER_V2, SHIFT_CONFIGS
-    from nclue.builder.sourceshift import generate as generate_v2
+    from nclue.builder.sourceshift_instrument import PAPER_V2, SHIFT_CONFIGS
+    from nclue.builder.sourceshift_instrument import generate as generate_v2
 
     cfg = dataclasses.replace(SHIFT_CONFIGS["full"], **params)
     if fast:
@@ -133,7 +133,7 @@ def main():
     args = p.parse_args()
     global SPACE, evaluate, TARGETS, PAPER
     if args.release == "v2":
-        from nclue.builder.sourceshift import PAPER_V2, SHIFT_CONFIGS
+        from nclue.builder.sourceshift_instrument import PAPER_V2, SHIFT_CONFIGS
         SPACE, evaluate, TARGETS, PAPER = V2_SPACE, evaluate_v2, V2_TARGETS, PAPER_V2
         base = SHIFT_CONFIGS["full"]
     else:

@@ -19,7 +19,7 @@ import sys
 import time
 
 from nclue.builder import config as config_mod
-from nclue.builder import crosspage, sourceshift, sourceshift_release
+from nclue.builder import crosspage, sourceshift_instrument, sourceshift_release
 from nclue.builder.rankings import ranking_rows
 from nclue.retrieval import systems
 from nclue.retrieval.engine import Engine
@@ -39,7 +39,7 @@ def configs(name, overrides):
     """The v1 and v2 configurations of ``name`` with ``overrides`` (``{"v1": {field: value}, "v2": ...}``)
     applied to their miners."""
     v1 = config_mod.CONFIGS[name]
-    v2 = sourceshift.SHIFT_CONFIGS[name]
+    v2 = sourceshift_instrument.SHIFT_CONFIGS[name]
     v1 = dataclasses.replace(v1, miner=dataclasses.replace(v1.miner, **overrides.get("v1", {})))
     v2 = dataclasses.replace(v2, miner=dataclasses.replace(v2.miner, **overrides.get("v2", {})))
     return v1, v2
@@ -56,11 +56,11 @@ def challenge_rankings(g, seed):
             for sid in CHALLENGE_SYSTEMS}
 
 
-def label_structure(name="full", overrides=None, seed=config_mod.DEFAULT_SEED, shift_seed=sourceshift.SHIFT_SEED):
+def label_structure(name="full", overrides=None, seed=config_mod.DEFAULT_SEED, shift_seed=sourceshift_instrument.SHIFT_SEED):
     """The label facts of one trial (see module doc), and the miners' counts."""
     v1_cfg, v2_cfg = configs(name, overrides or {})
     v1g = crosspage.generate(v1_cfg, seed)
-    g = sourceshift.generate(v2_cfg, shift_seed)
+    g = sourceshift_instrument.generate(v2_cfg, shift_seed)
     g["raw_rankings"] = challenge_rankings(g, shift_seed)
     labels = sourceshift_release.simulate_labels(name, v1g, g, shift_seed)
     return summarise(labels, v1g, g)

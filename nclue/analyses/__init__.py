@@ -7,11 +7,11 @@ objects (:mod:`nclue.analyses.base`).  ``freeze`` and ``reproduce`` both call th
 value and its recomputation come from one implementation.
 """
 
-from . import (challenge, construction, diagnostics, genealogy, inference, label_audit, paper, release, scoring, sensitivity,
+from . import (audit_challenge, construction, diagnostics, genealogy, inference, label_audit, paper, release, scoring, sensitivity,
                sourceshift, tables, validation_stages)
 
 REGISTRY = {}
 for _module in (release, construction, scoring, tables, diagnostics, inference, sensitivity, paper, sourceshift, genealogy,
-                label_audit, challenge, validation_stages):
+                label_audit, audit_challenge, validation_stages):
     for _analysis in _module.ANALYSES:
         REGISTRY[_analysis.name] = _analysis

@@ -13,13 +13,13 @@ from ..core.jsonio import read_json
 from ..core.metrics import evaluate, ideal_graded_dcg
 from ..core.structure import gold_and_subsets
 from ..core.structure import query_factors as structure_query_factors
-from ..labelaudit import score as audit_scoring
+from ..labelaudit import audit_scoring as audit_scoring
 from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
 from ..labelaudit.challenge_records import load as load_challenge
 from ..labelaudit.challenge_records import path_of as challenge_path
-from ..labelaudit.records import FILES as AUDIT_RECORD_NAMES
-from ..labelaudit.records import load_for as load_audit_records
-from ..labelaudit.records import path_of as audit_path
+from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
+from ..labelaudit.audit_records import load_for as load_audit_records
+from ..labelaudit.audit_records import path_of as audit_path
 from .base import Value
 
 # what scoring on the final CrossPage copy reads: the corpus, the queries with their condition catalog, the
@@ -42,12 +42,12 @@ def audit_present(inst):
 
 def audit_records(inst):
     """The label audit's records, loaded once per instrument and checked against both releases' construction
-    copies (the copies the packet was sampled from; :func:`nclue.labelaudit.records.load_for`)."""
+    copies (the copies the packet was sampled from; :func:`nclue.labelaudit.audit_records.load_for`)."""
     return inst.memo("audit:records", lambda: load_audit_records(inst))
 
 
 def final_support(inst):
-    """The support of the CrossPage golds the audit's policy made (:func:`nclue.labelaudit.score.repaired_gold_support`);
+    """The support of the CrossPage golds the audit's policy made (:func:`nclue.labelaudit.audit_scoring.repaired_gold_support`);
     empty without the audit part."""
     def build():
         if not audit_present(inst):

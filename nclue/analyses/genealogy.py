@@ -16,7 +16,7 @@ stratified audit's v1 decisions applied:
 * ``construction``: the construction copy re-derived from ``data/v2/inventory.jsonl`` by the
   independent verifier (:func:`nclue.core.verify.verify`), 0 differences expected;
 * ``s0``: the construction copy plus the stratified audit's decisions re-derived from its records,
-  with the zero-gold removal rule (:func:`nclue.labelaudit.genealogy.apply_stage`), against
+  with the zero-gold removal rule (:func:`nclue.labelaudit.copy_derivation.apply_stage`), against
   ``qrels_s0.jsonl`` and the removals recorded in ``genealogy.json``;
 * ``s``: S0 plus the challenge's decisions re-derived from its records, against ``qrels.jsonl``;
 * ``record``: every count of ``genealogy.json`` (queries, rows, grades changed) recomputed.
@@ -25,8 +25,8 @@ stratified audit's v1 decisions applied:
 from ..core import layout
 from ..core.verify import derive_qrels, distinct_page_valid, single_page_solvable, verify
 from ..labelaudit import challenge_score
-from ..labelaudit import score as audit_scoring
-from ..labelaudit.genealogy import apply_stage
+from ..labelaudit import audit_scoring as audit_scoring
+from ..labelaudit.copy_derivation import apply_stage
 from .base import Analysis, Unit, Value
 from .common import (AUDIT_FILES, AUDIT_INPUTS, CHALLENGE_FILES, audit_present, audit_records, challenge_records,
                      final_support)
@@ -82,7 +82,7 @@ def derived_s(inst):
 
 def derived_final(inst):
     """``(qrels, removed, changed)`` of CrossPage's final copy re-derived from the re-derived construction copy
-    and the audit records (the policy re-run: :func:`nclue.labelaudit.score.repaired_pairs`)."""
+    and the audit records (the policy re-run: :func:`nclue.labelaudit.audit_scoring.repaired_pairs`)."""
     def build():
         v1 = inst.v1()
         changed = {pair: after for pair, (_, after, _) in

@@ -23,7 +23,7 @@
 """
 
 from ..core import layout
-from ..labelaudit import score as audit_scoring
+from ..labelaudit import audit_scoring as audit_scoring
 from .base import Analysis, Unit, Value
 from .common import AUDIT_FILES, AUDIT_INPUTS, audit_present, audit_records, stats_file_disagreements
 

@@ -11,7 +11,7 @@ of the harness.
 from ..core import layout
 from ..paperaudit import results as result_rules
 from ..paperaudit import roles
-from ..paperaudit.check import NUMBERS, audit, load_numbers
+from ..paperaudit.consistency import NUMBERS, audit, load_numbers
 from ..paperaudit.crosswalk import completeness, unknown_ids
 from ..paperaudit.crosswalk import load as load_crosswalk
 from .base import Analysis, Unit, Value

@@ -21,7 +21,7 @@ from ..core import layout
 from ..core.integrity import load_manifest
 from ..core.jsonio import read_json
 from ..paperaudit.bindings import BY_CLAIM
-from ..paperaudit.check import load_numbers
+from ..paperaudit.consistency import load_numbers
 from .base import Analysis, Unit, Value
 
 SOURCE = "release consistency (MANIFEST.json, build.json, stats.json, the transcribed paper)"

@@ -26,7 +26,7 @@ from ..core.metrics import common_support
 from ..stats import protocol
 from ..stats.logistic import FitError, logistic_fit
 from ..stats.bootstrap import percentile_interval
-from ..stats.sensitivity import (crossed_statistics, crossed_weights, drop_top_degree, leave_one_document_range,
+from ..stats.robustness import (crossed_statistics, crossed_weights, drop_top_degree, leave_one_document_range,
                                 promotion_bounds)
 from .base import Analysis, Unit, Value
 from .common import SCORE_INPUTS, contrasts, displayed_variant, form_systems, gold_sets, outcomes
@@ -45,7 +45,7 @@ def _delta(inst, base, var):
 
 def crossed_weights_of(inst, label):
     """``(weights, totals)``: the crossed bootstrap's per-draw query weights over ``gold`` or ``judged`` memberships
-    (:func:`nclue.stats.sensitivity.crossed_weights`; docs/statistics.md#crossed-query-x-document-bootstrap):
+    (:func:`nclue.stats.robustness.crossed_weights`; docs/statistics.md#crossed-query-x-document-bootstrap):
     every block's contrast is summarised on the same weights, computed once from the qrels alone."""
     def compute():
         ctx = context(inst)

@@ -7,7 +7,7 @@ import math
 
 from ..core.structure import gold_and_subsets, gold_graph_components
 from ..stats import protocol
-from ..stats.sensitivity import crossed_intervals, drop_top_degree, leave_one_document_range
+from ..stats.robustness import crossed_intervals, drop_top_degree, leave_one_document_range
 from .base import Value
 from .common import outcomes
 
@@ -20,7 +20,7 @@ def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
     **gold-only NDCG@10** gap (per-query differences in 0-1 units, on the release's evaluation
     queries and final qrels): queries and distinct gold documents; then for gold memberships and for
     all judged memberships, the membership graph's components and largest, the crossed query x
-    document 95% interval (:func:`nclue.stats.sensitivity.crossed_bootstrap`, ``protocol.SHARED_DOCUMENTS.n_draws`` draws,
+    document 95% interval (:func:`nclue.stats.robustness.crossed_bootstrap`, ``protocol.SHARED_DOCUMENTS.n_draws`` draws,
     ``scale=1``), the leave-one-document range, and the gap after removing every query of the 20
     highest-degree documents with the number of queries left."""
     queries, qrels = inst.evaluation_queries(), inst.qrels()

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .miner import MinerConfig
-from .text import TextConfig
+from .page_text import TextConfig
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from . import config as config_mod
 from .miner import mine
 from .rankings import ranking_rows
 from .stats_files import write_stats
-from .text import PageSource
+from .page_text import PageSource
 
 
 def generate(cfg, seed):

@@ -13,7 +13,7 @@ from ..core.errors import UsageError
 from ..core.jsonio import iter_jsonl, read_json, write_jsonl
 from . import crosspage
 from .config import CONFIGS
-from .sourceshift import SHIFT_CONFIGS, generate
+from .sourceshift_instrument import SHIFT_CONFIGS, generate
 
 
 def _rows(root, rel):

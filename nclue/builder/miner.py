@@ -9,7 +9,7 @@ then the pages where they occur are read and each condition confirmed or not):
   survived the construction's surface-form clustering -- each alias with
   probability ``alias_recall`` (drawn once per alias);
 * **surface match**: a statement of a true fact (a heading line or a sentence,
-  :class:`nclue.builder.text.Statement`) is matched when it contains a lexicon
+  :class:`nclue.builder.page_text.Statement`) is matched when it contains a lexicon
   form in any case.  A fact stated only in a paraphrase, under an alias the
   lexicon lacks, or garbled by OCR noise is not matched on that page;
 * **semantic read**: on a page with matched statements the read confirms the

@@ -116,7 +116,7 @@ class Release:
         return self.source.page(docid, page)
 
     def statements(self, docid, page):
-        """The statements of the page's true facts (:meth:`nclue.builder.text.PageSource.statements`)."""
+        """The statements of the page's true facts (:meth:`nclue.builder.page_text.PageSource.statements`)."""
         return self.source.statements(docid, page)
 
     def forms(self, cid):

@@ -16,7 +16,7 @@ from ..retrieval.engine import Engine
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
 from . import config as config_mod
-from . import crosspage, simulated_audit, simulated_challenge, sourceshift
+from . import crosspage, simulated_audit, simulated_challenge, sourceshift_instrument
 from .rankings import ranking_rows
 from .stats_files import write_stats
 
@@ -36,13 +36,13 @@ def _writer(out_root, written):
     return put_jsonl, put_json
 
 
-def write_sourceshift(out_root, config_name, seed=sourceshift.SHIFT_SEED, log=print):
+def write_sourceshift(out_root, config_name, seed=sourceshift_instrument.SHIFT_SEED, log=print):
     """``data/v2``: corpus, conditions, queries, inventory, the construction qrels, the 39 form rankings,
     systems.json.  Returns ``(generated, written)``; S0, S and the genealogy are written by :func:`write_audit`."""
-    cfg = sourceshift.SHIFT_CONFIGS[config_name]
+    cfg = sourceshift_instrument.SHIFT_CONFIGS[config_name]
     written = []
     put_jsonl, put_json = _writer(out_root, written)
-    g = sourceshift.generate(cfg, seed)
+    g = sourceshift_instrument.generate(cfg, seed)
     put_jsonl(layout.V2_CORPUS, g["docs"])
     put_jsonl(layout.V2_CONDITIONS, [
         {k: c[k] for k in ("cid", "kind", "label", "aliases", "topic", "synthetic")} for c in g["catalog"]])
@@ -90,7 +90,7 @@ def _v2_entry(spec):
     return entry
 
 
-def simulate_labels(config_name, v1g, g, seed=sourceshift.SHIFT_SEED):
+def simulate_labels(config_name, v1g, g, seed=sourceshift_instrument.SHIFT_SEED):
     """The label audit of both releases and the challenge, in memory: every record, the grade changes and
     the qrel copies they give (v1 final; v2 S0 and S, each with its zero-gold removals).  ``v1g``, ``g``:
     the generated v1 and v2 (:func:`nclue.builder.crosspage.generate`, :func:`write_sourceshift`)."""
@@ -124,7 +124,7 @@ def simulate_labels(config_name, v1g, g, seed=sourceshift.SHIFT_SEED):
             "truth": simulated_audit.against_truth(records, releases)}
 
 
-def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=print):
+def write_audit(out_root, config_name, v1g, g, seed=sourceshift_instrument.SHIFT_SEED, log=print):
     """The stratified audit and the residual-qrel challenge (``data/audit``); CrossPage's final copy
     ``data/v1/qrels.jsonl`` with its ``genealogy.json`` and ``data/v1/repairs.jsonl``; v2's S0 and S with
     ``genealogy.json``; ``data/v2/build.json``; the audit's agreement with the generator's truth added to
@@ -163,10 +163,10 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift.SHIFT_SEED, log=
         "command": "python -m nclue build --config %s --shift-seed %d" % (config_name, seed),
         "generator_version": __version__,
         "construction": g["info"],
-        "text": crosspage.text_parameters(sourceshift.SHIFT_CONFIGS[config_name].text),
-        "miner": crosspage.miner_parameters(sourceshift.SHIFT_CONFIGS[config_name].miner),
-        "parameters": config_mod.provenance(sourceshift.SHIFT_CONFIGS[config_name], fitted=sourceshift.FITTED,
-                                            exact=sourceshift.EXACT),
+        "text": crosspage.text_parameters(sourceshift_instrument.SHIFT_CONFIGS[config_name].text),
+        "miner": crosspage.miner_parameters(sourceshift_instrument.SHIFT_CONFIGS[config_name].miner),
+        "parameters": config_mod.provenance(sourceshift_instrument.SHIFT_CONFIGS[config_name], fitted=sourceshift_instrument.FITTED,
+                                            exact=sourceshift_instrument.EXACT),
         "audit_against_truth": truth["v2"],
         "note": "The generator knows which facts the page text really carries; 'audit_against_truth' "
                 "compares the audit's final grades with that truth (a check the paper could not make).",

@@ -8,9 +8,9 @@ from ..core import layout
 from ..core.instrument import Instrument
 from ..core.jsonio import write_json
 from ..core.structure import sourceshift_table, table1
-from ..labelaudit.score import packet_structure
+from ..labelaudit.audit_scoring import packet_structure
 from .config import PAPER_TABLE1
-from .sourceshift import PAPER_V2
+from .sourceshift_instrument import PAPER_V2
 
 
 def beside_paper(stats, paper):
@@ -33,8 +33,8 @@ def _write(out_root, rel, table_key, stats, paper, note):
 def v1_table1(inst):
     """Table 1 of the instrument on its final copy, a repaired gold's gates on the audit's support (the
     harness's ``v1.construction``, :func:`nclue.analyses.construction.final_table1`, computes the same)."""
-    from ..labelaudit.records import load_for, path_of
-    from ..labelaudit.score import repaired_gold_support
+    from ..labelaudit.audit_records import load_for, path_of
+    from ..labelaudit.audit_scoring import repaired_gold_support
     v1 = inst.v1()
     support = {}
     if inst.exists(path_of("key")):
@@ -60,7 +60,7 @@ PAPER_PACKET = {"pairs": 300, "conditions": 710, "pre_gold": 147, "pre_subset": 
 
 def write_stats_audit(out_root, config_name):
     """``data/audit/stats.json``: the realised packet design beside the paper's Table S7 (full config)."""
-    from ..labelaudit.records import load_for
+    from ..labelaudit.audit_records import load_for
     records = load_for(Instrument(out_root))
     return _write(out_root, layout.AUDIT_STATS, "table", packet_structure(records),
                   PAPER_PACKET if config_name == "full" else {},

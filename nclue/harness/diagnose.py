@@ -18,7 +18,7 @@ def _part(inst, rel):
 
 
 def _audit(inst, rel):
-    from ..labelaudit.records import load_for
+    from ..labelaudit.audit_records import load_for
     return load_for(inst)
 
 
@@ -28,7 +28,7 @@ def _crosswalk(inst, rel):
 
 
 def _paper(inst, rel):
-    from ..paperaudit.check import load_numbers
+    from ..paperaudit.consistency import load_numbers
     return load_numbers(inst.root)
 
 

@@ -19,7 +19,7 @@ headline and the JSON report carry: bound and unbound numbers by table, verified
 from fractions import Fraction
 
 from ..paperaudit import results
-from ..paperaudit.check import load_numbers
+from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
 from .checks import Check
 

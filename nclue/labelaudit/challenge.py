@@ -2,7 +2,7 @@
 
 Pure functions, no files; the stand-in's simulated challenge
 (:mod:`nclue.builder.simulated_challenge`) and the analysis that re-scores it
-from its records (:mod:`nclue.analyses.challenge`) both use them.
+from its records (:mod:`nclue.analyses.audit_challenge`) both use them.
 
 **Targets.** For the contrast fusion minus BM25-AND in gold-only NDCG@10 on
 the challenge's starting copy (S0): every already-judged subset (grade 1 to

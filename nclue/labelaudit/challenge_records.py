@@ -29,7 +29,7 @@ import re
 from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
-from .records import _answer, answers_list, condition_of, packet_conditions
+from .audit_records import _answer, answers_list, condition_of, packet_conditions
 
 FILES = ("challenge_key", "challenge_packet", "challenge_responses", "challenge_tiebreak", "challenge_decisions")
 ROLES = ("target", "control")

@@ -3,8 +3,8 @@
 Pure functions, no files: the quote-integrity gate, derived grades, and the
 evidence-asymmetric repair policy of supplement 10.2.2 / 10.4 as one
 deterministic function.  The audit records are loaded by
-:mod:`nclue.labelaudit.records` and scored with these rules by
-:mod:`nclue.labelaudit.score`; the stand-in's simulated audit
+:mod:`nclue.labelaudit.audit_records` and scored with these rules by
+:mod:`nclue.labelaudit.audit_scoring`; the stand-in's simulated audit
 (:mod:`nclue.builder.simulated_audit`) decides with the same function.
 
 Quote gate (10.2.1): a positive answer has at least one selected page, every

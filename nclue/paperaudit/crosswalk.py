@@ -1,6 +1,6 @@
 """The released crosswalk ``data/crosswalk.json``: its loader and completeness check
 (docs/paper-audit.md#the-crosswalk).  The stand-in's own table is declared in
-:mod:`nclue.builder.crosswalk`; the harness reads only the released file.
+:mod:`nclue.builder.crosswalk_writer`; the harness reads only the released file.
 """
 
 from typing import NamedTuple, Optional

@@ -1,6 +1,6 @@
 """Every relation the paper's published numbers must satisfy, one literal row each (docs/paper-audit.md).
 
-Each row is a constructor from :mod:`nclue.paperaudit.checks` with the
+Each row is a constructor from :mod:`nclue.paperaudit.relation_kinds` with the
 relation's id, the transcribed numbers it involves (ids of
 ``reference_metrics/paper/numbers.json``), its parameters and a one-line
 description.  The ids are written out in full so that ``grep`` finds every
@@ -8,7 +8,7 @@ relation a number takes part in; nothing here is generated at import time.
 To add a relation, add a row (docs/recipes.md#a-relation-of-the-paper-audit).
 """
 
-from .checks import (
+from .relation_kinds import (
                      agreement_by_n,
                      count_exists,
                      binary_kappa,

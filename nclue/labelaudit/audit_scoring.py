@@ -1,6 +1,6 @@
 """Scoring the label audit from its records (supplement sections 10.2-10.4, Tables S8-S13).
 
-Every function takes :class:`~nclue.labelaudit.records.AuditRecords` (and
+Every function takes :class:`~nclue.labelaudit.audit_records.AuditRecords` (and
 for qrels, the released copies) and returns plain numbers.  The policy is
 :func:`nclue.labelaudit.rules.repair_detail`, the one implementation; the quote gate is
 :func:`nclue.labelaudit.rules.gate` applied to the pages shown to that responder.

@@ -9,7 +9,7 @@ source; 199 with n = 2 and 27 with n = 3) and the 13 form systems x 3 forms.
 Two inventories, so that the label audit has something real to find:
 
 * the **truth**: the facts the page text is generated from
-  (:mod:`nclue.builder.text`); never released;
+  (:mod:`nclue.builder.page_text`); never released;
 * the **miner's** inventory (released as ``inventory.jsonl``): the facts the
   construction miner (:mod:`nclue.builder.miner`) finds in the text -- a fact
   written under a paraphrase or garbled by OCR is missed, and a near-miss,
@@ -32,7 +32,7 @@ from ..core.rng import Stream
 from . import construct, corpus, vocab
 from .config import SCALE_FACTORS
 from .miner import MinerConfig, mine
-from .text import PageSource, TextConfig
+from .page_text import PageSource, TextConfig
 
 
 @dataclass(frozen=True)
