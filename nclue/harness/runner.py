@@ -6,7 +6,6 @@ writes anything under the instrument root.
 """
 
 import os
-import time
 
 from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
@@ -18,6 +17,7 @@ from ..core.inputs import recording
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
 from .checks import Check
+from .run_context import RunContext
 from .claims import compare, load_claim_file
 from .diagnose import content_problem
 from .guard import attempt
@@ -53,34 +53,34 @@ def check_root(root):
         raise UsageError("%r has neither MANIFEST.json nor data/: not an instrument root" % root)
 
 
-def _absent(result, rel):
+def _absent(ctx, rel):
     """An absent input: a skip when its whole release part is absent, a fail when the part is present."""
     part = part_of(rel)
-    if part is not None and part in result.presence:
+    if part is not None and part in ctx.presence:
         return "fail", "input %s is absent, but release part %s is present" % (rel, part), rel
     return "skip", "input %s is absent (release part %s is not in this release)" % (rel, part or "-"), rel
 
 
-def _gate(result, rel):
+def _gate(ctx, rel):
     """``(status, reason, cause)`` of one input file for the claims that read it (None when it is sound)."""
-    state = result.status(rel)
+    state = ctx.status(rel)
     if state == "ok":
         return None
     if state == "missing":
-        return _absent(result, rel)
+        return _absent(ctx, rel)
     if state == "bad":
-        return "fail", "input fails integrity: %s" % result.reason(rel), rel
-    if result.manifest is None:
+        return "fail", "input fails integrity: %s" % ctx.reason(rel), rel
+    if ctx.manifest is None:
         return "fail", "input %s cannot be verified: MANIFEST.json unusable" % rel, rel
     return ("fail", "input %s is not listed in MANIFEST.json" % rel, rel) if os.path.lexists(
-        layout.abspath(result.root, rel)) else _absent(result, rel)
+        layout.abspath(ctx.root, rel)) else _absent(ctx, rel)
 
 
-def _worst_gate(result, paths):
+def _worst_gate(ctx, paths):
     """The gate of a set of inputs: the first fail, else the first skip, else None."""
     state = None
     for path in paths:
-        g = _gate(result, path)
+        g = _gate(ctx, path)
         if g and (state is None or (g[0] == "fail" and state[0] != "fail")):
             state = g
     return state
@@ -92,9 +92,9 @@ def _cause(reason):
     return head if layout.is_released(head) else None
 
 
-def claim_files(root, result):
+def claim_files(root, ctx):
     """Frozen claim files: those the manifest lists plus any on disk (top level of reference_metrics/)."""
-    names = {p for p, f in result.files.items() if f.role == "frozen-claims"}
+    names = {p for p, f in ctx.files.items() if f.role == "frozen-claims"}
     base = layout.abspath(root, layout.CLAIMS_DIR)
     if os.path.isdir(base):
         for name in os.listdir(base):
@@ -103,45 +103,77 @@ def claim_files(root, result):
     return sorted(names)
 
 
-def _run_claim_file(inst, result, rel, levels, read):
-    """The checks of one frozen claims file; adds the paths its claims read to ``read``."""
-    if result.status(rel) == "missing":
-        return [Check("claims:" + rel, "integrity", "fail", "frozen claims file %s is listed in MANIFEST.json but "
-                                                            "absent" % rel, cause=rel)]
-    document = getattr(result, "documents", {}).pop(rel, None)
+def _run_claim_file(inst, ctx, rel, levels, read):
+    """The checks of one frozen claims file; adds the paths its claims read to ``read``: the file read
+    and gated (:func:`_frozen_claims`), its analysis's units computed (:func:`_compute_units`), and each
+    frozen claim compared with its recomputed value (:func:`_compare_claim`)."""
+    ok, frozen = _frozen_claims(inst, ctx, rel, levels, read)
+    if not ok:
+        return frozen
+    analysis, claims = frozen
+    ok, computed = _compute_units(inst, ctx, analysis)
+    if not ok:
+        return _every(claims, *computed)
+    produced, unit_state = computed
+    checks = [_compare_claim(ctx, rel, analysis, c, produced, unit_state) for c in claims]
+    frozen_ids = {c["id"] for c in claims}
+    for cid in sorted(set(produced) - frozen_ids):
+        value = produced[cid][0]
+        checks.append(Check(cid, analysis.level, "fail", "recomputed but not frozen in %s" % rel,
+                            value.rule, None, value.value, value.source, rel))
+    return checks
+
+
+def _every(claims, status, reason, cause=None):
+    """One check of ``status`` for every frozen claim (a file-wide skip or fail)."""
+    return [Check(c["id"], c["level"], status, reason, c["rule"], c["value"], None, c["source"], cause,
+                  [i["path"] for i in c["inputs"]]) for c in claims]
+
+
+def _frozen_claims(inst, ctx, rel, levels, read):
+    """``(True, (analysis, claims))`` for a claim file to compute, else ``(False, checks)``: the file absent,
+    unreadable, at the wrong level, failing integrity, of an unknown analysis, or of a level not requested."""
+    if ctx.status(rel) == "missing":
+        return False, [Check("claims:" + rel, "integrity", "fail", "frozen claims file %s is listed in MANIFEST.json "
+                                                                   "but absent" % rel, cause=rel)]
+    document = ctx.documents.pop(rel, None)
     ok, frozen = attempt("reading " + rel, lambda: load_claim_file(inst.root, rel, document))
     if not ok:
-        return [Check("claims:" + rel, "scoring", "fail", frozen, cause=rel)]
+        return False, [Check("claims:" + rel, "scoring", "fail", frozen, cause=rel)]
     claims = frozen["claims"]
     for c in claims:
         read.update(item["path"] for item in c["inputs"])
     analysis = REGISTRY.get(frozen["analysis"])
     if analysis is not None and frozen["level"] != analysis.level:
-        return [Check("claims:" + rel, "integrity", "fail", "%s: field 'level': is %r, but analysis %s runs at level %r"
-                      % (rel, frozen["level"], analysis.name, analysis.level), cause=rel)]
-
-    def every(status, reason, cause=None):
-        return [Check(c["id"], c["level"], status, reason, c["rule"], c["value"], None, c["source"], cause,
-                      [i["path"] for i in c["inputs"]]) for c in claims]
-
-    gate = _gate(result, rel)
+        return False, [Check("claims:" + rel, "integrity", "fail", "%s: field 'level': is %r, but analysis %s runs at "
+                             "level %r" % (rel, frozen["level"], analysis.name, analysis.level), cause=rel)]
+    gate = _gate(ctx, rel)
     if gate:
-        return every("fail", "frozen claims file fails integrity: " + gate[1], rel)
+        return False, _every(claims, "fail", "frozen claims file fails integrity: " + gate[1], rel)
     if analysis is None:
-        return every("fail", "%s names analysis %r, which this harness does not have" % (rel, frozen["analysis"]), rel)
+        return False, _every(claims, "fail", "%s names analysis %r, which this harness does not have" % (
+            rel, frozen["analysis"]), rel)
     if analysis.level not in levels:
-        return every("skip", "level %s not requested" % analysis.level)
+        return False, _every(claims, "skip", "level %s not requested" % analysis.level)
+    return True, (analysis, claims)
+
+
+def _compute_units(inst, ctx, analysis):
+    """``(True, (produced, unit_state))``: every unit whose inputs pass their gates computed under
+    :class:`~nclue.core.inputs.recording` (``produced``: claim id -> (value, unit)); ``unit_state``:
+    frozenset(inputs) -> the (status, reason, cause) of each unit not computed or failing -- including one
+    that read a file its claims do not record.  ``(False, (status, reason, cause))`` when the units cannot
+    be enumerated or the files that define them fail."""
     with recording() as seen:
         ok, units = attempt("enumerating the units of " + analysis.name, lambda: analysis.units(inst))
     if not ok:
-        return every("fail", "cannot enumerate %s: %s" % (analysis.name, units), _cause(units))
-    gate = _worst_gate(result, integrity.observed_inputs(inst.root, seen))     # what defines the units (systems.json)
+        return False, ("fail", "cannot enumerate %s: %s" % (analysis.name, units), _cause(units))
+    gate = _worst_gate(ctx, integrity.observed_inputs(inst.root, seen))     # what defines the units (systems.json)
     if gate:
-        return every(gate[0], "the units of %s are defined by %s: %s" % (analysis.name, gate[2], gate[1]), gate[2])
-    produced = {}
-    unit_state = {}          # frozenset(inputs) -> list of (status, reason, cause)
+        return False, (gate[0], "the units of %s are defined by %s: %s" % (analysis.name, gate[2], gate[1]), gate[2])
+    produced, unit_state = {}, {}
     for unit in units:
-        state = _worst_gate(result, unit.inputs)
+        state = _worst_gate(ctx, unit.inputs)
         if state is None:
             with recording() as seen:
                 ok, values = attempt("computing %s unit %s" % (analysis.name, unit.key), lambda: list(unit.compute()))
@@ -158,60 +190,53 @@ def _run_claim_file(inst, result, rel, levels, read):
                 state = ("fail", values, _cause(values))
         if state is not None:
             unit_state.setdefault(frozenset(unit.inputs), []).append(state)
-    checks = []
-    frozen_ids = set()
-    for c in claims:
-        frozen_ids.add(c["id"])
-        inputs = [i["path"] for i in c["inputs"]]
-        if c["id"] in produced:
-            value, unit = produced[c["id"]]
-            stale = [item["path"] for item in c["inputs"] if result.files.get(item["path"]) is None
-                     or result.files[item["path"]].sha256 != item["sha256"]]
-            if set(inputs) != set(unit.inputs):
-                other = sorted(set(inputs) ^ set(unit.inputs))
-                checks.append(Check(c["id"], c["level"], "fail", "claim was frozen from inputs that are not the files "
-                                    "its analysis reads (%s: %s)" % (
-                                        "frozen but not read" if other[0] in inputs else "read but not frozen",
-                                        other[0]), c["rule"], c["value"], value.value, c["source"], rel, inputs))
-                continue
-            ok, why = compare(c["rule"], value.value, c["value"])
-            detail = " -- " + value.detail if value.detail else ""
-            if stale:
-                reason = "claim was frozen from a different %s (sha256 differs); " % stale[0]
-                reason += "value still agrees" if ok else why + detail
-                status, cause = "fail", stale[0]
-            elif ok:
-                reason, status, cause = "", "pass", None
-            else:
-                reason, status, cause = why + detail, "fail", None
-            checks.append(Check(c["id"], c["level"], status, reason, c["rule"], c["value"], value.value, c["source"],
-                                cause, inputs))
-            continue
+    return True, (produced, unit_state)
+
+
+def _compare_claim(ctx, rel, analysis, c, produced, unit_state):
+    """The check of one frozen claim ``c``: its recomputed value against the frozen one under its rule,
+    failing when it was frozen from other inputs or from a file whose hash has changed; a claim not
+    recomputed takes its unit's state (or its inputs' gate)."""
+    inputs = [i["path"] for i in c["inputs"]]
+    if c["id"] not in produced:
         states = unit_state.get(frozenset(inputs), [])
         fails = [st for st in states if st[0] == "fail"]
-        state = fails[0] if fails else (states[0] if states else _worst_gate(result, inputs))
+        state = fails[0] if fails else (states[0] if states else _worst_gate(ctx, inputs))
         if state is None:
             state = ("fail", "claim is not recomputed by analysis %s" % analysis.name, None)
-        checks.append(Check(c["id"], c["level"], state[0], state[1], c["rule"], c["value"], None, c["source"],
-                            state[2], inputs))
-    for cid in sorted(set(produced) - frozen_ids):
-        value = produced[cid][0]
-        checks.append(Check(cid, analysis.level, "fail", "recomputed but not frozen in %s" % rel,
-                            value.rule, None, value.value, value.source, rel))
-    return checks
+        return Check(c["id"], c["level"], state[0], state[1], c["rule"], c["value"], None, c["source"], state[2], inputs)
+    value, unit = produced[c["id"]]
+    if set(inputs) != set(unit.inputs):
+        other = sorted(set(inputs) ^ set(unit.inputs))
+        return Check(c["id"], c["level"], "fail", "claim was frozen from inputs that are not the files its analysis "
+                     "reads (%s: %s)" % ("frozen but not read" if other[0] in inputs else "read but not frozen",
+                                         other[0]), c["rule"], c["value"], value.value, c["source"], rel, inputs)
+    stale = [item["path"] for item in c["inputs"] if ctx.files.get(item["path"]) is None
+             or ctx.files[item["path"]].sha256 != item["sha256"]]
+    ok, why = compare(c["rule"], value.value, c["value"])
+    detail = " -- " + value.detail if value.detail else ""
+    if stale:
+        reason = "claim was frozen from a different %s (sha256 differs); " % stale[0]
+        reason += "value still agrees" if ok else why + detail
+        status, cause = "fail", stale[0]
+    elif ok:
+        reason, status, cause = "", "pass", None
+    else:
+        reason, status, cause = why + detail, "fail", None
+    return Check(c["id"], c["level"], status, reason, c["rule"], c["value"], value.value, c["source"], cause, inputs)
 
 
-def _shape_checks(inst, result, present_claim_files):
+def _shape_checks(inst, ctx, present_claim_files):
     """Required files of every present part, and the claim file of every analysis with work to do."""
     checks = []
-    missing = missing_files(inst.root, result.presence)
+    missing = missing_files(inst.root, ctx.presence)
     for part, pattern in missing:
         checks.append(Check("shape.%s:%s" % (part, pattern), "integrity", "fail", "release part %s is present but has "
                             "no %s (a required file)" % (part, pattern), cause=pattern))
     for name in sorted(REGISTRY):
         analysis = REGISTRY[name]
         rel = layout.claim_file(name)
-        if analysis_part(name) not in result.presence or rel in present_claim_files:
+        if analysis_part(name) not in ctx.presence or rel in present_claim_files:
             continue
         ok, units = attempt("enumerating the units of " + name, lambda: analysis.units(inst))
         if ok and not units:
@@ -222,7 +247,7 @@ def _shape_checks(inst, result, present_claim_files):
                             cause=rel))
     if not checks:
         checks.append(Check("shape.complete", "integrity", "pass", "every present part (%s) has its required files "
-                            "and claim files" % ", ".join(sorted(result.presence.parts)) or "none"))
+                            "and claim files" % ", ".join(sorted(ctx.presence.parts)) or "none"))
     return checks
 
 
@@ -250,23 +275,23 @@ _WORKER_STATE = {}
 
 def _claim_file_worker(rel):
     """One claim file in a worker process (forked after the integrity stage: it inherits the instrument
-    and the integrity result); returns what the serial loop would have produced."""
-    inst, result, levels = _WORKER_STATE["args"]
+    and the integrity ctx); returns what the serial loop would have produced."""
+    inst, ctx, levels = _WORKER_STATE["args"]
     read = set()
-    return rel, _run_claim_file(inst, result, rel, levels, read), read
+    return rel, _run_claim_file(inst, ctx, rel, levels, read), read
 
 
-def _claim_file_results(inst, result, files, levels, jobs, done_hook=None, log=None):
+def _claim_file_results(inst, ctx, files, levels, jobs, done_hook=None, log=None):
     """``(rel, checks, read paths)`` of every claim file, in file order.  With ``jobs > 1`` (and ``fork``
     available) the files are computed in worker processes; the results are merged in the same order, so
     the report is byte-identical for any ``jobs``.  ``done_hook(rel, checks)`` is called as each file
     finishes, in the order they finish (the progress lines)."""
-    compute, needed = requested_work(result, files, levels)
+    compute, needed = requested_work(ctx, files, levels)
 
     def serial(rels):
         for rel in rels:
             read = set()
-            checks = _run_claim_file(inst, result, rel, levels, read)
+            checks = _run_claim_file(inst, ctx, rel, levels, read)
             if done_hook is not None:
                 done_hook(rel, checks)
             yield rel, checks, read
@@ -288,10 +313,10 @@ def _claim_file_results(inst, result, files, levels, jobs, done_hook=None, log=N
     if log is not None:
         log("preloading the inputs the %d claim files of the requested levels share, for %d workers" % (
             len(compute), jobs))
-    _prewarm(inst, result, needed)
+    _prewarm(inst, ctx, needed)
     if log is not None:
         log("preloaded; computing %d claim files" % len(compute))
-    _WORKER_STATE["args"] = (inst, result, levels)
+    _WORKER_STATE["args"] = (inst, ctx, levels)
     try:
         while pending and pending[0] in done:
             first = pending.pop(0)
@@ -329,7 +354,7 @@ def _can_fork():
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def requested_work(result, files, levels):
+def requested_work(ctx, files, levels):
     """``(compute, shared)``: the claim files a run of ``levels`` computes (those of the requested levels, and
     any whose frozen document could not be read, which fail at once), and the released files that the claims
     of at least two of them record as inputs -- what more than one worker would otherwise load, and so all
@@ -337,7 +362,7 @@ def requested_work(result, files, levels):
     parallel)."""
     compute, users = [], {}
     for rel in files:
-        document = result.documents.get(rel) if hasattr(result, "documents") else None
+        document = ctx.documents.get(rel)
         analysis = REGISTRY.get(document.get("analysis")) if isinstance(document, dict) and isinstance(
             document.get("analysis"), str) else None
         if analysis is not None and analysis.level not in levels:
@@ -355,7 +380,7 @@ def requested_work(result, files, levels):
     return compute, {path for path, count in users.items() if count > 1}
 
 
-def _prewarm(inst, result, needed):
+def _prewarm(inst, ctx, needed):
     """Load, before the workers fork (they inherit it), what the claim files to compute share: the queries,
     corpus and qrels of each release they read, the rankings among ``needed`` (the files their claims
     record as inputs) and each such ranking's outcome vectors under each of its release's qrel copies that
@@ -366,7 +391,7 @@ def _prewarm(inst, result, needed):
         if any(rel.startswith(part.base + "/") for rel in needed):
             for load in (part.queries, part.corpus, part.qrels):
                 attempt("preloading", load)
-    for rel, f in sorted(result.files.items()):
+    for rel, f in sorted(ctx.files.items()):
         if f.status == "ok" and f.role in ("ranking", "form-ranking") and rel in needed:
             in_v2 = rel.startswith(layout.V2 + "/")
             part = v2 if in_v2 else v1
@@ -374,7 +399,7 @@ def _prewarm(inst, result, needed):
             if not attempt("preloading " + rel, lambda rel=rel, part=part: part.ranking(rel))[0]:
                 continue
             for copy in copies:
-                if result.status(copy) == "ok":
+                if ctx.status(copy) == "ok":
                     attempt("preloading the outcomes of " + rel, lambda rel=rel, part=part, copy=copy: outcomes(
                         part, rel, copy))
 
@@ -406,58 +431,77 @@ def default_jobs(cores=None, load=None):
 
 
 def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
-    """Every requested check of the release at ``root`` (docs/claims.md).  ``log(line)`` receives the
-    progress lines (one as the run starts, one after the integrity stage, one per claim file as it
-    finishes); ``announce(manifest)`` is called as soon as MANIFEST.json is read (None when it is
-    unusable), so that a caller can name the instrument before the files are hashed."""
+    """Every requested check of the release at ``root`` (docs/claims.md), as stages over one
+    :class:`~nclue.harness.run_context.RunContext`: integrity, the claim files, the paper audit and the
+    published results, the rebuild.  ``log(line)`` receives the progress lines (one as the run starts,
+    one after the integrity stage, one per claim file as it finishes); ``announce(manifest)`` is called as
+    soon as MANIFEST.json is read (None when it is unusable), so that a caller can name the instrument
+    before the files are hashed."""
     check_root(root)
-    started = time.monotonic()
-    if log is not None:
-        log("[%6.1fs] %-12s checking %s (levels %s; %d job%s)" % (
-            0.0, "start", root, ",".join(lv for lv in LEVELS if lv in levels), jobs, "" if jobs == 1 else "s"))
-    result = integrity.check(root, on_manifest=announce)
-    if log is not None:
-        log("[%6.1fs] %-12s %d listed files hashed" % (time.monotonic() - started, "integrity", len(result.files)))
-    result.root = root
-    result.presence = Presence(root, result)
-    checks = []
-    for cid, status, reason in result.problems:
-        checks.append(Check(cid, "integrity", status, reason))
-    result.documents = {}     # decoded frozen claim files, handed to their claim checks (each file decoded once)
-    for rel in sorted(result.files):
-        f = result.files[rel]
+    ctx = RunContext(root, levels, log)
+    ctx.progress("start", "checking %s (levels %s; %d job%s)" % (
+        root, ",".join(lv for lv in LEVELS if lv in levels), jobs, "" if jobs == 1 else "s"))
+    checks = _integrity_stage(ctx, announce)
+    inst = Instrument(root)
+    checks += _claims_stage(ctx, inst, jobs, checks)
+    paper = _paper_stage(ctx, inst)
+    published = _published(root, ctx, checks, levels)
+    if published is not None:
+        ctx.progress("published", "%d of %d transcribed numbers bound" % (published["summary"]["bound"],
+                                                                         published["summary"]["numbers"]))
+    _attribute(checks)
+    checks += _rebuild_stage(ctx, deep)
+    run_result = RunResult(root, checks, ctx.integrity, levels)
+    run_result.paper = paper
+    run_result.published = published
+    return run_result
+
+
+def _integrity_stage(ctx, announce):
+    """Hash every listed file (:func:`nclue.core.integrity.check`), decode every JSON file once (the frozen
+    claim files are kept in ``ctx.documents``), and one check per manifest problem and per file; a file whose
+    hash differs gets the field-level problem inside it as the check's detail."""
+    ctx.integrity = integrity.check(ctx.root, on_manifest=announce)
+    ctx.progress("integrity", "%d listed files hashed" % len(ctx.files))
+    ctx.presence = Presence(ctx.root, ctx)
+    checks = [Check(cid, "integrity", status, reason) for cid, status, reason in ctx.problems]
+    for rel in sorted(ctx.files):
+        f = ctx.files[rel]
         if f.status == "ok" and rel.endswith(".json"):
-            ok, why = attempt("reading " + rel, lambda: read_json(layout.abspath(root, rel), rel))
+            ok, why = attempt("reading " + rel, lambda: read_json(layout.abspath(ctx.root, rel), rel))
             if not ok:
                 f.status, f.reason = "bad", why
             elif f.role == "frozen-claims":
-                result.documents[rel] = why
+                ctx.documents[rel] = why
         detail = None
-        if f.status == "bad" and f.sha256 and os.path.isfile(layout.abspath(root, rel)):
-            detail = content_problem(root, rel, f.role)      # the hash differs: what is wrong inside?
+        if f.status == "bad" and f.sha256 and os.path.isfile(layout.abspath(ctx.root, rel)):
+            detail = content_problem(ctx.root, rel, f.role)      # the hash differs: what is wrong inside?
         checks.append(Check("integrity.file:" + rel, "integrity", "pass" if f.status == "ok" else "fail",
                             f.reason if f.status != "ok" else "sha256 %s" % f.sha256[:16], detail=detail))
-    inst = Instrument(root)
-    seen_levels = set()
-    read = set()
-    files = claim_files(root, result)
-    checks.extend(_shape_checks(inst, result, {rel for rel in files if os.path.isfile(layout.abspath(root, rel))}))
+    return checks
+
+
+def _claims_stage(ctx, inst, jobs, earlier):
+    """The release's shape, every frozen claim file's checks (in file order, computed in ``jobs``
+    processes), claim ids unique across files, every listed file read by some check (coverage), and a skip
+    for each requested level without claims.  ``earlier``: the integrity stage's checks (for the ids)."""
+    files = claim_files(ctx.root, ctx)
+    checks = _shape_checks(inst, ctx, {rel for rel in files if os.path.isfile(layout.abspath(ctx.root, rel))})
 
     def finished(rel, file_checks):
-        if log is not None and file_checks and file_checks[-1].group in levels:
-            log("[%6.1fs] %-12s %s (%d checks)" % (time.monotonic() - started, file_checks[-1].group,
-                                                   rel.split("/")[-1][:-5], len(file_checks)))
-    def stage(text):
-        if log is not None:
-            log("[%6.1fs] %-12s %s" % (time.monotonic() - started, "start", text))
-    stage("%d JSON files decoded, %d claim files to compute" % (len(result.documents), len(files)))
-    for rel, file_checks, file_read in _claim_file_results(inst, result, files, levels, jobs, finished, stage):
+        if file_checks and file_checks[-1].group in ctx.levels:
+            ctx.progress(file_checks[-1].group, "%s (%d checks)" % (rel.split("/")[-1][:-5], len(file_checks)))
+
+    ctx.progress("start", "%d JSON files decoded, %d claim files to compute" % (len(ctx.documents), len(files)))
+    seen_levels, read = set(), set()
+    for rel, file_checks, file_read in _claim_file_results(inst, ctx, files, ctx.levels, jobs, finished,
+                                                            lambda text: ctx.progress("start", text)):
         read.update(file_read)
         for c in file_checks:
             seen_levels.add(c.group)
             checks.append(c)
     ids = {}
-    for c in checks:
+    for c in earlier + checks:
         if c.id.startswith(("integrity", "claims:", "shape.", "level:")):
             continue
         ids[c.id] = ids.get(c.id, 0) + 1
@@ -465,51 +509,49 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
     if repeated:
         checks.append(Check("claims.unique_ids", "integrity", "fail", "%d claim ids are frozen in more than one claims "
                             "file (first: %s)" % (len(repeated), repeated[0])))
-    if result.manifest is not None:
-        unread = unread_files({p: f.role for p, f in result.files.items()}, read, files)
+    if ctx.manifest is not None:
+        unread = unread_files({p: f.role for p, f in ctx.files.items()}, read, files)
         checks.append(Check("integrity.coverage", "integrity", "fail" if unread else "pass",
                             "released files no check reads: " + ", ".join(unread[:5]) + (
                                 " ... (%d in all)" % len(unread) if len(unread) > 5 else "") if unread else
-                            "every one of the %d listed files is read by a check" % len(result.files)))
+                            "every one of the %d listed files is read by a check" % len(ctx.files)))
     for level in ("construction", "scoring", "inference", "sensitivity", "paper"):
-        if level not in seen_levels and level in levels:
+        if level not in seen_levels and level in ctx.levels:
             checks.append(Check("level:" + level, level, "skip",
                                 "no frozen claims at this level in reference_metrics/ of this release"))
-    paper = None
-    if "paper" in levels and result.status(layout.PAPER_NUMBERS) == "ok":
-        ok, paper = attempt("auditing the paper's numbers", lambda: paper_result(inst))
-        if not ok:
-            paper = None      # the paper.audit claims already report the failure
-    published = _published(root, result, checks, levels)
-    if log is not None and published is not None:
-        log("[%6.1fs] %-12s %d of %d transcribed numbers bound" % (time.monotonic() - started, "published",
-                                                                  published["summary"]["bound"],
-                                                                  published["summary"]["numbers"]))
-    _attribute(checks)
-    if deep:
-        from .rebuild import rebuild_checks       # the builder is imported only for --deep
-
-        ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(root, result, log=log))
-        checks.extend(rebuilt if ok else [Check("rebuild", "rebuild", "fail", rebuilt)])
-    else:
-        checks.append(Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)"))
-    run_result = RunResult(root, checks, result, levels)
-    run_result.paper = paper
-    run_result.published = published
-    return run_result
+    return checks
 
 
-def _published(root, result, checks, levels):
-    """Append the published-result checks (:mod:`nclue.harness.published`); return their bindings and
-    summary (None when the paper level does not run or the paper part is absent)."""
-    if "paper" not in levels or "paper" not in result.presence:
+def _paper_stage(ctx, inst):
+    """The paper audit's result (relations and numbers), when the paper level is requested and the
+    transcription is sound; None otherwise (the paper.audit claims report a failure)."""
+    if "paper" not in ctx.levels or ctx.status(layout.PAPER_NUMBERS) != "ok":
         return None
-    gate = _worst_gate(result, [layout.PAPER_NUMBERS, layout.CROSSWALK])
+    ok, paper = attempt("auditing the paper's numbers", lambda: paper_result(inst))
+    return paper if ok else None
+
+
+def _rebuild_stage(ctx, deep):
+    """``--deep``: rebuild the stand-in and compare byte for byte; otherwise one skip."""
+    if not deep:
+        return [Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)")]
+    from .rebuild import rebuild_checks       # the builder is imported only for --deep
+
+    ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(ctx.root, ctx, log=ctx.log))
+    return rebuilt if ok else [Check("rebuild", "rebuild", "fail", rebuilt)]
+
+
+def _published(root, ctx, checks, levels):
+    """Append the published-ctx checks (:mod:`nclue.harness.published`); return their bindings and
+    summary (None when the paper level does not run or the paper part is absent)."""
+    if "paper" not in levels or "paper" not in ctx.presence:
+        return None
+    gate = _worst_gate(ctx, [layout.PAPER_NUMBERS, layout.CROSSWALK])
     if gate is not None:
         checks.append(Check("published", "published", gate[0], "published results cannot be bound: " + gate[1],
                             cause=gate[2]))
         return None
-    synthetic = (result.manifest or {}).get("synthetic") is not False
+    synthetic = (ctx.manifest or {}).get("synthetic") is not False
     ok, built = attempt("binding the published results", lambda: build_published(root, checks, synthetic))
     if not ok:
         checks.append(Check("published", "published", "fail", built))
