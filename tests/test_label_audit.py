@@ -353,3 +353,12 @@ def test_v2_graded_ndcg_equals_pytrec_eval():
     out = outcomes(v2, rel)
     ours = dict(zip(out.qids, out.graded_ndcg))
     assert ref and all(ours[q] == pytest.approx(ref[q]["ndcg_cut_10"], abs=1e-12) for q in ref)
+
+
+def test_every_audit_file_has_one_loader_in_reading_order():
+    # the label audit's and the challenge's records are loaded per file, like every other released file
+    from nclue.labelaudit import audit_records, challenge_records
+
+    assert tuple(name for name, _ in audit_records.LOADERS) == audit_records.FILES
+    assert tuple(name for name, _ in challenge_records.LOADERS) == challenge_records.FILES
+    assert len({loader for _, loader in audit_records.LOADERS + challenge_records.LOADERS}) == 14

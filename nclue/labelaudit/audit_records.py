@@ -195,15 +195,33 @@ def load_for(inst):
                                    part.copies()[0].path) for name, part in (("v1", v1), ("v2", v2))})
 
 
-def load(root, releases):
-    """All audit records, validated.  ``releases``: ``{name: (queries, corpus, initial qrels[, their path])}``."""
-    def rows(name):
+class _Loading:
+    """What the per-file loaders share while the audit's files are read in order: the root, the releases
+    the records are checked against, the pairs of the key, and the rows of one file."""
+
+    def __init__(self, root, releases):
+        self.root, self.releases, self.pairs = root, releases, {}
+
+    def rows(self, name):
         rel = path_of(name)
-        for line, obj in iter_jsonl(layout.abspath(root, rel), rel):
+        for line, obj in iter_jsonl(layout.abspath(self.root, rel), rel):
             yield Row(obj, rel, line)
 
-    pairs = {}
-    for row in rows("key"):
+    def pair_of(self, row, field="pair"):
+        pid = row.str(field)
+        if pid not in self.pairs:
+            raise row.error(field, "unknown pair %r (not in %s)" % (pid, path_of("key")))
+        return self.pairs[pid]
+
+    def n_pages(self, pair):
+        return self.releases[pair.release][1][pair.docid].pages
+
+
+def _load_key(loading):
+    """``key.jsonl``: one row per audited pair, checked against its release's query, document, n, the grade
+    the initial copy gives it, its stratum and the document's source."""
+    releases, pairs = loading.releases, loading.pairs
+    for row in loading.rows("key"):
         pid = row.str("pair")
         if not _PAIR.match(pid):
             raise row.error("pair", "not a valid pair identifier: %r" % pid)
@@ -234,33 +252,31 @@ def load(root, releases):
     if not pairs:
         raise InputError(path_of("key"), "no audited pairs")
 
-    def pair_of(row, field="pair"):
-        pid = row.str(field)
-        if pid not in pairs:
-            raise row.error(field, "unknown pair %r (not in %s)" % (pid, path_of("key")))
-        return pairs[pid]
 
-    def n_pages(p):
-        return releases[p.release][1][p.docid].pages
-
+def _load_packet(loading):
+    """``packet.jsonl``: each pair's conditions and the pages shown, once per pair of the key."""
     seen = set()
-    for row in rows("packet"):
-        p = pair_of(row)
+    for row in loading.rows("packet"):
+        p = loading.pair_of(row)
         if p.pair in seen:
             raise row.error("pair", "pair %r repeated" % p.pair)
         seen.add(p.pair)
         if row.str("release") != p.release or row.str("docid") != p.docid:
             raise row.error("docid", "does not match the key for pair %s" % p.pair)
-        p.cids, p.labels, p.shown = packet_conditions(row, releases[p.release][0][p.qid], "shown", n_pages(p))
-    missing = [pid for pid in pairs if pid not in seen]
+        p.cids, p.labels, p.shown = packet_conditions(row, loading.releases[p.release][0][p.qid], "shown",
+                                                      loading.n_pages(p))
+    missing = [pid for pid in loading.pairs if pid not in seen]
     if missing:
         raise InputError(path_of("packet"), "pair %s of the key has no packet row" % missing[0])
 
+
+def _load_pages(loading):
+    """``pages.jsonl``: the text of every page shown, by (release, document, page), each once."""
     pages = {}
-    for row in rows("pages"):
-        release = row.str("release", choices=tuple(sorted(releases)))
+    for row in loading.rows("pages"):
+        release = row.str("release", choices=tuple(sorted(loading.releases)))
         docid = row.str("docid")
-        corpus = releases[release][1]
+        corpus = loading.releases[release][1]
         if docid not in corpus:
             raise row.error("docid", "unknown %s document %r" % (release, docid))
         page = row.int("page", 1, corpus[docid].pages)
@@ -270,32 +286,43 @@ def load(root, releases):
         if (release, docid, page) in pages:
             raise row.error("page", "page %d of %s repeated" % (page, docid))
         pages[(release, docid, page)] = text
+    return pages
 
+
+def _load_initial(loading):
+    """``initial.jsonl``: exactly two initial responders, each answering every pair once; their names."""
     initial_names = set()
-    for row in rows("initial"):
-        p = pair_of(row)
+    for row in loading.rows("initial"):
+        p = loading.pair_of(row)
         who = row.str("responder")
         if who in p.initial:
             raise row.error("responder", "responder %s repeated for pair %s" % (who, p.pair))
-        p.initial[who] = answers_list(row, p.pair, p.cids, n_pages(p), p.shown)
+        p.initial[who] = answers_list(row, p.pair, p.cids, loading.n_pages(p), p.shown)
         initial_names.add(who)
     names = tuple(sorted(initial_names))
     if len(names) != 2:
         raise InputError(path_of("initial"), "needs exactly two initial responders, found %s" % (list(names),))
-    for p in pairs.values():
+    for p in loading.pairs.values():
         if tuple(sorted(p.initial)) != names:
             raise InputError(path_of("initial"), "pair %s lacks a response from %s" % (
                 p.pair, ", ".join(n for n in names if n not in p.initial)))
+    return names
 
-    for row in rows("queue"):
-        p = pair_of(row)
+
+def _load_queue(loading):
+    """``queue.jsonl``: the queued conditions of each pair with their page pools and candidates."""
+    for row in loading.rows("queue"):
+        p = loading.pair_of(row)
         cid = condition_of(row, p, p.queue, "queued")
-        p.queue[cid] = _pages_list(row, "pool", n_pages(p), True)
-        p.candidates[cid] = _candidates(row, "candidates", n_pages(p), POOL_ROUTES)
+        p.queue[cid] = _pages_list(row, "pool", loading.n_pages(p), True)
+        p.candidates[cid] = _candidates(row, "candidates", loading.n_pages(p), POOL_ROUTES)
 
+
+def _load_adjudication(loading):
+    """``adjudication.jsonl``: three responders (or none) answering every queued condition once; their names."""
     adj_names = set()
-    for row in rows("adjudication"):
-        p = pair_of(row)
+    for row in loading.rows("adjudication"):
+        p = loading.pair_of(row)
         cid = row.str("cid")
         if cid not in p.queue:
             raise row.error("cid", "condition %s of pair %s is not in the adjudication queue (%s)" % (
@@ -304,19 +331,24 @@ def load(root, releases):
         got = p.adjudication.setdefault(cid, {})
         if who in got:
             raise row.error("responder", "responder %s repeated for %s / %s" % (who, p.pair, cid))
-        got[who] = _answer(row, row.obj, "", n_pages(p), p.queue[cid])
+        got[who] = _answer(row, row.obj, "", loading.n_pages(p), p.queue[cid])
         adj_names.add(who)
     adj = tuple(sorted(adj_names))
     if adj and len(adj) != 3:
         raise InputError(path_of("adjudication"), "needs exactly three adjudication responders, found %s" % (list(adj),))
-    for p in pairs.values():
+    for p in loading.pairs.values():
         for cid in p.queue:
             if tuple(sorted(p.adjudication.get(cid, {}))) != adj:
                 raise InputError(path_of("adjudication"), "queued condition %s of pair %s lacks responses" % (
                     cid, p.pair))
+    return adj
 
-    for row in rows("condition_decisions"):
-        p = pair_of(row)
+
+def _load_condition_decisions(loading):
+    """``condition_decisions.jsonl``: one decision per queued condition; an override states its reason and
+    selects only pages of the condition's pool."""
+    for row in loading.rows("condition_decisions"):
+        p = loading.pair_of(row)
         cid = row.str("cid")
         if cid not in p.queue:
             raise row.error("cid", "condition %s of pair %s is not in the adjudication queue" % (cid, p.pair))
@@ -328,7 +360,7 @@ def load(root, releases):
         reason = row.str("reason")
         if override is not None and not reason.strip():
             raise row.error("reason", "an administrative override must state its reason")
-        override_pages = _pages_list(row, "override_pages", n_pages(p), False)
+        override_pages = _pages_list(row, "override_pages", loading.n_pages(p), False)
         if override_pages and override is not True:
             raise row.error("override_pages", "only a positive override selects pages")
         unshown = [pg for pg in override_pages if pg not in p.queue[cid]]
@@ -338,21 +370,41 @@ def load(root, releases):
                                                        override, override_pages, reason, row.bool("final"),
                                                        row.line)
 
-    for row in rows("pool_recall"):
-        p = pair_of(row)
-        cid = condition_of(row, p, p.recall, "checked")
-        candidates = _candidates(row, "candidates", n_pages(p), POOL_ROUTES[1:])
-        p.recall[cid] = (candidates, _pages_list(row, "pool", n_pages(p), True),
-                         _pages_list(row, "submitted", n_pages(p), True))
 
-    for row in rows("decisions"):
-        p = pair_of(row)
+def _load_pool_recall(loading):
+    """``pool_recall.jsonl``: the conditions checked for pool recall, with candidates, pool and submitted pages."""
+    for row in loading.rows("pool_recall"):
+        p = loading.pair_of(row)
+        cid = condition_of(row, p, p.recall, "checked")
+        candidates = _candidates(row, "candidates", loading.n_pages(p), POOL_ROUTES[1:])
+        p.recall[cid] = (candidates, _pages_list(row, "pool", loading.n_pages(p), True),
+                         _pages_list(row, "submitted", loading.n_pages(p), True))
+
+
+def _load_decisions(loading):
+    """``decisions.jsonl``: one grade decision (grade after, route) per pair, its grade before the key's."""
+    for row in loading.rows("decisions"):
+        p = loading.pair_of(row)
         if p.decision is not None:
             raise row.error("pair", "pair %r decided twice" % p.pair)
         if row.int("grade_before", 0, p.n) != p.grade_before:
             raise row.error("grade_before", "does not match the key for pair %s" % p.pair)
         p.decision = (row.int("grade_after", 0, p.n), row.str("route", choices=ROUTES))
-    undecided = [pid for pid, p in pairs.items() if p.decision is None]
+    undecided = [pid for pid, p in loading.pairs.items() if p.decision is None]
     if undecided:
         raise InputError(path_of("decisions"), "pair %s has no decision" % undecided[0])
-    return AuditRecords(pairs, pages, names, adj)
+
+
+# one loader per released file, in the order they are read (a file refers to the ones before it)
+LOADERS = (("key", _load_key), ("packet", _load_packet), ("pages", _load_pages), ("initial", _load_initial),
+           ("queue", _load_queue), ("adjudication", _load_adjudication),
+           ("condition_decisions", _load_condition_decisions), ("pool_recall", _load_pool_recall),
+           ("decisions", _load_decisions))
+
+
+def load(root, releases):
+    """All audit records, validated file by file (:data:`LOADERS`).  ``releases``: ``{name: (queries,
+    corpus, initial qrels[, their path])}``."""
+    loading = _Loading(root, releases)
+    results = {name: loader(loading) for name, loader in LOADERS}
+    return AuditRecords(loading.pairs, results["pages"], results["initial"], results["adjudication"])

@@ -77,16 +77,45 @@ def _rank(row, field):
     return row.int(field, 1, 10)
 
 
-def load(root, queries, corpus, s0, pages):
-    """All challenge records, validated.  ``queries``: S0's evaluation queries; ``s0``: its qrels;
-    ``pages``: the audit's displayed pages."""
-    def rows(name):
+class _Loading:
+    """What the per-file loaders share: the root, S0's queries, the v2 corpus, S0's qrels, the pairs of the key."""
+
+    def __init__(self, root, queries, corpus, s0):
+        self.root, self.queries, self.corpus, self.s0, self.pairs = root, queries, corpus, s0, {}
+        self.stream_names = ()     # the response streams, once challenge_responses.jsonl is read
+
+    def rows(self, name):
         rel = path_of(name)
-        for line, obj in iter_jsonl(layout.abspath(root, rel), rel):
+        for line, obj in iter_jsonl(layout.abspath(self.root, rel), rel):
             yield Row(obj, rel, line)
 
-    pairs, seen_pairs = {}, set()
-    for row in rows("challenge_key"):
+    def pair_of(self, row):
+        pid = row.str("pair")
+        if pid not in self.pairs:
+            raise row.error("pair", "unknown pair %r (not in %s)" % (pid, path_of("challenge_key")))
+        return self.pairs[pid]
+
+    def n_pages(self, pair):
+        return self.corpus[pair.docid].pages
+
+
+def _gap_change(row, role):
+    """A target's (negative) gap change; None for a control."""
+    if role == "target":
+        change = row.number("gap_change")
+        if not change < 0:
+            raise row.error("gap_change", "a target's gap change must be negative")
+        return change
+    if row.get("gap_change") is not None:
+        raise row.error("gap_change", "must be null for a control")
+    return None
+
+
+def _load_key(loading):
+    """``challenge_key.jsonl``: one row per challenged S0 pair (each query-document pair once), checked
+    against S0's query, the v2 document, n, S0's grade, the source and the role."""
+    queries, corpus, s0, pairs, seen_pairs = loading.queries, loading.corpus, loading.s0, loading.pairs, set()
+    for row in loading.rows("challenge_key"):
         pid = row.str("pair")
         if not _PAIR.match(pid):
             raise row.error("pair", "not a valid pair identifier: %r" % pid)
@@ -111,31 +140,17 @@ def load(root, queries, corpus, s0, pages):
         if source != corpus[docid].source:
             raise row.error("source", "is %r but %s is from %r" % (source, docid, corpus[docid].source))
         role = row.str("role", choices=ROLES)
-        if role == "target":
-            change = row.number("gap_change")
-            if not change < 0:
-                raise row.error("gap_change", "a target's gap change must be negative")
-        else:
-            change = row.get("gap_change")
-            if change is not None:
-                raise row.error("gap_change", "must be null for a control")
         pairs[pid] = ChallengePair(pid, qid, docid, n, source, role, g0, _rank(row, "fusion_rank"),
-                                   _rank(row, "bm25_rank"), change)
+                                   _rank(row, "bm25_rank"), _gap_change(row, role))
     if not pairs:
         raise InputError(path_of("challenge_key"), "no challenge pairs")
 
-    def pair_of(row):
-        pid = row.str("pair")
-        if pid not in pairs:
-            raise row.error("pair", "unknown pair %r (not in %s)" % (pid, path_of("challenge_key")))
-        return pairs[pid]
 
-    def n_pages(p):
-        return corpus[p.docid].pages
-
+def _load_packet(loading):
+    """``challenge_packet.jsonl``: each pair's conditions and page pools, once per pair of the key."""
     seen = set()
-    for row in rows("challenge_packet"):
-        p = pair_of(row)
+    for row in loading.rows("challenge_packet"):
+        p = loading.pair_of(row)
         if p.pair in seen:
             raise row.error("pair", "pair %r repeated" % p.pair)
         seen.add(p.pair)
@@ -143,51 +158,74 @@ def load(root, queries, corpus, s0, pages):
             raise row.error("docid", "does not match the key for pair %s" % p.pair)
         if row.int("n", 2, 3) != p.n:
             raise row.error("n", "does not match the key for pair %s" % p.pair)
-        p.cids, p.labels, p.pools = packet_conditions(row, queries[p.qid], "pool", n_pages(p))
-    missing = [pid for pid in pairs if pid not in seen]
+        p.cids, p.labels, p.pools = packet_conditions(row, loading.queries[p.qid], "pool", loading.n_pages(p))
+    missing = [pid for pid in loading.pairs if pid not in seen]
     if missing:
         raise InputError(path_of("challenge_packet"), "pair %s of the key has no packet row" % missing[0])
 
+
+def _load_responses(loading):
+    """``challenge_responses.jsonl``: at least two response streams, each answering every pair once; their names."""
     names = set()
-    for row in rows("challenge_responses"):
-        p = pair_of(row)
+    for row in loading.rows("challenge_responses"):
+        p = loading.pair_of(row)
         stream = row.str("stream")
         if not _PAIR.match(stream):
             raise row.error("stream", "not a valid stream name: %r" % stream)
         if stream in p.streams:
             raise row.error("stream", "stream %s repeated for pair %s" % (stream, p.pair))
-        p.streams[stream] = answers_list(row, p.pair, p.cids, n_pages(p), p.pools)
+        p.streams[stream] = answers_list(row, p.pair, p.cids, loading.n_pages(p), p.pools)
         p.lines.setdefault(row.where, []).append(row.line)
         names.add(stream)
     stream_names = tuple(sorted(names))
     if len(stream_names) < 2:
         raise InputError(path_of("challenge_responses"), "needs at least two response streams, found %s" % (
             list(stream_names),))
-    for p in pairs.values():
+    for p in loading.pairs.values():
         if tuple(sorted(p.streams)) != stream_names:
             raise InputError(path_of("challenge_responses"), "pair %s lacks a response from stream %s" % (
                 p.pair, ", ".join(n for n in stream_names if n not in p.streams)))
+    loading.stream_names = stream_names
+    return stream_names
 
-    for row in rows("challenge_tiebreak"):
-        p = pair_of(row)
+
+def _load_tiebreak(loading):
+    """``challenge_tiebreak.jsonl``: a fresh responder's answer per tie-broken condition and the stream it selects."""
+    for row in loading.rows("challenge_tiebreak"):
+        p = loading.pair_of(row)
         cid = condition_of(row, p, p.tiebreak, "tie-broken")
         who = row.str("responder")
-        if who in stream_names:
+        if who in loading.stream_names:
             raise row.error("responder", "the tie-break responder must be fresh, not response stream %r" % who)
-        selects = row.str("selects", choices=stream_names)
-        answer = _answer(row, row.obj, "", n_pages(p), p.pools[p.cids.index(cid)])
+        selects = row.str("selects", choices=loading.stream_names)
+        answer = _answer(row, row.obj, "", loading.n_pages(p), p.pools[p.cids.index(cid)])
         p.tiebreak[cid] = (who, selects, answer)
         p.lines.setdefault(row.where, []).append(row.line)
 
-    for row in rows("challenge_decisions"):
-        p = pair_of(row)
+
+def _load_decisions(loading):
+    """``challenge_decisions.jsonl``: one decision (grade after, distinct-page gate) per pair of the key."""
+    for row in loading.rows("challenge_decisions"):
+        p = loading.pair_of(row)
         if p.decision is not None:
             raise row.error("pair", "pair %r decided twice" % p.pair)
         if row.int("grade_before", 0, p.n) != p.grade_before:
             raise row.error("grade_before", "does not match the key for pair %s" % p.pair)
         p.decision = (row.int("grade_after", 0, p.n), row.bool("distinct_page_blocked"))
         p.lines.setdefault(row.where, []).append(row.line)
-    undecided = [pid for pid, p in pairs.items() if p.decision is None]
+    undecided = [pid for pid, p in loading.pairs.items() if p.decision is None]
     if undecided:
         raise InputError(path_of("challenge_decisions"), "pair %s has no decision" % undecided[0])
-    return ChallengeRecords(pairs, pages, stream_names)
+
+
+# one loader per released file, in the order they are read (a file refers to the ones before it)
+LOADERS = (("challenge_key", _load_key), ("challenge_packet", _load_packet), ("challenge_responses", _load_responses),
+           ("challenge_tiebreak", _load_tiebreak), ("challenge_decisions", _load_decisions))
+
+
+def load(root, queries, corpus, s0, pages):
+    """All challenge records, validated file by file (:data:`LOADERS`).  ``queries``: S0's evaluation
+    queries; ``s0``: its qrels; ``pages``: the audit's displayed pages."""
+    loading = _Loading(root, queries, corpus, s0)
+    results = {name: loader(loading) for name, loader in LOADERS}
+    return ChallengeRecords(loading.pairs, pages, results["challenge_responses"])
