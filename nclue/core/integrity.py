@@ -187,16 +187,11 @@ def walk_release(root):
 
 def check(root, on_manifest=None):
     """Run every integrity check; never raises for bad input (problems are recorded).  ``on_manifest``
-    is called with the decoded MANIFEST.json (None when unusable) before any file is hashed."""
+    is called with the decoded MANIFEST.json (None when unusable) before any file is hashed.  The stages:
+    the manifest, every listed file (:func:`check_listed_file`), SHA256SUMS against the manifest
+    (:func:`sums_problems`), and the files present but unlisted."""
     result = IntegrityResult()
-    try:
-        manifest = load_manifest(root)
-    except InputError as exc:
-        result.problems.append(("integrity.manifest", "fail", str(exc)))
-        manifest = None
-    except MissingInput as exc:
-        result.problems.append(("integrity.manifest", "fail", "%s: %s" % (MANIFEST, exc)))
-        manifest = None
+    manifest = _manifest_stage(root, result)
     if on_manifest is not None:
         on_manifest(manifest)
     if manifest is not None:
@@ -204,67 +199,91 @@ def check(root, on_manifest=None):
         result.problems.append(("integrity.manifest", "pass", "%d files listed, synthetic=%s" % (
             len(manifest["files"]), manifest.get("synthetic"))))
         for entry in manifest["files"]:
-            rel = entry["path"]
-            full = abspath(root, rel)
-            if not os.path.lexists(full):
-                result.files[rel] = FileCheck(rel, entry["role"], "missing", "%s is listed in MANIFEST.json but absent" % rel)
-                continue
-            if not os.path.isfile(full):
-                result.files[rel] = FileCheck(rel, entry["role"], "bad", "%s is not a regular file" % rel)
-                continue
-            declared = role_of(rel)
-            if entry["role"] != declared:
-                result.files[rel] = FileCheck(rel, entry["role"], "bad", "%s: MANIFEST.json gives it the role %r, "
-                                              "but the release layout declares %r" % (rel, entry["role"], declared))
-                continue
-            try:
-                digest, size = sha256_file(full, where=rel)
-            except InputError as exc:
-                result.files[rel] = FileCheck(rel, entry["role"], "bad", str(exc))
-                continue
-            if size != entry["bytes"] or digest != entry["sha256"]:
-                result.files[rel] = FileCheck(rel, entry["role"], "bad",
-                                              "%s: sha256 %s (%d bytes) differs from MANIFEST.json %s (%d bytes)" % (
-                                                  rel, digest[:12], size, entry["sha256"][:12], entry["bytes"]), digest)
-            else:
-                result.files[rel] = FileCheck(rel, entry["role"], "ok", "", digest)
+            result.files[entry["path"]] = check_listed_file(root, entry)
     try:
-        sums = parse_sums(root)
-        mismatches = []
-        listed = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
-        for rel, digest in sorted(sums.items()):
-            if rel == MANIFEST:
-                full = os.path.join(root, MANIFEST)
-                if os.path.isfile(full) and sha256_file(full, where=MANIFEST)[0] != digest:
-                    mismatches.append("MANIFEST.json hash differs from SHA256SUMS")
-            elif manifest is not None and rel not in listed:
-                mismatches.append("%s is in SHA256SUMS but not in MANIFEST.json" % rel)
-            elif manifest is not None and listed[rel] != digest:
-                mismatches.append("%s: SHA256SUMS and MANIFEST.json disagree" % rel)
-        for rel in sorted(listed):
-            if rel not in sums:
-                mismatches.append("%s is in MANIFEST.json but not in SHA256SUMS" % rel)
-        if MANIFEST not in sums:
-            mismatches.append("SHA256SUMS does not cover MANIFEST.json")
+        mismatches, lines = sums_problems(root, manifest)
         if mismatches:
             result.problems.append(("integrity.sha256sums", "fail", "; ".join(mismatches[:5]) +
                                     ("" if len(mismatches) <= 5 else "; ... %d in all" % len(mismatches))))
         else:
-            result.problems.append(("integrity.sha256sums", "pass", "%d lines agree with MANIFEST.json" % len(sums)))
+            result.problems.append(("integrity.sha256sums", "pass", "%d lines agree with MANIFEST.json" % lines))
     except NclueError as exc:
         result.problems.append(("integrity.sha256sums", "fail", str(exc)))
+    _unlisted_stage(root, result, manifest)
+    return result
+
+
+def _manifest_stage(root, result):
+    """The decoded MANIFEST.json, or None with the problem recorded."""
+    try:
+        return load_manifest(root)
+    except InputError as exc:
+        result.problems.append(("integrity.manifest", "fail", str(exc)))
+    except MissingInput as exc:
+        result.problems.append(("integrity.manifest", "fail", "%s: %s" % (MANIFEST, exc)))
+    return None
+
+
+def check_listed_file(root, entry):
+    """The :class:`FileCheck` of one MANIFEST.json entry: absent, not a regular file, a role other than the
+    layout's, unreadable, or a size or sha256 other than the manifest's (``bad``); else ``ok``."""
+    rel, role = entry["path"], entry["role"]
+    full = abspath(root, rel)
+    if not os.path.lexists(full):
+        return FileCheck(rel, role, "missing", "%s is listed in MANIFEST.json but absent" % rel)
+    if not os.path.isfile(full):
+        return FileCheck(rel, role, "bad", "%s is not a regular file" % rel)
+    declared = role_of(rel)
+    if role != declared:
+        return FileCheck(rel, role, "bad", "%s: MANIFEST.json gives it the role %r, but the release layout declares "
+                                           "%r" % (rel, role, declared))
+    try:
+        digest, size = sha256_file(full, where=rel)
+    except InputError as exc:
+        return FileCheck(rel, role, "bad", str(exc))
+    if size != entry["bytes"] or digest != entry["sha256"]:
+        return FileCheck(rel, role, "bad", "%s: sha256 %s (%d bytes) differs from MANIFEST.json %s (%d bytes)" % (
+            rel, digest[:12], size, entry["sha256"][:12], entry["bytes"]), digest)
+    return FileCheck(rel, role, "ok", "", digest)
+
+
+def sums_problems(root, manifest):
+    """``(mismatches, lines)``: where SHA256SUMS and MANIFEST.json (None: unusable) disagree, and the number
+    of SHA256SUMS lines; raises NclueError when SHA256SUMS itself is unusable."""
+    sums = parse_sums(root)
+    mismatches = []
+    listed = {e["path"]: e["sha256"] for e in manifest["files"]} if manifest else {}
+    for rel, digest in sorted(sums.items()):
+        if rel == MANIFEST:
+            full = os.path.join(root, MANIFEST)
+            if os.path.isfile(full) and sha256_file(full, where=MANIFEST)[0] != digest:
+                mismatches.append("MANIFEST.json hash differs from SHA256SUMS")
+        elif manifest is not None and rel not in listed:
+            mismatches.append("%s is in SHA256SUMS but not in MANIFEST.json" % rel)
+        elif manifest is not None and listed[rel] != digest:
+            mismatches.append("%s: SHA256SUMS and MANIFEST.json disagree" % rel)
+    for rel in sorted(listed):
+        if rel not in sums:
+            mismatches.append("%s is in MANIFEST.json but not in SHA256SUMS" % rel)
+    if MANIFEST not in sums:
+        mismatches.append("SHA256SUMS does not cover MANIFEST.json")
+    return mismatches, len(sums)
+
+
+def _unlisted_stage(root, result, manifest):
+    """The files under the released folders that MANIFEST.json does not list (symlinked folders named, not followed)."""
     listed_paths = set(result.files)
     on_disk, linked_dirs = walk_release(root)
     result.unlisted = [p for p in on_disk if p not in listed_paths] + [
         "%s (symlinked directory, not followed)" % d for d in linked_dirs]
-    if manifest is not None:
-        if result.unlisted:
-            result.problems.append(("integrity.unlisted", "fail", "files present but not in MANIFEST.json: " +
-                                    ", ".join(result.unlisted[:5]) +
-                                    ("" if len(result.unlisted) <= 5 else " ... (%d in all)" % len(result.unlisted))))
-        else:
-            result.problems.append(("integrity.unlisted", "pass", "no unlisted file under data/ or reference_metrics/"))
-    return result
+    if manifest is None:
+        return
+    if result.unlisted:
+        result.problems.append(("integrity.unlisted", "fail", "files present but not in MANIFEST.json: " +
+                                ", ".join(result.unlisted[:5]) +
+                                ("" if len(result.unlisted) <= 5 else " ... (%d in all)" % len(result.unlisted))))
+    else:
+        result.problems.append(("integrity.unlisted", "pass", "no unlisted file under data/ or reference_metrics/"))
 
 
 def verify_files(root, rels):

@@ -100,66 +100,82 @@ KINDS = ("result", "design", "floor", "zero")
 
 
 def build(root, checks, synthetic):
-    """``(checks, summary)`` for the published results (see module doc)."""
+    """``(checks, summary)`` for the published results (see module doc): every transcribed number bound
+    (:func:`_bind`) and judged (:func:`_verdict`), the blocked configurations and unplayed Table 2 runs,
+    and the tallies (:func:`_summary`)."""
     numbers = load_numbers(root)
     crosswalk = load_crosswalk(root)
     observed = {c.id: c.observed for c in checks if c.observed is not None}
-    out, bindings = [], []
-    by_table = {}
-    verified = {k: 0 for k in KINDS}
+    out, bindings, by_table = [], [], {}
     for nid in sorted(numbers):
         num, row = numbers[nid]
         table = by_table.setdefault(table_label(nid, row), {"numbers": 0, "bound": 0, "verified": 0, "failed": 0,
                                                             "skipped": 0})
         table["numbers"] += 1
-        rule, key = results.rule_for(nid)
-        if rule is None:
-            bindings.append({"number": nid, "table": table_label(nid, row), "bound": False,
-                             "reason": results.unbound_reason(nid)})
+        entry, check = _bind(nid, num, row, crosswalk, observed, synthetic)
+        bindings.append(entry)
+        if check is None:
             continue
         table["bound"] += 1
-        claim, why = results.resolve(rule, key, crosswalk.rows, observed)
-        value = None
-        if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
-            value = results.claim_value(rule, claim, observed)
-        kind = number_kind(rule, num, row)
-        entry = {"number": nid, "table": table_label(nid, row), "bound": True, "claim": claim, "scale": rule.scale,
-                 "published": row["text"], "decimals": num.decimals, "recomputed": value, "kind": kind,
-                 "note": rule.note}
-        cid = "published:" + nid
-        where = _where(nid, row)
-        if claim is None:
-            status, reason = "skip", "%s: %s (%s)" % (where, why, crosswalk.notes.get((rule.namespace, key), ""))
-        elif value is None:
-            status, reason = "skip", "%s: claim %s was %s" % (where, claim, NOT_COMPUTED)
-        elif synthetic:
-            status = "skip"
-            played = " (the stand-in system that plays the role, not the paper's model)" if rule.namespace else ""
-            reason = "%s: %s (published %s; the stand-in's own %s = %s%s)" % (
-                where, SYNTHETIC, row["text"], claim, _show(value, num.decimals + 2), played)
-        else:
-            exact = Fraction(value)
-            ok, tie = num.shows(exact), num.at_tie(exact)
-            status = "pass" if ok or tie else "fail"
-            reason = "%s: published %s, recomputed %s (%s unrounded; claim %s%s)%s" % (
-                where, row["text"], _show(value, num.decimals), _show(value, num.decimals + 4), claim,
-                "" if rule.scale == 1 else ", x %s" % rule.scale,
-                "; a rounding tie: the value sits on the edge of the published number's display interval"
-                if tie and not ok else "")
-        table[{"pass": "verified", "fail": "failed", "skip": "skipped"}[status]] += 1
-        if status == "pass":
-            verified[kind] += 1
-        if status == "skip":
-            skipped = "skipped_blocked" if claim is None else "skipped_not_computed" if value is None else \
-                "skipped_synthetic"
+        table[{"pass": "verified", "fail": "failed", "skip": "skipped"}[check.status]] += 1
+        if check.status == "skip":
+            skipped = "skipped_blocked" if entry["claim"] is None else "skipped_not_computed" if \
+                entry["recomputed"] is None else "skipped_synthetic"
             table[skipped] = table.get(skipped, 0) + 1
-        entry["status"] = status
-        bindings.append(entry)
-        cause = None
-        if status == "skip":
-            cause = "blocked configurations" if claim is None and "blocked" in why else (
-                SYNTHETIC if synthetic and value is not None else NOT_COMPUTED if value is None else None)
-        out.append(Check(cid, "published", status, reason, cause=cause))
+        out.append(check)
+    out += _configuration_checks(crosswalk)
+    return out, {"summary": _summary(numbers, by_table, bindings, synthetic), "bindings": bindings}
+
+
+def _bind(nid, num, row, crosswalk, observed, synthetic):
+    """``(binding, check)`` of one transcribed number: unbound (check None) with its declared reason, or bound
+    to a claim (through the crosswalk for a system role), its recomputed value and the verdict."""
+    rule, key = results.rule_for(nid)
+    if rule is None:
+        return {"number": nid, "table": table_label(nid, row), "bound": False,
+                "reason": results.unbound_reason(nid)}, None
+    claim, why = results.resolve(rule, key, crosswalk.rows, observed)
+    value = None
+    if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
+        value = results.claim_value(rule, claim, observed)
+    kind = number_kind(rule, num, row)
+    status, reason = _verdict(nid, num, row, rule, claim, why, value, crosswalk.notes.get((rule.namespace, key), ""),
+                              synthetic)
+    cause = None
+    if status == "skip":
+        cause = "blocked configurations" if claim is None and "blocked" in why else (
+            SYNTHETIC if synthetic and value is not None else NOT_COMPUTED if value is None else None)
+    entry = {"number": nid, "table": table_label(nid, row), "bound": True, "claim": claim, "scale": rule.scale,
+             "published": row["text"], "decimals": num.decimals, "recomputed": value, "kind": kind,
+             "note": rule.note, "status": status}
+    return entry, Check("published:" + nid, "published", status, reason, cause=cause)
+
+
+def _verdict(nid, num, row, rule, claim, why, value, note, synthetic):
+    """``(status, reason)`` of a bound number: skip when its claim is blocked or was not computed, or on a
+    synthetic instrument (whose values are its own); else pass when the recomputed value shows as the
+    published number (or sits on a rounding tie), fail otherwise."""
+    where = _where(nid, row)
+    if claim is None:
+        return "skip", "%s: %s (%s)" % (where, why, note)
+    if value is None:
+        return "skip", "%s: claim %s was %s" % (where, claim, NOT_COMPUTED)
+    if synthetic:
+        played = " (the stand-in system that plays the role, not the paper's model)" if rule.namespace else ""
+        return "skip", "%s: %s (published %s; the stand-in's own %s = %s%s)" % (
+            where, SYNTHETIC, row["text"], claim, _show(value, num.decimals + 2), played)
+    exact = Fraction(value)
+    ok, tie = num.shows(exact), num.at_tie(exact)
+    return ("pass" if ok or tie else "fail"), "%s: published %s, recomputed %s (%s unrounded; claim %s%s)%s" % (
+        where, row["text"], _show(value, num.decimals), _show(value, num.decimals + 4), claim,
+        "" if rule.scale == 1 else ", x %s" % rule.scale,
+        "; a rounding tie: the value sits on the edge of the published number's display interval"
+        if tie and not ok else "")
+
+
+def _configuration_checks(crosswalk):
+    """One skip per configuration blocked on this instrument and per Table 2 block with unplayed runs."""
+    out = []
     for b in crosswalk.blocked:
         out.append(Check("published.config:" + b["id"], "published", "skip",
                          "configuration %s: blocked on this instrument: %s" % (b["id"], b["reason"]),
@@ -171,20 +187,25 @@ def build(root, checks, synthetic):
                              "Table 2 block %s: %d of the paper's %d runs have no stand-in run: %s" % (
                                  t["block"], unplayed, t["paper_runs"], t["reason_unplayed"]),
                              cause="blocked configurations"))
-    summary = {"numbers": len(numbers), "bound": sum(t["bound"] for t in by_table.values()),
-               "verified": sum(t["verified"] for t in by_table.values()),
-               "verified_results": verified["result"],
-               "verified_by_construction": verified["design"] + verified["floor"] + verified["zero"],
-               "verified_by_kind": verified,
-               "bound_by_kind": {k: sum(1 for b in bindings if b.get("kind") == k) for k in KINDS},
-               "failed": sum(t["failed"] for t in by_table.values()),
-               "skipped": sum(t["skipped"] for t in by_table.values()),
-               "skipped_synthetic": sum(t.get("skipped_synthetic", 0) for t in by_table.values()),
-               "skipped_blocked": sum(t.get("skipped_blocked", 0) for t in by_table.values()),
-               "skipped_not_computed": sum(t.get("skipped_not_computed", 0) for t in by_table.values()),
-               "synthetic": synthetic, "by_table": {k: by_table[k] for k in sorted(by_table)},
-               "unbound_by_reason": _by_reason(bindings)}
-    return out, {"summary": summary, "bindings": bindings}
+    return out
+
+
+def _summary(numbers, by_table, bindings, synthetic):
+    """The tallies of the published results: bound, verified (results apart from numbers that hold by
+    construction), failed and skipped (by cause), by table and the unbound by reason."""
+    verified = {k: sum(1 for b in bindings if b.get("status") == "pass" and b["kind"] == k) for k in KINDS}
+
+    def total(key):
+        return sum(t.get(key, 0) for t in by_table.values())
+    return {"numbers": len(numbers), "bound": total("bound"), "verified": total("verified"),
+            "verified_results": verified["result"],
+            "verified_by_construction": verified["design"] + verified["floor"] + verified["zero"],
+            "verified_by_kind": verified,
+            "bound_by_kind": {k: sum(1 for b in bindings if b.get("kind") == k) for k in KINDS},
+            "failed": total("failed"), "skipped": total("skipped"), "skipped_synthetic": total("skipped_synthetic"),
+            "skipped_blocked": total("skipped_blocked"), "skipped_not_computed": total("skipped_not_computed"),
+            "synthetic": synthetic, "by_table": {k: by_table[k] for k in sorted(by_table)},
+            "unbound_by_reason": _by_reason(bindings)}
 
 
 def _by_reason(bindings):
