@@ -71,8 +71,16 @@ def _grade_matrix(pairs, a, e):
     return m
 
 
+def _share(count, total):
+    """``100 * count / total`` (None for an empty denominator)."""
+    return 100.0 * count / total if total else None
+
+
 def agreement(records, pairs=None):
-    """Initial blind-audit agreement (Table S8, S9) over ``pairs`` (default: all)."""
+    """Initial blind-audit agreement (Table S8, S9) over ``pairs`` (default: all): exact grade agreement,
+    condition agreement, page-set agreement where both answers are positive (and over every condition, two
+    negative answers selecting the same empty set), each responder's positives; Wilson intervals and kappas
+    (:func:`_grade_statistics`, :func:`_condition_statistics`)."""
     a, e = records.initial_responders
     pairs = list(records.pairs.values()) if pairs is None else pairs
     n_pairs = len(pairs)
@@ -81,31 +89,40 @@ def agreement(records, pairs=None):
     cond_agree = sum(1 for x, y in cond if x == y)
     both = [(x, y) for p in pairs for x, y in zip(p.initial[a], p.initial[e]) if x.positive and y.positive]
     same_pages = sum(1 for x, y in both if set(x.pages) == set(y.pages))
-    binary = [[sum(1 for x, y in cond if x == i and y == j) for j in (False, True)] for i in (False, True)]
+    both_negative = sum(1 for x, y in cond if not x and not y)
     out = {"pairs": n_pairs, "conditions": len(cond), "grade_agree": grade_agree,
-           "grade_agreement": 100.0 * grade_agree / n_pairs if n_pairs else None,
+           "grade_agreement": _share(grade_agree, n_pairs),
            "condition_agree": cond_agree,
-           "condition_agreement": 100.0 * cond_agree / len(cond) if cond else None,
+           "condition_agreement": _share(cond_agree, len(cond)),
            "both_positive": len(both), "page_set_agree": same_pages,
-           "page_set_agreement": 100.0 * same_pages / len(both) if both else None,
+           "page_set_agreement": _share(same_pages, len(both)),
            # over every condition: two negative answers select the same (empty) page set
-           "page_set_agree_all": same_pages + sum(1 for x, y in cond if not x and not y),
-           "page_set_agreement_all": (100.0 * (same_pages + sum(1 for x, y in cond if not x and not y)) / len(cond)
-                                      if cond else None),
+           "page_set_agree_all": same_pages + both_negative,
+           "page_set_agreement_all": _share(same_pages + both_negative, len(cond)),
            "positive_" + a: sum(1 for x, _ in cond if x), "positive_" + e: sum(1 for _, y in cond if y)}
-    if n_pairs:
-        lo, hi = wilson(grade_agree, n_pairs)
-        out["grade_agreement_wilson"] = [100.0 * lo, 100.0 * hi]
-        m = _grade_matrix(pairs, a, e)
-        out["confusion"] = m
-        out["grade_kappa_linear"] = cohen_kappa(m, "linear")
-        out["grade_kappa"] = cohen_kappa(m)
-    if cond:
-        lo, hi = wilson(cond_agree, len(cond))
-        out["condition_agreement_wilson"] = [100.0 * lo, 100.0 * hi]
-        out["condition_kappa"] = cohen_kappa(binary)
-        out["condition_table"] = binary
+    out.update(_grade_statistics(pairs, a, e, grade_agree))
+    out.update(_condition_statistics(cond, cond_agree))
     return out
+
+
+def _grade_statistics(pairs, a, e, grade_agree):
+    """The grade agreement's Wilson interval (points), confusion matrix and kappas (none for no pairs)."""
+    if not pairs:
+        return {}
+    lo, hi = wilson(grade_agree, len(pairs))
+    m = _grade_matrix(pairs, a, e)
+    return {"grade_agreement_wilson": [100.0 * lo, 100.0 * hi], "confusion": m,
+            "grade_kappa_linear": cohen_kappa(m, "linear"), "grade_kappa": cohen_kappa(m)}
+
+
+def _condition_statistics(cond, cond_agree):
+    """The condition agreement's Wilson interval (points), binary kappa and 2 x 2 table (none for no conditions)."""
+    if not cond:
+        return {}
+    lo, hi = wilson(cond_agree, len(cond))
+    binary = [[sum(1 for x, y in cond if x == i and y == j) for j in (False, True)] for i in (False, True)]
+    return {"condition_agreement_wilson": [100.0 * lo, 100.0 * hi], "condition_kappa": cohen_kappa(binary),
+            "condition_table": binary}
 
 
 def decide(records, p):
@@ -191,6 +208,50 @@ def condition_decisions(records):
     return out, first
 
 
+def _count_consensus(out, p, a, e):
+    """The two initial grades of pair ``p``: split, or a consensus above or below the grade before."""
+    ga, ge = derived_grade(p.initial[a]), derived_grade(p.initial[e])
+    if ga != ge:
+        out["split"] += 1
+    elif ga > p.grade_before:
+        out["consensus_increase"] += 1
+    elif ga < p.grade_before:
+        out["consensus_decrease"] += 1
+
+
+def _count_queue(out, p, a, e):
+    """Pair ``p``'s queued conditions (split, both negative, or both positive with a quote failing the gate)
+    and, in a queued pair, the conditions both initial answers lock as positive."""
+    if p.queue:
+        out["queued_pairs"] += 1
+    for i, cid in enumerate(p.cids):
+        x, y = p.initial[a][i], p.initial[e][i]
+        if cid in p.queue:
+            out["queued_conditions"] += 1
+            if x.positive != y.positive:
+                out["queued_split_conditions"] += 1
+            elif not x.positive:
+                out["queued_both_negative_conditions"] += 1
+            else:
+                out["queued_both_positive_conditions"] += 1      # a quote failed the gate
+        elif p.queue and x.positive and y.positive:
+            out["locked_conditions"] += 1
+
+
+def _count_transition(transitions, splits, strata, p, grade):
+    """Pair ``p``'s grade transition (Table S12), whether a changed grade ends gold or partial, and its
+    stratum's sampled and corrected counts (Table S13)."""
+    key = "%d->%d" % (p.grade_before, grade)
+    transitions[key] = transitions.get(key, 0) + 1
+    if grade != p.grade_before:
+        split = splits.setdefault(key, {"to_gold": 0, "partial": 0})
+        split["to_gold" if grade == p.n else "partial"] += 1
+    for name in ("%s.%s" % (p.release, p.source), "%s.all" % p.release):
+        stratum = strata.setdefault(name, {"sampled": 0, "corrected": 0})
+        stratum["sampled"] += 1
+        stratum["corrected"] += grade != p.grade_before
+
+
 def policy(records):
     """Routing and queue (10.2.2, 10.3), re-derived decisions against ``decisions.jsonl``,
     transitions (Table S12) and corrections by stratum (Table S13)."""
@@ -204,31 +265,12 @@ def policy(records):
     transitions, strata, splits = {}, {}, {}
     decided = {}
     for p in records.pairs.values():
-        ga, ge = derived_grade(p.initial[a]), derived_grade(p.initial[e])
-        if ga != ge:
-            out["split"] += 1
-        elif ga > p.grade_before:
-            out["consensus_increase"] += 1
-        elif ga < p.grade_before:
-            out["consensus_decrease"] += 1
+        _count_consensus(out, p, a, e)
         grade, route, blocked, _ = decide(records, p)
         decided[p.pair] = grade
         out[routes.get(route, "unresolved_pairs")] += 1
         out["gate_blocked"] += blocked
-        if p.queue:
-            out["queued_pairs"] += 1
-        for i, cid in enumerate(p.cids):
-            x, y = p.initial[a][i], p.initial[e][i]
-            if cid in p.queue:
-                out["queued_conditions"] += 1
-                if x.positive != y.positive:
-                    out["queued_split_conditions"] += 1
-                elif not x.positive:
-                    out["queued_both_negative_conditions"] += 1
-                else:
-                    out["queued_both_positive_conditions"] += 1      # a quote failed the gate
-            elif p.queue and x.positive and y.positive:
-                out["locked_conditions"] += 1
+        _count_queue(out, p, a, e)
         if route not in routes or (grade, route) != p.decision:
             out["decision_mismatches"] += 1
             if not out["first_mismatch"]:
@@ -236,15 +278,7 @@ def policy(records):
                     "pair %s needs adjudication but has no queued responses" % p.pair if route not in routes else
                     "pair %s: the records give grade %d (%s), decisions.jsonl says %d (%s)" % (
                         p.pair, grade, route, p.decision[0], p.decision[1]))
-        key = "%d->%d" % (p.grade_before, grade)
-        transitions[key] = transitions.get(key, 0) + 1
-        if grade != p.grade_before:
-            split = splits.setdefault(key, {"to_gold": 0, "partial": 0})
-            split["to_gold" if grade == p.n else "partial"] += 1
-        for name in ("%s.%s" % (p.release, p.source), "%s.all" % p.release):
-            s = strata.setdefault(name, {"sampled": 0, "corrected": 0})
-            s["sampled"] += 1
-            s["corrected"] += grade != p.grade_before
+        _count_transition(transitions, splits, strata, p, grade)
     out["transitions"] = {k: transitions[k] for k in sorted(transitions)}
     out["transition_splits"] = {k: splits[k] for k in sorted(splits)}     # changed grades: ending gold or partial
     out["strata"] = {k: strata[k] for k in sorted(strata)}

@@ -136,34 +136,44 @@ def repair_detail(g0, n, a, e, adjudication=None, gate_ok=None, overrides=None):
     if ga == ge == g0:
         return g0, "keep", False, None
     if ga == ge and ga > g0:
-        positives = [i for i in range(n) if a[i].positive and e[i].positive]
-        valid = len(positives) == ga and all(gate_ok(a[i]) and gate_ok(e[i]) for i in positives)
-        merged = [_merge(a[i], e[i]) if a[i].positive and e[i].positive else Answer(False) for i in range(n)]
-        if valid and (ga < n or _distinct(merged)):
-            return ga, "accept-increase", False, _support(merged)
+        accepted = _consensus_increase(n, a, e, ga, gate_ok)
+        if accepted is not None:
+            return ga, "accept-increase", False, _support(accepted)
     if adjudication is None:
         return g0, "needs-adjudication", False, None
-    final = []
-    for i in range(n):
-        if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
-            final.append(_merge(a[i], e[i]))
-            continue
-        if i in overrides:
-            final.append(overrides[i])
-            continue
-        votes = [r for r in (adjudication[i] or ()) if r.positive and gate_ok(r)]
-        if len(votes) >= 2:
-            merged = votes[0]
-            for r in votes[1:]:
-                merged = _merge(merged, r)
-            final.append(merged)
-        else:
-            final.append(Answer(False))
+    final = [_adjudicated_condition(a[i], e[i], overrides.get(i), adjudication[i], gate_ok) for i in range(n)]
     grade = derived_grade(final)
     blocked = grade == n and not _distinct(final)
     if blocked:
         grade = n - 1          # J061: every condition supported, but not on distinct pages
     return grade, "adjudicated", blocked, _support(final)
+
+
+def _consensus_increase(n, a, e, grade, gate_ok):
+    """The merged answers when both initial responders agree on a higher ``grade`` with quotes passing the
+    gate (and, for a gold, on distinct pages); None when the increase needs adjudication."""
+    positives = [i for i in range(n) if a[i].positive and e[i].positive]
+    if len(positives) != grade or not all(gate_ok(a[i]) and gate_ok(e[i]) for i in positives):
+        return None
+    merged = [_merge(a[i], e[i]) if a[i].positive and e[i].positive else Answer(False) for i in range(n)]
+    return merged if grade < n or _distinct(merged) else None
+
+
+def _adjudicated_condition(x, y, override, votes, gate_ok):
+    """One condition's final answer: both initial answers positive and passing the gate (merged), else the
+    administrative override, else the majority (two or more) of the valid positive adjudication votes
+    (merged), else negative."""
+    if x.positive and y.positive and gate_ok(x) and gate_ok(y):
+        return _merge(x, y)
+    if override is not None:
+        return override
+    positive = [r for r in (votes or ()) if r.positive and gate_ok(r)]
+    if len(positive) < 2:
+        return Answer(False)
+    merged = positive[0]
+    for r in positive[1:]:
+        merged = _merge(merged, r)
+    return merged
 
 
 def _support(answers):
