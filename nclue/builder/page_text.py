@@ -139,7 +139,23 @@ class DocumentPlan:
         self.seed = seed
         self.doc = doc
         self.cfg = text_cfg
+        # one stream per document, drawn in this order: vocabulary and page-length scale, header, near
+        # misses, cross-references (a change of order changes every page of the stand-in)
         stream = Stream.derived(seed, "doc", doc["docid"])
+        self._draw_vocabulary(stream, label_vocabulary)
+        headings = self._place_facts(facts, catalog_by_cid)
+        self.mentions = {}
+        # where each condition is mentioned without being established: (cid, page, kind);
+        # used by the construction miner (spurious facts) and the audit simulation, never by the text
+        self.non_facts = []
+        self._contents(headings)
+        self._near_misses(stream, facts, catalog_order)
+        self._cross_references(stream, facts, catalog_by_cid)
+
+    def _draw_vocabulary(self, stream, label_vocabulary):
+        """The document's weighted topic words, invented words, label words, OCR noise, median page length
+        and running header."""
+        doc, text_cfg = self.doc, self.cfg
         topic_words = (vocab.PMC_TOPICS.get(doc["topic"]) or vocab.WB_TOPICS[doc["topic"]]).split()
         self.topic_words = _zipf_list(stream, topic_words)
         self.own_words = _zipf_list(stream, [_invented_word(stream) for _ in range(10)], top=6)
@@ -149,6 +165,10 @@ class DocumentPlan:
         self.median_words = text_cfg.median_for(doc["source"]) * math.exp(text_cfg.doc_sigma * stream.normal())
         title = doc.get("title") or ""
         self.header = " ".join(title.split()[:7]) if title and stream.uniform() < text_cfg.header_share else ""
+
+    def _place_facts(self, facts, catalog_by_cid):
+        """``facts_on``: the conditions established on each page; returns the section headings as
+        ``(first page, condition)`` in page order."""
         self.facts_on = {}
         headings = []
         for row in facts:
@@ -158,15 +178,19 @@ class DocumentPlan:
             if cond["kind"] == "section":
                 headings.append((row["pages"][0], cond))
         headings.sort(key=lambda t: (t[0], t[1]["cid"]))
-        self.mentions = {}
-        # where each condition is mentioned without being established: (cid, page, kind);
-        # used by the construction miner (spurious facts) and the audit simulation, never by the text
-        self.non_facts = []
-        pages = doc["pages"]
-        if pages >= 8 and headings:
+        return headings
+
+    def _contents(self, headings):
+        """A long document (8 pages or more) lists its sections on page 1: mentions, not facts, elsewhere."""
+        if self.doc["pages"] >= 8 and headings:
             self.mentions.setdefault(1, []).append(
                 "Contents: " + "; ".join("%s %d" % (c["label"], p) for p, c in headings) + ".")
             self.non_facts.extend((c["cid"], 1, "contents") for p, c in headings if p != 1)
+
+    def _near_misses(self, stream, facts, catalog_order):
+        """Up to ``1 + pages // 12`` (at most 8) conditions of the document's topic it does not have, each
+        mentioned once on a random page in a near-miss sentence."""
+        doc, pages = self.doc, self.doc["pages"]
         own = {row["cid"] for row in facts}
         pool = [c for c in catalog_order if c["cid"] not in own and
                 (c["topic"] == doc["topic"] or c["topic"] == "generic" or
@@ -176,15 +200,20 @@ class DocumentPlan:
             page = 1 + stream.randbelow(pages)
             template = stream.pick(_NEAR_MISS)
             self.mentions.setdefault(page, []).append(template.format(
-                x=_surface(stream, pool[i], text_cfg.surface_mix)))
+                x=_surface(stream, pool[i], self.cfg.surface_mix)))
             self.non_facts.append((pool[i]["cid"], page, "near-miss"))
+
+    def _cross_references(self, stream, facts, catalog_by_cid):
+        """In a document of more than 3 pages, a third of its facts are referred to on a page that does not
+        establish them."""
+        pages = self.doc["pages"]
         for row in facts:
             if pages > 3 and stream.randbelow(3) == 0:
                 page = 1 + stream.randbelow(pages)
                 if page not in row["pages"]:
                     cond = catalog_by_cid[row["cid"]]
                     self.mentions.setdefault(page, []).append(stream.pick(_CROSS_REF).format(
-                        x=_surface(stream, cond, text_cfg.surface_mix)))
+                        x=_surface(stream, cond, self.cfg.surface_mix)))
                     self.non_facts.append((cond["cid"], page, "cross-reference"))
 
     def _prose(self, stream, n_words):
