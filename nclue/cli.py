@@ -422,28 +422,40 @@ def _usage(prog):
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None, prog=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if prog is None:
-        prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] and not sys.argv[0].endswith(
-            "__main__.py") else "python -m nclue"
-    try:
-        if prog == "reproduce.py":
-            return cmd_reproduce(argv, prog)
-        if not argv or argv[0] not in COMMANDS:
-            if argv and argv[0] in ("-h", "--help"):
-                STDOUT.write(_usage(prog))
-                return 0
-            if argv and argv[0] == "--version":
-                STDOUT.write("nclue %s\n" % __version__)
-                return 0
-            if argv:
-                STDERR.write("%s: error: unknown command %s\n" % (prog, _echo(argv[0])))
-            STDERR.write(_usage(prog))
-            return 2
+def _program_name():
+    """``reproduce.py``, ``nclue`` or ``python -m nclue``: how the user ran the command."""
+    if sys.argv and sys.argv[0] and not sys.argv[0].endswith("__main__.py"):
+        return os.path.basename(sys.argv[0])
+    return "python -m nclue"
+
+
+def _dispatch(argv, prog):
+    """Run the command ``argv`` names; ``--help``, ``--version`` and an unknown or missing command here."""
+    if prog == "reproduce.py":
+        return cmd_reproduce(argv, prog)
+    if argv and argv[0] in COMMANDS:
         if argv[0] == "reproduce":
             return cmd_reproduce(argv[1:], prog + " reproduce")
         return COMMANDS[argv[0]](argv[1:], prog + " " + argv[0])
+    if argv and argv[0] in ("-h", "--help"):
+        STDOUT.write(_usage(prog))
+        return 0
+    if argv and argv[0] == "--version":
+        STDOUT.write("nclue %s\n" % __version__)
+        return 0
+    if argv:
+        STDERR.write("%s: error: unknown command %s\n" % (prog, _echo(argv[0])))
+    STDERR.write(_usage(prog))
+    return 2
+
+
+def main(argv=None, prog=None):
+    """The command line; exit codes 0 (done), 1 (verification failed, or an empty run), 2 (bad usage or
+    input), 130 (interrupted).  Never a traceback: a harness defect is reported as one line."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    prog = _program_name() if prog is None else prog
+    try:
+        return _dispatch(argv, prog)
     except UsageError as exc:
         STDERR.write("error: %s\n" % exc)
         return 2

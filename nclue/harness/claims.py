@@ -105,6 +105,47 @@ def compare(rule, observed, expected):
     return ok, "" if ok else "displayed %s, recomputed %r shows as %s" % (want, observed, shown)
 
 
+def _check_claim(rel, obj, field, c, seen):
+    """One frozen claim of ``obj`` (the file ``rel``): an object with string id, rule, level and source, a
+    finite value, a known rule and level (the file's), an id not in ``seen``, and a non-empty list of
+    distinct ``{path, sha256}`` inputs; InputError naming ``field`` otherwise."""
+    if not isinstance(c, dict):
+        raise InputError(rel, "must be an object", field=field)
+    for key in ("id", "rule", "level", "source"):
+        if not isinstance(c.get(key), str):
+            raise InputError(rel, "must be a string", field="%s.%s" % (field, key))
+    if "value" not in c:
+        raise InputError(rel, "missing", field=field + ".value")
+    if not _finite_json(c["value"]):
+        raise InputError(rel, "claim %s has a non-finite or out-of-range number" % c["id"], field=field + ".value")
+    problem = rule_problem(c["rule"])
+    if problem:
+        raise InputError(rel, "rule %r of claim %s: %s" % (c["rule"], c["id"], problem), field=field + ".rule")
+    if c["level"] not in LEVELS:
+        raise InputError(rel, "unknown level %r" % c["level"], field=field + ".level")
+    if c["id"] in seen:
+        raise InputError(rel, "duplicate claim id %r" % c["id"], field=field + ".id")
+    seen.add(c["id"])
+    _check_inputs(rel, field, c)
+    if c["level"] != obj.get("level"):
+        raise InputError(rel, "claim %s is at level %r but the file's level is %r" % (
+            c["id"], c["level"], obj.get("level")), field=field + ".level")
+
+
+def _check_inputs(rel, field, c):
+    inputs = c.get("inputs")
+    if not isinstance(inputs, list) or not all(
+            isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("sha256"), str)
+            for x in inputs):
+        raise InputError(rel, "must be a list of {path, sha256}", field=field + ".inputs")
+    if not inputs:
+        raise InputError(rel, "claim %s names no input: a claim is frozen from the files it reads" % c["id"],
+                         field=field + ".inputs")
+    paths = [x["path"] for x in inputs]
+    if len(set(paths)) != len(paths):
+        raise InputError(rel, "claim %s lists an input twice" % c["id"], field=field + ".inputs")
+
+
 def load_claim_file(root, rel, document=None):
     """Parse one frozen claims file (or validate ``document``, the file already decoded by
     :func:`nclue.core.jsonio.read_json`); InputError naming the field on any defect."""
@@ -118,38 +159,7 @@ def load_claim_file(root, rel, document=None):
         raise InputError(rel, "must be a list", field="claims")
     seen = set()
     for i, c in enumerate(claims):
-        field = "claims[%d]" % i
-        if not isinstance(c, dict):
-            raise InputError(rel, "must be an object", field=field)
-        for key in ("id", "rule", "level", "source"):
-            if not isinstance(c.get(key), str):
-                raise InputError(rel, "must be a string", field="%s.%s" % (field, key))
-        if "value" not in c:
-            raise InputError(rel, "missing", field=field + ".value")
-        if not _finite_json(c["value"]):
-            raise InputError(rel, "claim %s has a non-finite or out-of-range number" % c["id"], field=field + ".value")
-        problem = rule_problem(c["rule"])
-        if problem:
-            raise InputError(rel, "rule %r of claim %s: %s" % (c["rule"], c["id"], problem), field=field + ".rule")
-        if c["level"] not in LEVELS:
-            raise InputError(rel, "unknown level %r" % c["level"], field=field + ".level")
-        if c["id"] in seen:
-            raise InputError(rel, "duplicate claim id %r" % c["id"], field=field + ".id")
-        seen.add(c["id"])
-        inputs = c.get("inputs")
-        if not isinstance(inputs, list) or not all(
-                isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("sha256"), str)
-                for x in inputs):
-            raise InputError(rel, "must be a list of {path, sha256}", field=field + ".inputs")
-        if not inputs:
-            raise InputError(rel, "claim %s names no input: a claim is frozen from the files it reads" % c["id"],
-                             field=field + ".inputs")
-        paths = [x["path"] for x in inputs]
-        if len(set(paths)) != len(paths):
-            raise InputError(rel, "claim %s lists an input twice" % c["id"], field=field + ".inputs")
-        if c["level"] != obj.get("level"):
-            raise InputError(rel, "claim %s is at level %r but the file's level is %r" % (
-                c["id"], c["level"], obj.get("level")), field=field + ".level")
+        _check_claim(rel, obj, "claims[%d]" % i, c, seen)
     if obj.get("level") not in LEVELS:
         raise InputError(rel, "unknown level %r" % (obj.get("level"),), field="level")
     if rel != layout.claim_file(obj["analysis"]):

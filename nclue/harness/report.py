@@ -217,57 +217,48 @@ def published_fail_lines(result):
 def render_text(result, strict=False, quiet=False, announced=False):
     """The text summary (see module doc); ``announced``: the first line was already printed."""
     if quiet:           # the fails and the result line only
-        fails = [c for c in result.checks if c.status == "fail" and c.group != "published"]
-        lines = (["FAIL (%d):" % len(fails)] + _grouped(fails, "FAIL") + [""]) if fails else []
-        published_fails = published_fail_lines(result)
-        lines += (published_fails + [""]) if published_fails else []
-        lines.append(_result_line(result, strict))
-        return "\n".join(lines) + "\n"
+        return "\n".join(_fail_lines(result) + [_result_line(result, strict)]) + "\n"
     lines = ([] if announced else [instrument_line(result)]) + ["root: %s" % os.path.abspath(result.root)]
     lines += headline_lines(result)
     groups = group_counts(result)
     for level in LEVELS + ("published",):
         g = groups.get(level, {"pass": 0, "fail": 0, "skip": 0})
         lines.append("  %-13s %5d pass %5d fail %5d skip" % (level, g["pass"], g["fail"], g["skip"]))
-    fails = [c for c in result.checks if c.status == "fail"]
-    skips = [c for c in result.checks if c.status == "skip"]
-    own_fails = [c for c in fails if c.group != "published"]
-    if own_fails:
-        lines.append("")
-        lines.append("FAIL (%d):" % len(own_fails))
-        lines.extend(_grouped(own_fails, "FAIL"))
+    fails = _fail_lines(result)
+    lines += ([""] + fails[:-1]) if fails else []
+    lines += _skip_lines([c for c in result.checks if c.status == "skip"])
+    audit = audit_section(result)
+    if audit:
+        lines += [""] + audit
+    if result.paper is not None:
+        lines += [""] + paper_section(result.paper, quiet)
+    lines += [""] + headline_lines(result) + ["", _result_line(result, strict)]
+    return "\n".join(lines) + "\n"
+
+
+def _fail_lines(result):
+    """This instrument's fails grouped by reason, then the published results' fails by table, each block
+    followed by a blank line (none when nothing failed)."""
+    own_fails = [c for c in result.checks if c.status == "fail" and c.group != "published"]
+    lines = (["FAIL (%d):" % len(own_fails)] + _grouped(own_fails, "FAIL") + [""]) if own_fails else []
     published_fails = published_fail_lines(result)
-    if published_fails:
-        lines.append("")
-        lines.extend(published_fails)
-    not_requested = {}
-    shown = []
+    return lines + ((published_fails + [""]) if published_fails else [])
+
+
+def _skip_lines(skips):
+    """The skips grouped by reason, with the claims of levels not requested counted per level."""
+    not_requested, shown = {}, []
     for c in skips:
         if c.reason.startswith("level ") and c.reason.endswith("not requested") and c.id != "level:rebuild":
             not_requested[c.group] = not_requested.get(c.group, 0) + 1
         else:
             shown.append(c)
-    if shown or not_requested:
-        lines.append("")
-        lines.append("SKIP (%d):" % len(skips))
-        if quiet and not strict:
-            lines.append("  (%d skip reasons omitted with --quiet)" % len(shown))
-        else:
-            lines.extend(_grouped(shown, "SKIP"))
-        for group in sorted(not_requested):
-            lines.append("  SKIP %d %s claims: level %s not requested" % (not_requested[group], group, group))
-    audit = audit_section(result)
-    if audit:
-        lines.append("")
-        lines.extend(audit)
-    if result.paper is not None:
-        lines.append("")
-        lines.extend(paper_section(result.paper, quiet))
-    lines.append("")
-    lines += headline_lines(result)
-    lines.append("")
-    lines.append(_result_line(result, strict))
-    return "\n".join(lines) + "\n"
+    if not shown and not not_requested:
+        return []
+    lines = ["", "SKIP (%d):" % len(skips)] + _grouped(shown, "SKIP")
+    for group in sorted(not_requested):
+        lines.append("  SKIP %d %s claims: level %s not requested" % (not_requested[group], group, group))
+    return lines
 
 
 def _result_line(result, strict):
