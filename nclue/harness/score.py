@@ -293,8 +293,7 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
     if release == "v2":
         inst = inst.v2()
     rel = inst.copy_path(qrels)
-    refs_all = _reference_runs(inst, release)
-    known = dict(refs_all)
+    known = dict(_reference_runs(inst, release))
     wanted = default_references(inst) if against is None else list(against)
     unknown = [sid for sid in wanted if sid not in known]
     if unknown:
@@ -303,63 +302,79 @@ def score(runs, root=None, release="v1", qrels="final", against=None, run_format
     needed = [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel) + [
         inst.SYSTEMS] + [known[sid] for sid in wanted] + ([inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else [])
     verify_inputs(inst, needed, verify, warn)
-    queries, corpus, qrel_rows = inst.evaluation_queries(rel), inst.corpus(), inst.qrels(rel)
     design = Design(inst, rel, shared=(release == "v1" and rel == inst.QRELS))
-    sets = gold_sets(inst, rel)
     scored, tags = [], []
     for i, run in enumerate(runs):
         found = set()
-        if isinstance(run, str):
-            try:
-                ranking, order = read_run(run, inst.queries(), corpus, run_format, ties, stdin=stdin, tags=found)
-            except InputError as exc:
-                raise _release_hint(inst, release, exc)
-            where = "<stdin>" if run == STDIN else run
-        else:
-            where = "run%d (given as data)" % (i + 1)
-            ranking, order = _in_memory(run, inst.queries(), corpus, where), "the order given"
-        ranked = sum(1 for q in queries if q in ranking and ranking[q].docids)
-        if ranked == 0:
-            message = ("%s ranks no document for any of the %d evaluation queries (an empty or blank run?)" % (
-                where, len(queries)))
-            if not allow_empty:
-                raise EmptyRun(message + "; --allow-empty scores it as all zeros")
-            if warn is not None:
-                warn("WARNING: %s; scored as all zeros (--allow-empty)\n" % message)
-        out = evaluate(ranking, queries, qrel_rows, sets, ideals=ideals(inst, rel))
-        scored.append((where, ranking, order, out, ranked))
+        scored.append(_score_run(inst, rel, release, i, run, run_format, ties, stdin, found, allow_empty, warn))
         tags.append(found)
     labels = _labels(runs, names, tags)
-    result = {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": rel,
-                             "queries": len(queries), "synthetic": _synthetic(inst)},
-              "depth": DEPTH, "depth_note": "every measure is defined at depth %d; documents below it are ignored"
-                                            % DEPTH,
-              "references": wanted,
-              "bootstrap": {"draws": len(design.draws), "families": design.design.n_families, "level": protocol.INTERVAL_LEVEL,
-                            "interval": "percentile (type-7 quantiles)", "stream": design.streams[0]},
-              "randomization": {"draws": design.masks.n_draws, "statistic": "Delta n-Clue successes, run minus "
-                                "reference, summed per exact-gold-set family", "p": "(1 + c) / (B + 1), two-sided",
-                                "stream": design.streams[1], "max_t": "studentized single-step max-|T| over the "
-                                "run's comparisons (each statistic divided by its permutation SD)",
-                                "holm": "over the same comparisons"},
-              "runs": []}
+    result = _header(inst, root, rel, wanted, design)
     for i, (where, ranking, order, out, ranked) in enumerate(scored):
-        s = summary(out)
-        ivs = intervals(design, out)
-        measures = {m.name: {"value": s[m.key], "unit": m.unit, "label": m.label, "decimals": m.decimals,
-                             "ci_low": ivs.get(m.name, (None, None))[0], "ci_high": ivs.get(m.name, (None, None))[1]}
-                    for m in measure_table.SCORE_COMMAND_MEASURES}
         refs = [(sid, outcomes(inst, known[sid], rel)) for sid in wanted]
         refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]   # each pair once
-        entry = {"run": labels[i], "file": where, "order": order, "ranked_queries": ranked,
-                 "successes": s["success_count"], "measures": measures,
-                 "comparisons": comparisons(design, out, refs)}
-        if per_query:
-            columns = [(m, m.values(out)) for m in measure_table.PER_QUERY_MEASURES]
-            entry["per_query"] = [{"qid": q, "measure": m.name, "unit": m.unit, "value": _per_query_value(m, values[k])}
-                                  for k, q in enumerate(out.qids) for m, values in columns]
-        result["runs"].append(entry)
+        result["runs"].append(_run_entry(design, labels[i], where, order, out, ranked, refs, per_query))
     return result
+
+
+def _score_run(inst, rel, release, i, run, run_format, ties, stdin, found, allow_empty, warn):
+    """``(where, ranking, order, outcomes, ranked queries)`` of the ``i``-th run (a path, ``-`` or data);
+    :class:`~nclue.core.errors.EmptyRun` when it ranks nothing, unless ``allow_empty``."""
+    queries, corpus = inst.evaluation_queries(rel), inst.corpus()
+    if isinstance(run, str):
+        try:
+            ranking, order = read_run(run, inst.queries(), corpus, run_format, ties, stdin=stdin, tags=found)
+        except InputError as exc:
+            raise _release_hint(inst, release, exc)
+        where = "<stdin>" if run == STDIN else run
+    else:
+        where = "run%d (given as data)" % (i + 1)
+        ranking, order = _in_memory(run, inst.queries(), corpus, where), "the order given"
+    ranked = sum(1 for q in queries if q in ranking and ranking[q].docids)
+    if ranked == 0:
+        message = ("%s ranks no document for any of the %d evaluation queries (an empty or blank run?)" % (
+            where, len(queries)))
+        if not allow_empty:
+            raise EmptyRun(message + "; --allow-empty scores it as all zeros")
+        if warn is not None:
+            warn("WARNING: %s; scored as all zeros (--allow-empty)\n" % message)
+    out = evaluate(ranking, queries, inst.qrels(rel), gold_sets(inst, rel), ideals=ideals(inst, rel))
+    return where, ranking, order, out, ranked
+
+
+def _header(inst, root, rel, wanted, design):
+    """The result's description of the instrument, the depth, the references and the protocol."""
+    return {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": rel,
+                           "queries": len(inst.evaluation_queries(rel)), "synthetic": _synthetic(inst)},
+            "depth": DEPTH, "depth_note": "every measure is defined at depth %d; documents below it are ignored"
+                                          % DEPTH,
+            "references": wanted,
+            "bootstrap": {"draws": len(design.draws), "families": design.design.n_families,
+                          "level": protocol.INTERVAL_LEVEL, "interval": "percentile (type-7 quantiles)",
+                          "stream": design.streams[0]},
+            "randomization": {"draws": design.masks.n_draws, "statistic": "Delta n-Clue successes, run minus "
+                              "reference, summed per exact-gold-set family", "p": "(1 + c) / (B + 1), two-sided",
+                              "stream": design.streams[1], "max_t": "studentized single-step max-|T| over the "
+                              "run's comparisons (each statistic divided by its permutation SD)",
+                              "holm": "over the same comparisons"},
+            "runs": []}
+
+
+def _run_entry(design, label, where, order, out, ranked, refs, per_query):
+    """One run's totals with intervals, its comparisons with ``refs`` and (``per_query``) its per-query rows."""
+    s = summary(out)
+    ivs = intervals(design, out)
+    measures = {m.name: {"value": s[m.key], "unit": m.unit, "label": m.label, "decimals": m.decimals,
+                         "ci_low": ivs.get(m.name, (None, None))[0], "ci_high": ivs.get(m.name, (None, None))[1]}
+                for m in measure_table.SCORE_COMMAND_MEASURES}
+    entry = {"run": label, "file": where, "order": order, "ranked_queries": ranked,
+             "successes": s["success_count"], "measures": measures,
+             "comparisons": comparisons(design, out, refs)}
+    if per_query:
+        columns = [(m, m.values(out)) for m in measure_table.PER_QUERY_MEASURES]
+        entry["per_query"] = [{"qid": q, "measure": m.name, "unit": m.unit, "value": _per_query_value(m, values[k])}
+                              for k, q in enumerate(out.qids) for m, values in columns]
+    return entry
 
 
 def _per_query_value(measure, value):
