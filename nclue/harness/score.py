@@ -432,23 +432,35 @@ def _rows(result):
 def render(result, fmt="text"):
     """The result as text (default), json, tsv, markdown or latex; every format carries the per-query rows
     when they were asked for."""
-    if fmt == "json":
-        return dumps_pretty(result)
-    if fmt == "tsv":
-        return "\n".join("\t".join(r) for r in [HEADER] + _rows(result)) + "\n"
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in _rows(result)]
-        return "\n".join(lines) + "\n"
-    if fmt == "latex":
-        def esc(text):
-            return text.replace("\\", "\\textbackslash{}").replace("_", "\\_").replace("%", "\\%").replace(
-                "&", "\\&").replace("#", "\\#").replace("$", "\\$").replace("{", "\\{").replace("}", "\\}")
-        lines = ["\\begin{tabular}{%s}" % ("l" * len(HEADER)), "\\hline", " & ".join(esc(h) for h in HEADER) + " \\\\",
-                 "\\hline"]
-        lines += [" & ".join(esc(c) for c in r) + " \\\\" for r in _rows(result)]
-        lines += ["\\hline", "\\end{tabular}"]
-        return "\n".join(lines) + "\n"
+    if fmt not in RENDERERS:
+        raise UsageError("unknown format %s (formats: %s)" % (bounded(repr(fmt), 80), ", ".join(FORMATS)))
+    return RENDERERS[fmt](result)
+
+
+def _tsv(result):
+    return "\n".join("\t".join(r) for r in [HEADER] + _rows(result)) + "\n"
+
+
+def _markdown(result):
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in _rows(result)]
+    return "\n".join(lines) + "\n"
+
+
+def _latex_escape(text):
+    return text.replace("\\", "\\textbackslash{}").replace("_", "\\_").replace("%", "\\%").replace(
+        "&", "\\&").replace("#", "\\#").replace("$", "\\$").replace("{", "\\{").replace("}", "\\}")
+
+
+def _latex(result):
+    lines = ["\\begin{tabular}{%s}" % ("l" * len(HEADER)), "\\hline",
+             " & ".join(_latex_escape(h) for h in HEADER) + " \\\\", "\\hline"]
+    lines += [" & ".join(_latex_escape(c) for c in r) + " \\\\" for r in _rows(result)]
+    lines += ["\\hline", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def _text(result):
     info, bs, rnd = result["instrument"], result["bootstrap"], result["randomization"]
     lines = ["nclue score: %s, %s (%d evaluation queries)%s; %s" % (
         info["release"], info["qrels"], info["queries"],
@@ -459,24 +471,32 @@ def render(result, fmt="text"):
         "studentized max-|T| and Holm over each run's comparisons" % (rnd["draws"], rnd["stream"]),
         "references: %s" % (", ".join(result["references"]) or "none")]
     for run in result["runs"]:
-        lines.append("")
-        lines.append("run %s (%s%s; %d of %d queries ranked, absent queries score as empty lists)" % (
-            run["run"], "" if run["file"] == run["run"] else "file %s; " % run["file"], run["order"],
-            run["ranked_queries"], info["queries"]))
-        for m in measure_table.SCORE_COMMAND_MEASURES:
-            v = run["measures"][m.name]
-            ci = "" if v["ci_low"] is None else "  [%s, %s]" % (_in_unit(v, v["ci_low"]), _in_unit(v, v["ci_high"]))
-            lines.append("  %-18s %10s %-11s%s" % (m.label, _in_unit(v, v["value"]), v["unit"], ci))
-        lines.append("  %-18s %10d queries" % ("n-Clue successes", run["successes"]))
-        if run["comparisons"]:
-            lines.append("  %-34s %10s %-20s %8s %8s %8s" % ("Delta n-Clue Score@10 (points) vs", "delta", "95% CI",
-                                                             "p", "p_maxT", "p_Holm"))
-            for c in run["comparisons"]:
-                lines.append("  %-34s %+10.2f [%7.2f, %7.2f]  %8.4f %8.4f %8.4f" % (
-                    c["against"], c["delta_score"], c["ci_low"], c["ci_high"], c["p"], c["p_max_t"], c["p_holm"]))
-        if run.get("per_query"):
-            lines.append("  %-18s %-14s %10s %s" % ("per query", "qid", "value", "unit"))
-        for row in run.get("per_query", ()):
-            m = run["measures"][row["measure"]]
-            lines.append("  %-18s %-14s %10s %s" % (m["label"], row["qid"], _in_unit(m, row["value"]), row["unit"]))
+        lines += [""] + _text_run(run, info["queries"])
     return "\n".join(lines) + "\n"
+
+
+def _text_run(run, queries):
+    """One run's lines of the text format: totals with intervals, comparisons, per-query rows."""
+    lines = ["run %s (%s%s; %d of %d queries ranked, absent queries score as empty lists)" % (
+        run["run"], "" if run["file"] == run["run"] else "file %s; " % run["file"], run["order"],
+        run["ranked_queries"], queries)]
+    for m in measure_table.SCORE_COMMAND_MEASURES:
+        v = run["measures"][m.name]
+        ci = "" if v["ci_low"] is None else "  [%s, %s]" % (_in_unit(v, v["ci_low"]), _in_unit(v, v["ci_high"]))
+        lines.append("  %-18s %10s %-11s%s" % (m.label, _in_unit(v, v["value"]), v["unit"], ci))
+    lines.append("  %-18s %10d queries" % ("n-Clue successes", run["successes"]))
+    if run["comparisons"]:
+        lines.append("  %-34s %10s %-20s %8s %8s %8s" % ("Delta n-Clue Score@10 (points) vs", "delta", "95% CI",
+                                                         "p", "p_maxT", "p_Holm"))
+        for c in run["comparisons"]:
+            lines.append("  %-34s %+10.2f [%7.2f, %7.2f]  %8.4f %8.4f %8.4f" % (
+                c["against"], c["delta_score"], c["ci_low"], c["ci_high"], c["p"], c["p_max_t"], c["p_holm"]))
+    if run.get("per_query"):
+        lines.append("  %-18s %-14s %10s %s" % ("per query", "qid", "value", "unit"))
+    for row in run.get("per_query", ()):
+        m = run["measures"][row["measure"]]
+        lines.append("  %-18s %-14s %10s %s" % (m["label"], row["qid"], _in_unit(m, row["value"]), row["unit"]))
+    return lines
+
+
+RENDERERS = {"text": _text, "json": dumps_pretty, "tsv": _tsv, "markdown": _markdown, "latex": _latex}
