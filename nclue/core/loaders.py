@@ -254,6 +254,36 @@ def _distinct_known(docids, corpus):
     return len(ids) == len(docids) and ids <= (corpus.keys() if isinstance(corpus, dict) else corpus)
 
 
+def _check_docids(row, docids, corpus):
+    """A ranking row's documents: distinct and known (the fast path is one set comparison; the loop only
+    runs to name the first defect)."""
+    if _distinct_known(docids, corpus):
+        return
+    seen = set()
+    for i, d in enumerate(docids):
+        if not isinstance(d, str) or d not in corpus:
+            raise row.error("docids[%d]" % i, "unknown document %r" % (d,))
+        if d in seen:
+            raise row.error("docids[%d]" % i, "document %r ranked twice" % d)
+        seen.add(d)
+
+
+def _ranking_scores(row, scores):
+    """A ranking row's scores as floats: finite and non-increasing in file order (fast path in C; the loop
+    only runs to name the first defect)."""
+    if all_finite_numbers(scores) and all(map(operator.ge, scores, scores[1:])):
+        return list(map(float, scores))
+    vals = []
+    for i, x in enumerate(scores):
+        if not is_finite_number(x):
+            raise row.error("scores[%d]" % i, "must be a finite number (|x| <= %g), got %s" % (
+                MAX_MAGNITUDE, show_value(x)))
+        if vals and x > vals[-1]:
+            raise row.error("scores[%d]" % i, "scores must be non-increasing in file order")
+        vals.append(float(x))
+    return vals
+
+
 def load_ranking(root, rel, queries, corpus, depth=10, text=None):
     """One ranking file: every query exactly once, at most ``depth`` distinct known docs,
     scores as many as docids and non-increasing (file order is the ranking).  ``text``: the file's decoded
@@ -272,28 +302,8 @@ def load_ranking(root, rel, queries, corpus, depth=10, text=None):
             raise row.error("docids", "has %d entries; at most %d expected" % (len(docids), depth))
         if len(scores) != len(docids):
             raise row.error("scores", "has %d entries for %d docids" % (len(scores), len(docids)))
-        # fast path: all docids distinct known strings, all scores floats/ints in non-increasing order;
-        # the loops below only run to name the first defect
-        if not _distinct_known(docids, corpus):
-            seen = set()
-            for i, d in enumerate(docids):
-                if not isinstance(d, str) or d not in corpus:
-                    raise row.error("docids[%d]" % i, "unknown document %r" % (d,))
-                if d in seen:
-                    raise row.error("docids[%d]" % i, "document %r ranked twice" % d)
-                seen.add(d)
-        if all_finite_numbers(scores) and all(map(operator.ge, scores, scores[1:])):
-            vals = list(map(float, scores))
-        else:
-            vals = []
-            for i, x in enumerate(scores):
-                if not is_finite_number(x):
-                    raise row.error("scores[%d]" % i, "must be a finite number (|x| <= %g), got %s" % (
-                        MAX_MAGNITUDE, show_value(x)))
-                if vals and x > vals[-1]:
-                    raise row.error("scores[%d]" % i, "scores must be non-increasing in file order")
-                vals.append(float(x))
-        out[qid] = RankingRow(qid, tuple(docids), tuple(vals))
+        _check_docids(row, docids, corpus)
+        out[qid] = RankingRow(qid, tuple(docids), tuple(_ranking_scores(row, scores)))
     missing = [q for q in queries if q not in out]
     if missing:
         raise InputError(rel, "%d queries have no ranking row (first: %s)" % (len(missing), sorted(missing)[0]))
@@ -358,6 +368,11 @@ def load_systems(root, rel):
     for sid, system in systems.items():
         if system.base is not None and system.base not in systems:
             raise InputError(rel, "system %r names unknown base %r" % (sid, system.base), field="base")
+    return systems, _systems_lists(obj, rel, systems)
+
+
+def _systems_lists(obj, rel, systems):
+    """systems.json's blocked configurations (returned), form systems and contrast lists, checked."""
     blocked = obj.get("blocked", [])
     if not isinstance(blocked, list) or not all(isinstance(b, dict) and isinstance(b.get("id"), str) and
                                                 isinstance(b.get("reason"), str) for b in blocked):
@@ -369,4 +384,4 @@ def load_systems(root, rel):
         entries = obj.get(field, [])
         if not isinstance(entries, list) or not all(isinstance(x, dict) for x in entries):
             raise InputError(rel, "must be a list of objects", field=field)
-    return systems, blocked
+    return blocked

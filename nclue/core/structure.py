@@ -126,6 +126,33 @@ def median(values):
     return (s[m - 1] + s[m]) / 2
 
 
+def _gold_counts(queries, corpus, qrels, inventory, support, sets):
+    """Table 1's qrel counts: golds and subsets (by grade), distinct gold documents, golds by source, each
+    query's shortest gold, and the golds that are single-page solvable and distinct-page valid on their page
+    sets (the inventory's, or ``support``'s for a repaired gold)."""
+    c = {"gold": 0, "subset": 0, "grade1": 0, "grade2": 0, "docs": set(), "by_source": {}, "shortest": [],
+         "sps": 0, "dpv": 0}
+    for qid, query in queries.items():
+        gold, subset = sets[qid]
+        c["gold"] += len(gold)
+        c["subset"] += len(subset)
+        for d in subset:
+            g = qrels[qid][d]
+            c["grade1"] += g == 1
+            c["grade2"] += g == 2
+        c["docs"] |= gold
+        for d in gold:
+            src = corpus[d].source
+            c["by_source"][src] = c["by_source"].get(src, 0) + 1
+            page_sets = support.get((qid, d)) or [inventory[(d, cond.cid)].pages if (d, cond.cid) in inventory
+                                                  else () for cond in query.conditions]
+            c["sps"] += single_page_solvable(page_sets)
+            c["dpv"] += distinct_page_valid(page_sets)
+        if gold:
+            c["shortest"].append(min(corpus[d].pages for d in gold))
+    return c
+
+
 def table1(queries, corpus, qrels, inventory, support=None):
     """The instrument's Table 1 (paper section 3.2) from its records.
 
@@ -135,32 +162,11 @@ def table1(queries, corpus, qrels, inventory, support=None):
     (``{(qid, docid): [page set per condition]}``: golds a label repair made),
     on the page sets given there.
     """
-    support = support or {}
     sets = gold_and_subsets(queries, qrels)
     pages = [d.pages for d in corpus.values()]
-    n_gold = n_subset = g1 = g2 = 0
-    gold_docs = set()
-    gold_by_source = {}
-    shortest = []
-    sps = dpv = 0
-    for qid, query in queries.items():
-        gold, subset = sets[qid]
-        n_gold += len(gold)
-        n_subset += len(subset)
-        for d in subset:
-            g = qrels[qid][d]
-            g1 += g == 1
-            g2 += g == 2
-        gold_docs |= gold
-        for d in gold:
-            src = corpus[d].source
-            gold_by_source[src] = gold_by_source.get(src, 0) + 1
-            page_sets = support.get((qid, d)) or [inventory[(d, c.cid)].pages if (d, c.cid) in inventory else ()
-                                                  for c in query.conditions]
-            sps += single_page_solvable(page_sets)
-            dpv += distinct_page_valid(page_sets)
-        if gold:
-            shortest.append(min(corpus[d].pages for d in gold))
+    c = _gold_counts(queries, corpus, qrels, inventory, support or {}, sets)
+    n_gold, n_subset, g1, g2 = c["gold"], c["subset"], c["grade1"], c["grade2"]
+    gold_docs, gold_by_source, shortest, sps, dpv = c["docs"], c["by_source"], c["shortest"], c["sps"], c["dpv"]
     sources = {}
     for d in corpus.values():
         sources[d.source] = sources.get(d.source, 0) + 1
@@ -216,15 +222,21 @@ def sourceshift_table(inst):
         out["documents_" + src] = sum(1 for d in corpus.values() if d.source == src)
         out["queries_" + src] = sum(1 for q in queries.values() if q.source == src)
     for copy in layout.V2_COPIES:
-        suffix = "" if copy.path == layout.V2_QRELS else "_" + copy.copy
-        copy_queries = inst.evaluation_queries(copy.path)
-        qrels = inst.qrels(copy.path)
-        sets = gold_and_subsets(copy_queries, qrels)
-        if suffix:
-            out["queries" + suffix] = len(copy_queries)
-        out["qrel_rows" + suffix] = sum(len(v) for v in qrels.values())
-        out["gold_qrels" + suffix] = sum(len(g) for g, _ in sets.values())
-        out["subset_qrels" + suffix] = sum(len(s) for _, s in sets.values())
-        out["distinct_gold_documents" + suffix] = len({d for g, _ in sets.values() for d in g})
-        out["zero_gold_queries" + suffix] = sum(1 for g, _ in sets.values() if not g)
+        out.update(_copy_scale(inst, copy))
+    return out
+
+
+def _copy_scale(inst, copy):
+    """One SourceShift qrel copy's evaluation queries (not for S, whose are the table's), rows, golds,
+    subsets, distinct gold documents and queries without a gold, with the copy's suffix."""
+    suffix = "" if copy.path == layout.V2_QRELS else "_" + copy.copy
+    copy_queries = inst.evaluation_queries(copy.path)
+    qrels = inst.qrels(copy.path)
+    sets = gold_and_subsets(copy_queries, qrels)
+    out = {"queries" + suffix: len(copy_queries)} if suffix else {}
+    out["qrel_rows" + suffix] = sum(len(v) for v in qrels.values())
+    out["gold_qrels" + suffix] = sum(len(g) for g, _ in sets.values())
+    out["subset_qrels" + suffix] = sum(len(s) for _, s in sets.values())
+    out["distinct_gold_documents" + suffix] = len({d for g, _ in sets.values() for d in g})
+    out["zero_gold_queries" + suffix] = sum(1 for g, _ in sets.values() if not g)
     return out
