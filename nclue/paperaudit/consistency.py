@@ -98,7 +98,8 @@ def relations_of(number_id):
 
 
 def audit(entries):
-    """Run every relation on ``{id: (Num, record)}``; return an :class:`AuditResult`."""
+    """Run every relation on ``{id: (Num, record)}``; return an :class:`AuditResult`: a row per relation
+    and per table citation, and each number's status from the relations it takes part in."""
     values = {k: v[0] for k, v in entries.items()}
     rel_rows = []
     involved = {}
@@ -111,27 +112,33 @@ def audit(entries):
             for i in r.ids:
                 involved.setdefault(i, []).append(row)
     main_tables = {entries[nid][1]["table"] for nid in entries if nid.startswith("T")}
-    for rid, where, quote, cited in CITATIONS:
-        missing = [t for t in cited if t not in main_tables]
-        rel_rows.append({"id": rid, "description": "%s cites main-paper Table%s %s: \"%s\"" % (
-                             where, "s" if len(cited) > 1 else "", ", ".join(cited), quote),
-                         "kind": "reference", "numbers": [], "status": "fail" if missing else "pass",
-                         "detail": ("the main paper has no Table %s (its tables are %s)" % (
-                             ", ".join(missing), ", ".join(sorted(main_tables, key=int)))) if missing else
-                         "every cited table is in the paper",
-                         "boundary": False, "counts": {}, "determines": []})
-    numbers = {}
-    for nid in sorted(values):
-        rels = involved.get(nid, [])
-        record = entries[nid][1]
-        if any(x["status"] == "fail" for x in rels):
-            status, reason = "fail", "inconsistent in " + ", ".join(x["id"] for x in rels if x["status"] == "fail")
-        elif rels:
-            status, reason = "pass", "consistent in %d relation(s)" % len(rels)
-        else:
-            status = "skip"
-            reason = "no other published number determines it; checking it needs %s" % NEEDS.get(
-                record["table"], "the original release data")
-        numbers[nid] = {"status": status, "reason": reason, "relations": [x["id"] for x in rels],
-                        "determined": any(nid in x["determines"] for x in rels), "table": record["table"], "text": record["text"]}
+    rel_rows += [_citation_row(rid, where, quote, cited, main_tables) for rid, where, quote, cited in CITATIONS]
+    numbers = {nid: _number_status(nid, entries[nid][1], involved.get(nid, [])) for nid in sorted(values)}
     return AuditResult(rel_rows, numbers)
+
+
+def _citation_row(rid, where, quote, cited, main_tables):
+    """A relation row for one citation of main-paper tables: it fails when a cited table does not exist."""
+    missing = [t for t in cited if t not in main_tables]
+    return {"id": rid, "description": "%s cites main-paper Table%s %s: \"%s\"" % (
+                where, "s" if len(cited) > 1 else "", ", ".join(cited), quote),
+            "kind": "reference", "numbers": [], "status": "fail" if missing else "pass",
+            "detail": ("the main paper has no Table %s (its tables are %s)" % (
+                ", ".join(missing), ", ".join(sorted(main_tables, key=int)))) if missing else
+            "every cited table is in the paper",
+            "boundary": False, "counts": {}, "determines": []}
+
+
+def _number_status(nid, record, rels):
+    """One transcribed number's status: fail when a relation it is in fails, pass when it is in one, else
+    skip with what checking it would need."""
+    if any(x["status"] == "fail" for x in rels):
+        status, reason = "fail", "inconsistent in " + ", ".join(x["id"] for x in rels if x["status"] == "fail")
+    elif rels:
+        status, reason = "pass", "consistent in %d relation(s)" % len(rels)
+    else:
+        status = "skip"
+        reason = "no other published number determines it; checking it needs %s" % NEEDS.get(
+            record["table"], "the original release data")
+    return {"status": status, "reason": reason, "relations": [x["id"] for x in rels],
+            "determined": any(nid in x["determines"] for x in rels), "table": record["table"], "text": record["text"]}

@@ -123,29 +123,37 @@ def system_role(namespace, key):
 CONTRASTS = {"block": BLOCKS, "direction": DIRECTIONS, "ss_contrast": SS_CONTRASTS}
 
 
+# the operation classes after the rerankers, in the order they are tried: the first class one of whose
+# words the operation text contains (a decomposition is then named by its aggregator)
+OPERATION_CLASSES = (
+    (("rrf", "fusion"), "fusion"),
+    (("condition list",), "decomposition"),
+    (("three page", "top-3", "top 3"), "page/top3"),
+    (("page max", "maxsim", "best page"), "page/best"),
+    (("mask", "oracle", "fact", "prior", "random", "single-page"), "control"),
+    (("and query",), "joint/and"),
+    (("or query",), "joint/or"),
+    (("likelihood",), "joint/likelihood"),
+    (("vector",), "joint/vector"),
+)
+
+
 def operation_class(text):
-    """The operation class of an instrument's systems.json ``operation`` text (see module doc)."""
+    """The operation class of an instrument's systems.json ``operation`` text (see module doc).
+
+    >>> operation_class("Rerank of the BM25-OR pool by page likelihood"), operation_class("RRF of two runs")
+    ('rerank/page', 'fusion')
+    >>> operation_class("condition list, harmonic mean"), operation_class("something else")
+    ('decomposition/harmonic mean', 'other')
+    """
     t = (text or "").lower()
     if "rerank" in t:
         return "rerank/page" if "page" in t or "visual" in t else "rerank/text"
-    if "rrf" in t or "fusion" in t:
-        return "fusion"
-    if "condition list" in t:
-        return "decomposition/" + next((a for a in AGGREGATORS if a in t), "other")
-    if "three page" in t or "top-3" in t or "top 3" in t:
-        return "page/top3"
-    if "page max" in t or "maxsim" in t or "best page" in t:
-        return "page/best"
-    if "mask" in t or "oracle" in t or "fact" in t or "prior" in t or "random" in t or "single-page" in t:
-        return "control"
-    if "and query" in t:
-        return "joint/and"
-    if "or query" in t:
-        return "joint/or"
-    if "likelihood" in t:
-        return "joint/likelihood"
-    if "vector" in t:
-        return "joint/vector"
+    for words, found in OPERATION_CLASSES:
+        if any(word in t for word in words):
+            if found == "decomposition":
+                return "decomposition/" + next((a for a in AGGREGATORS if a in t), "other")
+            return found
     return "other"
 
 

@@ -105,16 +105,7 @@ def linear_counts(terms, const_count, n):
         sizes *= max(1, len(r))
     if sizes > 200000:
         return None
-    strict, loose = None, None
-    for ks in _cartesian(*ranges):
-        if sum(c * k for (c, _), k in zip(terms, ks)) != const_count:
-            continue
-        exact = all(num.shows(Fraction(100 * k, n)) for (_, num), k in zip(terms, ks))
-        if exact and strict is None:
-            strict = ks
-            break
-        if loose is None:
-            loose = ks
+    strict, loose = _search_counts(terms, ranges, const_count, n)
     if any(len(r) == 0 for r in ranges):
         empty = [num.id for (c, num), r in zip(terms, ranges) if len(r) == 0]
         return Verdict(False, "no integer count k with 100k/%d displaying as %s" % (n, ", ".join(empty)))
@@ -125,6 +116,20 @@ def linear_counts(terms, const_count, n):
     counts = {num.id: k for (_, num), k in zip(terms, found)}
     detail = "counts over N=%d: %s" % (n, ", ".join("%s=%d (%.4g%%)" % (i, k, 100.0 * k / n) for i, k in counts.items()))
     return Verdict(True, detail, boundary=strict is None, counts=counts)
+
+
+def _search_counts(terms, ranges, const_count, n):
+    """``(strict, loose)``: the first counts in ``ranges`` satisfying ``sum c_i k_i == const_count`` whose
+    shares all display as published (``strict``), else the first satisfying it at all (``loose``)."""
+    loose = None
+    for ks in _cartesian(*ranges):
+        if sum(c * k for (c, _), k in zip(terms, ks)) != const_count:
+            continue
+        if all(num.shows(Fraction(100 * k, n)) for (_, num), k in zip(terms, ks)):
+            return ks, loose
+        if loose is None:
+            loose = ks
+    return None, loose
 
 
 def _grim_failure(terms, bad, const_count, n):
