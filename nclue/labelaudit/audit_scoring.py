@@ -85,10 +85,8 @@ def agreement(records, pairs=None):
     pairs = list(records.pairs.values()) if pairs is None else pairs
     n_pairs = len(pairs)
     grade_agree = sum(1 for p in pairs if derived_grade(p.initial[a]) == derived_grade(p.initial[e]))
-    cond = [(x.positive, y.positive) for p in pairs for x, y in zip(p.initial[a], p.initial[e])]
+    cond, both, same_pages = _answer_pairs(pairs, a, e)
     cond_agree = sum(1 for x, y in cond if x == y)
-    both = [(x, y) for p in pairs for x, y in zip(p.initial[a], p.initial[e]) if x.positive and y.positive]
-    same_pages = sum(1 for x, y in both if set(x.pages) == set(y.pages))
     both_negative = sum(1 for x, y in cond if not x and not y)
     out = {"pairs": n_pairs, "conditions": len(cond), "grade_agree": grade_agree,
            "grade_agreement": _share(grade_agree, n_pairs),
@@ -103,6 +101,14 @@ def agreement(records, pairs=None):
     out.update(_grade_statistics(pairs, a, e, grade_agree))
     out.update(_condition_statistics(cond, cond_agree))
     return out
+
+
+def _answer_pairs(pairs, a, e):
+    """``(cond, both, same_pages)``: the two initial answers' positivity per condition, the conditions both
+    answer positive, and how many of those select the same page set."""
+    cond = [(x.positive, y.positive) for p in pairs for x, y in zip(p.initial[a], p.initial[e])]
+    both = [(x, y) for p in pairs for x, y in zip(p.initial[a], p.initial[e]) if x.positive and y.positive]
+    return cond, both, sum(1 for x, y in both if set(x.pages) == set(y.pages))
 
 
 def _grade_statistics(pairs, a, e, grade_agree):
@@ -395,6 +401,36 @@ def expanded_pool(records, construction):
     return out, first
 
 
+def _locked_positives(records, p, a, e):
+    """The conditions of a queued pair that both initial answers make positive with quotes passing the gate."""
+    if not p.queue:
+        return set()
+    ok = gate_checker(records, p)
+    return {cid for i, cid in enumerate(p.cids) if cid not in p.queue and p.initial[a][i].positive
+            and p.initial[e][i].positive and ok(p.initial[a][i]) and ok(p.initial[e][i])}
+
+
+def _check_recall(out, records, p, i, cid):
+    """Count one locked positive's recall record into ``out``; the first problem with it ("" when none)."""
+    if cid not in p.recall:
+        out["missing"] += 1
+        return "pair %s / %s: locked positive without a recall record" % (p.pair, cid)
+    cand, pool, submitted = p.recall[cid]
+    out["conditions"] += 1
+    problem = ""
+    if list(pool) != pool_rules.merge(cand)[:pool_rules.POOL_SIZES[1]]:
+        out["pool_mismatches"] += 1
+        problem = "pair %s / %s: the recall pool is not the merged candidates" % (p.pair, cid)
+    if sorted(submitted) != sorted(_prior_pages(records, p, i)):
+        out["submitted_mismatches"] += 1
+        problem = problem or "pair %s / %s: submitted is not the initial evaluators' pages" % (p.pair, cid)
+    for rank in pool_rules.RECALL_RANKS:
+        out["recovered_by_%d" % rank] += bool(set(pool[:rank]) & set(submitted))
+    last = pool_rules.RECALL_RANKS[-1]
+    out["all_submitted_by_%d" % last] += set(submitted) <= set(pool[:last])
+    return problem
+
+
 def pool_recall(records):
     """The held-out recall check (10.3.1): for every locked positive condition of a queued pair, is an
     evaluator-selected page in the pool by rank 6 / by rank 9, and are all of them there by rank 9."""
@@ -405,28 +441,11 @@ def pool_recall(records):
     out["all_submitted_by_%d" % pool_rules.RECALL_RANKS[-1]] = 0
     first = ""
     for p in records.pairs.values():
-        ok = gate_checker(records, p)
-        locked = {cid for i, cid in enumerate(p.cids) if p.queue and cid not in p.queue and p.initial[a][i].positive
-                  and p.initial[e][i].positive and ok(p.initial[a][i]) and ok(p.initial[e][i])}
+        locked = _locked_positives(records, p, a, e)
         for cid in sorted(set(p.recall) - locked):
             out["unexpected"] += 1
             first = first or "pair %s / %s: checked but not a locked positive of a queued pair" % (p.pair, cid)
         for i, cid in enumerate(p.cids):
-            if cid not in locked:
-                continue
-            if cid not in p.recall:
-                out["missing"] += 1
-                first = first or "pair %s / %s: locked positive without a recall record" % (p.pair, cid)
-                continue
-            cand, pool, submitted = p.recall[cid]
-            out["conditions"] += 1
-            if list(pool) != pool_rules.merge(cand)[:pool_rules.POOL_SIZES[1]]:
-                out["pool_mismatches"] += 1
-                first = first or "pair %s / %s: the recall pool is not the merged candidates" % (p.pair, cid)
-            if sorted(submitted) != sorted(_prior_pages(records, p, i)):
-                out["submitted_mismatches"] += 1
-                first = first or "pair %s / %s: submitted is not the initial evaluators' pages" % (p.pair, cid)
-            for rank in pool_rules.RECALL_RANKS:
-                out["recovered_by_%d" % rank] += bool(set(pool[:rank]) & set(submitted))
-            out["all_submitted_by_%d" % pool_rules.RECALL_RANKS[-1]] += set(submitted) <= set(pool[:pool_rules.RECALL_RANKS[-1]])
+            if cid in locked:
+                first = first or _check_recall(out, records, p, i, cid)
     return out, first
