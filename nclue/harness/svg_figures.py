@@ -180,27 +180,12 @@ def scatter(fig_id, points, xlabel, ylabel, title, zero_lines=False, diagonal=Fa
     ``(number, label, x, y, shown)`` for every point, ``shown`` False when the label did not fit and
     the point carries its number instead."""
     width, height, left, bottom = 680, 420, 56, 38
-    xs, ys = [p[1] for p in points] or [0.0], [p[2] for p in points] or [0.0]
-    extra = [0.0] if zero_lines else []
-    if diagonal:
-        lo, hi = min(xs + ys + extra), max(xs + ys + extra)
-        x, y = Axis(lo, hi, left, width - 10), Axis(lo, hi, height - bottom, TOP)
-    else:
-        x = Axis(min(xs + extra), max(xs + extra), left, width - 10)
-        y = Axis(min(ys + extra), max(ys + extra), height - bottom, TOP)
+    x, y = _scatter_axes(points, zero_lines, diagonal, width, height, left, bottom)
     area = Box(left + 1, TOP, width - 10, height - bottom - 1)
     body = [_axes(x, y, xlabel, ylabel, width, height, left, bottom),
             '<rect class="plot-area" x="%d" y="%d" width="%d" height="%d" fill="none"/>' % (
                 area.x0, area.y0, area.x1 - area.x0, area.y1 - area.y0)]
-    if diagonal:
-        body.append('<line class="diagonal" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f" '
-                    'stroke-dasharray="6 4"><title>y = x</title></line>' % (
-                        x(x.lo), y(x.lo), x(x.hi), y(x.hi)))
-    if zero_lines:
-        body.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999" stroke-dasharray="4 3"/>' % (
-            x(0), TOP, x(0), height - bottom))
-        body.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#999" stroke-dasharray="4 3"/>' % (
-            left, y(0), width - 10, y(0)))
+    body += _reference_lines(x, y, zero_lines, diagonal, width, height, left, bottom)
     pixels = [(label, round(x(px), 1), round(y(py), 1)) for label, px, py in points]
     taken = [Box(px - POINT_RADIUS, py - POINT_RADIUS, px + POINT_RADIUS, py + POINT_RADIUS) for _, px, py in pixels]
     spots = place_labels(pixels, area, taken=taken)
@@ -212,17 +197,49 @@ def scatter(fig_id, points, xlabel, ylabel, title, zero_lines=False, diagonal=Fa
         body.append('<circle cx="%.1f" cy="%.1f" r="%d" fill="#0969da"><title>%s: %s %s, %s %s</title></circle>' % (
             px, py, POINT_RADIUS, escape(label), escape(xlabel), fmt(dx), escape(ylabel), fmt(dy)))
         text = label if spot is not None else numbers[k][0]
-        spot = spot or number_spots.get(k)
-        if spot is not None and (abs(spot[0] - px) > 8 or abs(spot[1] - py) > 16):
-            body.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#afb8c1" stroke-width="0.8"/>' % (
-                px, py, spot[0], spot[1] - 3))
-        if spot is not None:
-            body.append('<text class="label" x="%.1f" y="%.1f" text-anchor="%s" font-size="%d" fill="#24292f">%s'
-                        '</text>' % (spot[0], spot[1], spot[2], LABEL_FONT, escape(text)))
+        body += _point_label(px, py, spot or number_spots.get(k), text)
         key.append((k + 1, label, dx, dy, spots[k] is not None))
     desc = "; ".join("%s: %s, %s" % (label, fmt(px), fmt(py)) for label, px, py in points)
     return svg(fig_id, width, height, title, "%s (x: %s; y: %s). %s" % (title, xlabel, ylabel, desc),
                "".join(body)), key
+
+
+def _scatter_axes(points, zero_lines, diagonal, width, height, left, bottom):
+    """The x and y axes of a scatter: the points' ranges (with 0 for zero lines), one shared range for a diagonal."""
+    xs, ys = [p[1] for p in points] or [0.0], [p[2] for p in points] or [0.0]
+    extra = [0.0] if zero_lines else []
+    if diagonal:
+        lo, hi = min(xs + ys + extra), max(xs + ys + extra)
+        return Axis(lo, hi, left, width - 10), Axis(lo, hi, height - bottom, TOP)
+    return (Axis(min(xs + extra), max(xs + extra), left, width - 10),
+            Axis(min(ys + extra), max(ys + extra), height - bottom, TOP))
+
+
+def _reference_lines(x, y, zero_lines, diagonal, width, height, left, bottom):
+    """The diagonal y = x (class ``diagonal``) and the zero lines, as SVG elements."""
+    out = []
+    if diagonal:
+        out.append('<line class="diagonal" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f" '
+                   'stroke-dasharray="6 4"><title>y = x</title></line>' % (x(x.lo), y(x.lo), x(x.hi), y(x.hi)))
+    if zero_lines:
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999" stroke-dasharray="4 3"/>' % (
+            x(0), TOP, x(0), height - bottom))
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#999" stroke-dasharray="4 3"/>' % (
+            left, y(0), width - 10, y(0)))
+    return out
+
+
+def _point_label(px, py, spot, text):
+    """A point's label (or number) at ``spot``, with a leader line when it sits away from the point."""
+    if spot is None:
+        return []
+    out = []
+    if abs(spot[0] - px) > 8 or abs(spot[1] - py) > 16:
+        out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#afb8c1" stroke-width="0.8"/>' % (
+            px, py, spot[0], spot[1] - 3))
+    out.append('<text class="label" x="%.1f" y="%.1f" text-anchor="%s" font-size="%d" fill="#24292f">%s'
+               '</text>' % (spot[0], spot[1], spot[2], LABEL_FONT, escape(text)))
+    return out
 
 
 def forest(fig_id, rows, xlabel, title):

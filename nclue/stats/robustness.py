@@ -68,22 +68,28 @@ def crossed_statistics(deltas, weights, scale=100.0, totals=None):
     weights, when the caller keeps them with the weights (they are the same for every vector)."""
     if weights:
         _check_deltas(deltas, len(weights[0]))
-    unit = all(x in (-1, 0, 1) for d in deltas for x in d)
-    plus = [[i for i, x in enumerate(d) if x > 0] for d in deltas]
-    minus = [[i for i, x in enumerate(d) if x < 0] for d in deltas]
-    values = [[(i, float(x)) for i, x in enumerate(d) if x] for d in deltas]
+    numerators = _weighted_sums(deltas)
     out = [[] for _ in deltas]
     if totals is None:
         totals = [math.fsum(w) for w in weights]
     for w, total in zip(weights, totals):
-        wget = w.__getitem__
-        for j in range(len(deltas)):
-            if unit:
-                num = math.fsum(map(wget, plus[j])) - math.fsum(map(wget, minus[j]))
-            else:
-                num = math.fsum(w[i] * x for i, x in values[j])
-            out[j].append(scale * num / total if total else 0.0)
+        for j, numerator in enumerate(numerators):
+            out[j].append(scale * numerator(w) / total if total else 0.0)
     return out
+
+
+def _weighted_sums(deltas):
+    """For each difference vector, a function of one draw's weights giving ``sum_q W_q delta_q`` exactly as
+    ``math.fsum`` rounds it: for vectors of -1, 0 and 1 (when every vector is one) the sum of the weights of
+    the positive queries minus that of the negative ones, else the sum of the weighted non-zero terms."""
+    if all(x in (-1, 0, 1) for d in deltas for x in d):
+        def signed(plus, minus):
+            return lambda w: math.fsum(map(w.__getitem__, plus)) - math.fsum(map(w.__getitem__, minus))
+        return [signed([i for i, x in enumerate(d) if x > 0], [i for i, x in enumerate(d) if x < 0]) for d in deltas]
+
+    def weighted(values):
+        return lambda w: math.fsum(w[i] * x for i, x in values)
+    return [weighted([(i, float(x)) for i, x in enumerate(d) if x]) for d in deltas]
 
 
 def crossed_intervals(deltas, memberships, n_docs, stream, n_draws, level=INTERVAL_LEVEL, scale=100.0):
