@@ -15,10 +15,11 @@ from .core import layout
 from .core.errors import EmptyRun, NclueError, UsageError, VerificationError, bounded
 from .harness.outputs import STDERR, STDOUT
 
-QREL_COPY_NAMES = ("final", "construction", "s0")
-QREL_COPY_HELP = ("the qrel copy: final (qrels.jsonl; v1 after the label audit's repairs, v2 S after the challenge; "
-                  "default), construction (qrels_construction.jsonl, from the inventory) or s0 (v2 only: "
-                  "qrels_s0.jsonl, after the stratified audit)")
+QREL_COPY_NAMES = layout.COPY_NAMES
+QREL_COPY_HELP = ("the qrel copy by its genealogy name: v1 construction (qrels_construction.jsonl, from the "
+                  "inventory) or final (qrels.jsonl, after the label audit's repairs); v2 construction, s0 "
+                  "(qrels_s0.jsonl, after the stratified audit) or s (qrels.jsonl, after the challenge); default: "
+                  "the release's last copy (v1 final, v2 s), on which the paper computes its tables")
 
 COMMAND_HELP = {
     "reproduce": "verify an instrument: integrity, construction, scoring, inference, sensitivity, paper audit",
@@ -342,7 +343,7 @@ def score_parser(prog):
     p.add_argument("--ties", choices=("trec", "file"), default="trec",
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="%s (CrossPage) or %s (SourceShift)" % (layout.V1, layout.V2))
-    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
+    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--against", metavar="ID[,ID]", default=None,
                    help="reference systems to compare with (default: the release's fair scorecard systems; controls, "
                         "oracles, floors and ablations only when named; 'none' for no comparison); several runs are "
@@ -378,7 +379,7 @@ def export_qrels_parser(prog):
     p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
     _data_option(p)
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="%s (CrossPage) or %s (SourceShift)" % (layout.V1, layout.V2))
-    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default="final", help=QREL_COPY_HELP)
+    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
     return p
 

@@ -316,3 +316,21 @@ def test_a_measure_declared_by_one_row_is_scored_with_its_interval_help_and_per_
     assert len(rows) == len(out.qids) and sum(rows) / len(rows) == pytest.approx(total["value"])
     assert "Gold Hit@3" in render(score([_rankings("bm25_and")], REPO, against=[]), "text")
     assert "  %-17s points: share of queries with a gold in the top 3" % "Gold Hit@3" in cli._score_epilog()
+
+
+def test_a_qrel_copy_has_one_name_everywhere():
+    # the command line, the API and genealogy.json name a copy alike (issue 28): v1 construction / final,
+    # v2 construction / s0 / s; without --qrels the release's last copy
+    from nclue.core import layout
+
+    for base, genealogy in layout.GENEALOGIES.items():
+        recorded = [c["copy"] for c in json.load(open(os.path.join(REPO, *genealogy.split("/")),
+                                                      encoding="utf-8"))["copies"]]
+        assert recorded == [c.copy for c in layout.COPIES[base]]
+    v2_run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_and__raw.jsonl")
+    named = score([v2_run], REPO, release="v2", qrels="s", against=[])
+    default = score([v2_run], REPO, release="v2", against=[])
+    assert named["instrument"]["qrels"] == default["instrument"]["qrels"] == "data/v2/qrels.jsonl"
+    assert named["runs"][0]["measures"] == default["runs"][0]["measures"]
+    code, out, err = _cli("score", v2_run, "--data", REPO, "--release", "v2", "--qrels", "final", "--against", "none")
+    assert code == 2 and "data/v2 has no qrel copy 'final' (its copies: construction, s0, s" in err

@@ -96,12 +96,12 @@ class Instrument:
         """The release's qrel copies in genealogy order (:data:`layout.COPIES`)."""
         return layout.COPIES[self.base]
 
-    def copy_path(self, name):
-        """The file of the qrel copy ``name`` (``final`` is the last copy); a name the release has no copy of
-        is a :class:`~nclue.core.errors.UsageError` naming the copies it has."""
+    def copy_path(self, name=None):
+        """The file of the qrel copy ``name`` (its genealogy name; None: the last copy); a name the release has
+        no copy of is a :class:`~nclue.core.errors.UsageError` naming the copies it has."""
         path = layout.copy_path(self.base, name)
         if path is None:
-            raise UsageError("%s has no qrel copy %r (its copies: %s; final names the last)" % (
+            raise UsageError("%s has no qrel copy %r (its copies: %s; without --qrels, the last)" % (
                 self.base, name, ", ".join(c.copy for c in self.copies())))
         return path
 

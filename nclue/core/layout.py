@@ -117,15 +117,20 @@ RELEASES = {
 }
 
 
-def copy_path(base, name):
-    """The file of the qrel copy called ``name`` in the release at ``base`` (``final`` names a release's
-    last copy: v1 ``final``, v2 ``s``); None when the release has no such copy.
+# every qrel copy's one name, as genealogy.json, the command line and the API call it
+COPY_NAMES = tuple(sorted({c.copy for copies in (V1_COPIES, V2_COPIES) for c in copies}))
 
-    >>> copy_path(V1, "construction"), copy_path(V2, "final"), copy_path(V1, "s0")
-    ('data/v1/qrels_construction.jsonl', 'data/v2/qrels.jsonl', None)
+
+def copy_path(base, name=None):
+    """The file of the qrel copy called ``name`` in the release at ``base`` (its genealogy name: v1
+    ``construction`` or ``final``, v2 ``construction``, ``s0`` or ``s``; None: the release's last copy, on
+    which the paper computes its tables); None when the release has no such copy.
+
+    >>> copy_path(V1, "construction"), copy_path(V2, "s"), copy_path(V2), copy_path(V1, "s0"), copy_path(V2, "final")
+    ('data/v1/qrels_construction.jsonl', 'data/v2/qrels.jsonl', 'data/v2/qrels.jsonl', None, None)
     """
     copies = COPIES[base]
-    if name == "final":
+    if name is None:
         return copies[-1].path
     for copy in copies:
         if copy.copy == name:

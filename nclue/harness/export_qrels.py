@@ -48,9 +48,10 @@ the qrels (a query the run misses scores 0, as `nclue score` counts it):
 FILES = ("qrels.graded.trec", "qrels.gold.trec", "qrels.subset.trec", "topics.trec", "topics.jsonl", "README.txt")
 
 
-def export(root, out, release="v1", qrels="final", form="raw"):
+def export(root, out, release="v1", qrels=None, form="raw"):
     """Write the files of the module doc into ``out``; return their paths.  ``form``: the query
-    rendering of the topics (``raw``, ``clean_v2`` or ``natural``)."""
+    rendering of the topics (``raw``, ``clean_v2`` or ``natural``); ``qrels``: the copy's genealogy name
+    (None: the release's last copy)."""
     inst = Instrument(root)
     if release == "v2":
         inst = inst.v2()

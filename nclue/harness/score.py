@@ -269,7 +269,7 @@ def _release_hint(inst, release, exc):
     return exc
 
 
-def score(runs, root=None, release="v1", qrels="final", against=None, run_format="auto", ties="trec",
+def score(runs, root=None, release="v1", qrels=None, against=None, run_format="auto", ties="trec",
           verify=True, warn=None, per_query=False, names=None, allow_empty=False, stdin=None):
     """Score ``runs`` on an instrument; returns a JSON-ready dict (see module doc).
 
