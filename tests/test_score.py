@@ -301,7 +301,7 @@ def test_a_measure_declared_by_one_row_is_scored_with_its_interval_help_and_per_
 
     toy = measures.Measure("gold_hit_at_3", "gold_hit_3", "Gold Hit@3", "points", 1, "a gold in the top 3",
                            "gold-hit10", lambda out: [1 if r <= 3 else 0 for r in out.first_gold],
-                           per_query_rows=True, help="share of queries with a gold in the top 3")
+                           per_query_rows=True, help="share of queries with a gold in the top 3", integer=True)
     monkeypatch.setitem(measures.MEASURES, toy.name, toy)
     monkeypatch.setattr(measures, "SCORE_COMMAND_MEASURES", measures.SCORE_COMMAND_MEASURES + (toy,))
     monkeypatch.setattr(measures, "PER_QUERY_MEASURES", measures.PER_QUERY_MEASURES + (toy,))

@@ -52,10 +52,11 @@ class Measure(NamedTuple):
     scale: float = 100.0        # a per-query mean times this is the value in ``unit``
     per_query_rows: bool = False    # score --per-query lists it (in ``unit``: scale x the per-query value)
     help: str = ""              # score --help's line (empty: not a score measure)
+    integer: bool = False       # per-query values are 0/1 counts: a mean is scale * count / queries, exactly
 
     def values(self, out):
-        """Its per-query values on the outcome vectors ``out`` (a list; None where undefined)."""
-        return list(self.per_query(out))
+        """Its per-query values on the outcome vectors ``out`` (a sequence; None where undefined)."""
+        return self.per_query(out)
 
     def show(self, value):
         """The value as the paper would display it (``n/a`` for None)."""
@@ -74,24 +75,25 @@ _TABLE = (
     Measure("nclue_score_at_10", "nclue_score", "n-Clue Score@10", "points", 1,
             "share of queries whose first top-10 gold precedes every judged subset (r_G <= 10 and r_G < r_S)",
             "n-clue-score10", _column("success"), per_query_rows=True,
-            help="share of queries whose first top-10 gold precedes every judged subset"),
+            help="share of queries whose first top-10 gold precedes every judged subset", integer=True),
     Measure("success_count", "success_count", "n-Clue successes", "queries", 0,
-            "number of queries counted by n-Clue Score@10", "n-clue-score10", _column("success"), "count", 1.0),
+            "number of queries counted by n-Clue Score@10", "n-clue-score10", _column("success"), "count", 1.0,
+            integer=True),
     Measure("gold_hit_at_10", "gold_hit", "Gold Hit@10", "points", 1,
             "share of queries with a gold in the top 10 (r_G <= 10)", "gold-hit10", _column("hit"),
-            per_query_rows=True, help="share of queries with a gold in the top 10"),
+            per_query_rows=True, help="share of queries with a gold in the top 10", integer=True),
     Measure("hit_count", "hit_count", "Gold hits", "queries", 0,
-            "number of queries counted by Gold Hit@10", "gold-hit10", _column("hit"), "count", 1.0),
+            "number of queries counted by Gold Hit@10", "gold-hit10", _column("hit"), "count", 1.0, integer=True),
     Measure("complete_first", "complete_first", "Complete first", "points", 1,
             "outcome: a top-10 gold precedes every subset (= n-Clue Score@10)", "outcomes", _column("success"),
-            help="outcome: a top-10 gold precedes every subset (the three outcomes sum to 100)"),
+            help="outcome: a top-10 gold precedes every subset (the three outcomes sum to 100)", integer=True),
     Measure("subset_first", "subset_first", "Subset first", "points", 1,
             "outcome: a gold is in the top 10 but a subset precedes it (= Gold Hit - n-Clue Score)", "outcomes",
             lambda out: [h - s for h, s in zip(out.hit, out.success)],
-            help="outcome: a gold is in the top 10 but a subset precedes it"),
+            help="outcome: a gold is in the top 10 but a subset precedes it", integer=True),
     Measure("no_gold", "no_gold", "No top-10 gold", "points", 1,
             "outcome: no gold in the top 10 (= 100 - Gold Hit)", "outcomes", lambda out: [1 - h for h in out.hit],
-            help="outcome: no gold in the top 10"),
+            help="outcome: no gold in the top 10", integer=True),
     Measure("gold_ndcg_at_10", "gold_ndcg", "Gold-NDCG@10", "NDCG x100", 1,
             "binary-gain NDCG@10 with gain 1 for gold only; ideal from min(10, |G_q|) golds; mean x 100",
             "gold-ndcg10", _column("gold_ndcg"), per_query_rows=True,
@@ -106,7 +108,7 @@ _TABLE = (
             help="gold ranked before subset, over queries with both"),
     Measure("auc_queries", "auc_queries", "AUC queries", "queries", 0,
             "queries with a gold and a subset (the pairwise AUC denominator)", "pairwise-auc",
-            lambda out: [0 if a is None else 1 for a in out.auc], "count", 1.0),
+            lambda out: [0 if a is None else 1 for a in out.auc], "count", 1.0, integer=True),
 )
 
 MEASURES = {m.name: m for m in _TABLE}

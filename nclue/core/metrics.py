@@ -227,9 +227,9 @@ def mean(values):
 
 def aggregate(measure, values):
     """One measure's value (docs/metrics.md) from its per-query ``values`` (:class:`nclue.core.measures.Measure`):
-    ``count`` sums them; ``mean`` is ``scale`` times their mean over every query (integer values summed
-    exactly: ``scale * sum / n``); ``mean_defined`` the same over the values that are not None; None for
-    no values.
+    ``count`` sums them; ``mean`` is ``scale`` times their mean over every query (a measure of 0/1 counts,
+    ``integer``, exactly as ``scale * count / n``; else ``scale * (fsum / n)``); ``mean_defined`` the same
+    over the values that are not None; None for no values.
 
     >>> from nclue.core.measures import MEASURES
     >>> aggregate(MEASURES["nclue_score_at_10"], [1, 0, 0, 1]), aggregate(MEASURES["pairwise_auc"], [0.5, None, 1.0])
@@ -245,7 +245,7 @@ def aggregate(measure, values):
         raise ValueError("unknown aggregate %r of measure %s" % (measure.aggregate, measure.name))
     if not values:
         return None
-    if all(isinstance(v, int) for v in values):
+    if measure.integer:
         return measure.scale * sum(values) / len(values)
     return measure.scale * (math.fsum(values) / len(values))
 
