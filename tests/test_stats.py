@@ -380,3 +380,28 @@ def test_protocol_streams_fill_their_labels():
         'derive(11, "score", "data/v2", "data/v2/qrels.jsonl", "bootstrap")'
     names = [r.name for r in protocol.PROTOCOL]
     assert len(names) == len(set(names))
+
+
+def test_crossed_weights_equal_the_direct_member_sums():
+    # the packed member sums (nclue.stats.robustness._member_sums) give the weights of the definition:
+    # W_q = w_q * mean(v_d for d in the query's documents), w and v counts of draws with replacement
+    import random
+
+    from nclue.core.rng import Stream
+    from nclue.stats.robustness import crossed_weights
+
+    rng = random.Random(3)
+    n_docs = 40
+    memberships = [sorted(rng.sample(range(n_docs), rng.randint(0, 6))) for _ in range(25)]
+    got = crossed_weights(memberships, n_docs, Stream(9), 30)
+    stream = Stream(9)
+    for draw in got:
+        wq = [0] * len(memberships)
+        for i in stream.randbelow_batch(len(memberships), len(memberships)):
+            wq[i] += 1
+        vd = [0] * n_docs
+        for i in stream.randbelow_batch(n_docs, n_docs):
+            vd[i] += 1
+        want = [(w * sum(vd[d] for d in m) / len(m) if m else float(w)) if w else 0.0
+                for w, m in zip(wq, memberships)]
+        assert list(draw) == want

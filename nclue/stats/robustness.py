@@ -5,6 +5,7 @@ membership structure; none reads files.
 """
 
 import math
+import sys
 from array import array
 from itertools import combinations
 
@@ -45,10 +46,20 @@ def _check_deltas(deltas, q):
 def crossed_weights(memberships, n_docs, stream, n_draws):
     """The query weights ``W_q`` of every draw of :func:`crossed_bootstrap` (one ``array('d')`` per draw):
     they depend only on the memberships and the stream, so every difference vector -- every block's
-    contrast -- can be summarised on them separately, with the same numbers as together."""
+    contrast -- can be summarised on them separately, with the same numbers as together.
+
+    How it is computed (the numbers are the definition's): the draws are taken in stream order, query
+    counts then document counts per draw; each document's counts over all draws are packed into one
+    integer (a fixed-width lane per draw), so a query's member sums for every draw are one big-integer sum
+    over its documents, read back lane by lane.  The sums are exact integers either way.
+
+    >>> from nclue.core.rng import Stream
+    >>> [list(w) for w in crossed_weights([[0], [0, 1]], 2, Stream(5), 2)]
+    [[0.0, 2.0], [0.0, 2.0]]
+    """
     q = len(memberships)
     sizes = [len(m) for m in memberships]
-    out = []
+    query_counts, doc_counts = [], []
     for _ in range(n_draws):
         wq = [0] * q
         for i in stream.randbelow_batch(q, q):
@@ -56,9 +67,37 @@ def crossed_weights(memberships, n_docs, stream, n_draws):
         vd = [0] * n_docs
         for i in stream.randbelow_batch(n_docs, n_docs):
             vd[i] += 1
-        get = vd.__getitem__
-        out.append(array("d", [(wq[i] * sum(map(get, memberships[i])) / sizes[i] if sizes[i] else float(wq[i]))
+        query_counts.append(wq)
+        doc_counts.append(vd)
+    member_sums = _member_sums(memberships, doc_counts, n_docs, n_draws)
+    out = []
+    for draw, wq in enumerate(query_counts):
+        out.append(array("d", [(wq[i] * member_sums[i][draw] / sizes[i] if sizes[i] else float(wq[i]))
                                if wq[i] else 0.0 for i in range(q)]))
+    return out
+
+
+def _member_sums(memberships, doc_counts, n_docs, n_draws):
+    """For each query, the sum of its documents' counts on every draw: document counts packed across draws
+    (``array('I')`` lanes; a sum never exceeds ``n_docs``), one big-integer addition per member."""
+    width = array("I").itemsize
+    if n_docs >= 1 << (8 * width) or not n_draws:
+        return [[sum(vd[d] for d in m) for vd in doc_counts] for m in memberships]
+    swap = sys.byteorder == "big"
+    packed = []
+    for column in zip(*doc_counts):          # one document's counts over the draws
+        lanes = array("I", column)
+        if swap:
+            lanes.byteswap()
+        packed.append(int.from_bytes(lanes.tobytes(), "little"))
+    out = []
+    for members in memberships:
+        total = sum(map(packed.__getitem__, members))
+        lanes = array("I")
+        lanes.frombytes(total.to_bytes(width * n_draws, "little"))
+        if swap:
+            lanes.byteswap()
+        out.append(lanes)
     return out
 
 
