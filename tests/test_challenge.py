@@ -231,7 +231,7 @@ def _changed_response(root):
 def test_a_changed_challenge_answer_changes_s_and_fails(challenge_release, tmp_path, change):
     from nclue.analyses.genealogy import derived_s
     from nclue.core.instrument import Instrument
-    from nclue.labelaudit import audit_scoring as audit_scoring
+    from nclue.labelaudit import audit_scoring
 
     root = str(tmp_path / "release")
     shutil.copytree(challenge_release, root, symlinks=True)

@@ -12,7 +12,7 @@ from conftest import REPO, levels_reading, read_rows, reproduce_report, resign, 
 def _records(root):
     from nclue.core.instrument import Instrument
     from nclue.core.layout import QRELS_CONSTRUCTION, V2_QRELS_CONSTRUCTION
-    from nclue.labelaudit import audit_records as audit_records
+    from nclue.labelaudit import audit_records
 
     inst = Instrument(root)
     v2 = inst.v2()
@@ -45,7 +45,7 @@ def test_released_genealogy_rederives_s0_and_s():
     re-derived from the responses and tie-break): 0 differences against the released copies."""
     from nclue.analyses.genealogy import derived_s, derived_s0
     from nclue.core.instrument import Instrument
-    from nclue.labelaudit import audit_scoring as audit_scoring
+    from nclue.labelaudit import audit_scoring
 
     v2 = Instrument(REPO).v2()
     stages = v2.genealogy()
@@ -56,7 +56,7 @@ def test_released_genealogy_rederives_s0_and_s():
 
 
 def test_released_audit_records_recompute_the_released_qrels():
-    from nclue.labelaudit import audit_scoring as audit_scoring
+    from nclue.labelaudit import audit_scoring
 
     inst, v2, rec = _records(REPO)
     pol, decided = audit_scoring.policy(rec)
@@ -74,7 +74,7 @@ def test_agreement_statistics_equal_reference_libraries():
     from sklearn.metrics import cohen_kappa_score
     from statsmodels.stats import inter_rater, proportion
 
-    from nclue.labelaudit import audit_scoring as audit_scoring
+    from nclue.labelaudit import audit_scoring
     from nclue.labelaudit.rules import derived_grade
 
     _, _, rec = _records(REPO)
@@ -172,7 +172,7 @@ def _flip_pair_to_increase(root):
 
 
 def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
-    from nclue.labelaudit import audit_scoring as audit_scoring
+    from nclue.labelaudit import audit_scoring
 
     root = mini_all_copy
     _, v2_before, rec_before = _records(root)

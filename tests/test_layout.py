@@ -169,8 +169,7 @@ def test_the_path_test_finds_a_released_path_literal(tmp_path):
 
 # analyses/ is one floor: an analysis module imports no other analysis, only the shared pieces below
 # (docs/architecture.md); the shared pieces import only base and common
-ANALYSIS_SHARED = {"base": set(), "common": {"base"}, "inference_context": {"common"},
-                   "shared_documents": {"base", "common"}}
+ANALYSIS_SHARED = {"base": set(), "common": {"base"}}
 
 
 def test_analyses_are_one_floor():

@@ -64,7 +64,7 @@ def test_a_perturbed_run_agrees_with_scipy_within_monte_carlo_error(tmp_path):
     from scipy import stats
 
     from nclue.analyses.common import gold_sets, outcomes
-    from nclue.analyses.inference_context import context
+    from nclue.analyses.common import context
     from nclue.core import layout
     from nclue.core.instrument import Instrument
     from nclue.core.metrics import evaluate

@@ -7,19 +7,23 @@ Outcome vectors are computed once per (ranking, qrel copy) and instrument by
 them from here.
 """
 
+import math
+
 from ..core import layout
 from ..core.errors import InputError, NclueError
 from ..core.jsonio import read_json
 from ..core.metrics import evaluate, ideal_graded_dcg
-from ..core.structure import gold_and_subsets
+from ..core.structure import families, gold_and_subsets, gold_graph_components
 from ..core.structure import query_factors as structure_query_factors
-from ..labelaudit import audit_scoring as audit_scoring
+from ..labelaudit import audit_scoring
 from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
 from ..labelaudit.challenge_records import load as load_challenge
 from ..labelaudit.challenge_records import path_of as challenge_path
 from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.audit_records import load_for as load_audit_records
 from ..labelaudit.audit_records import path_of as audit_path
+from ..stats import bootstrap, protocol, randomization
+from ..stats.robustness import crossed_intervals, drop_top_degree, leave_one_document_range
 from .base import Value
 
 # what scoring on the final CrossPage copy reads: the corpus, the queries with their condition catalog, the
@@ -189,3 +193,121 @@ def challenge_records(inst):
 def measure_values(prefix, summ, measures, source):
     """One Value ``<prefix>.<measure name>`` per measure, read from a :func:`nclue.core.metrics.summary`."""
     return [Value("%s.%s" % (prefix, m.name), summ[m.key], source=source) for m in measures]
+
+
+# -- the inference context (paper section 3.4; docs/statistics.md#family-clustered-bootstrap): the evaluation
+# queries of v1's final copy, their families, the protocol's shared draws and masks, each system's per-draw sums
+
+METRICS = (("score", "success"), ("hit", "hit"), ("gold_ndcg", "gold_ndcg"))
+
+
+def unit_scale(vector_is_fixed_point):
+    """The factor from a per-draw mean of a vector to points (x100; fixed-point vectors also divided back)."""
+    return 100.0 / randomization.FIXED_POINT if vector_is_fixed_point else 100.0
+
+
+class Context:
+    """Per-instrument inference state: design, shared bootstrap draws and sign-flip masks."""
+
+    def __init__(self, inst):
+        self.inst = inst
+        queries = inst.evaluation_queries()
+        self.qids = sorted(queries)
+        self.fams = families(gold_sets(inst))
+        self.design = bootstrap.FamilyDesign(self.qids, self.fams)
+        self._draws = None
+        self._masks = None
+
+    @property
+    def draws(self):
+        if self._draws is None:
+            self._draws = bootstrap.draw_indices(protocol.stream(protocol.BOOTSTRAP), self.design.n_families,
+                                                  protocol.BOOTSTRAP.n_draws)
+        return self._draws
+
+    @property
+    def masks(self):
+        if self._masks is None:
+            self._masks = randomization.draw_masks(protocol.stream(protocol.RANDOMIZATION), self.design.n_families,
+                                                   protocol.RANDOMIZATION.n_draws)
+        return self._masks
+
+    def vector(self, sid, metric):
+        out = outcomes(self.inst, layout.ranking_path(sid))
+        return randomization.to_integer_units(getattr(out, metric))
+
+    def sums(self, sid):
+        """``{metric: per-draw integer sums}`` of one system's vectors (its metrics packed together), memoised
+        on the instrument, so that a system's intervals read its own ranking and nothing else."""
+        def compute():
+            metrics = [metric for _, metric in METRICS]
+            return dict(zip(metrics, bootstrap.draw_sums(self.design, [self.vector(sid, m) for m in metrics],
+                                                         self.draws)))
+        return self.inst.memo("inference:sums:" + sid, compute)
+
+    @property
+    def denominators(self):
+        if getattr(self, "_den", None) is None:
+            self._den = bootstrap.draw_denominators(self.design, self.draws)
+        return self._den
+
+    def distribution(self, metric, sid, base=None):
+        """Bootstrap distribution of a system's metric (x100), or of variant minus base on the same draws."""
+        scale = unit_scale(metric == "gold_ndcg")
+        v = self.sums(sid)[metric]
+        if base is None:
+            return [scale * s / n for s, n in zip(v, self.denominators)]
+        b = self.sums(base)[metric]
+        return [scale * (x - y) / n for x, y, n in zip(v, b, self.denominators)]
+
+
+def context(inst):
+    """The instrument's one inference context (shared draws and masks)."""
+    return inst.memo("inference:context", lambda: Context(inst))
+
+
+# -- Table S1i (supplement section 4; docs/analyses.md#table-s1i), shared by v1.sensitivity.shared_documents and
+# v2.sensitivity
+
+S1I_PAIR = ("rrf_bm25and_pagetop3", "bm25_and")
+S1I_SOURCE = "supplement Table S1i (shared-document dependence; gold-only NDCG@10 gap, 0-1 units)"
+
+
+def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
+    """Table S1i (supplement section 4; docs/analyses.md#table-s1i) for one release's variant - base
+    **gold-only NDCG@10** gap (per-query differences in 0-1 units, on the release's evaluation
+    queries and final qrels): queries and distinct gold documents; then for gold memberships and for
+    all judged memberships, the membership graph's components and largest, the crossed query x
+    document 95% interval (:func:`nclue.stats.robustness.crossed_bootstrap`, ``protocol.SHARED_DOCUMENTS.n_draws`` draws,
+    ``scale=1``), the leave-one-document range, and the gap after removing every query of the 20
+    highest-degree documents with the number of queries left."""
+    queries, qrels = inst.evaluation_queries(), inst.qrels()
+    sets = gold_and_subsets(queries, qrels)
+    qids = sorted(queries)
+    v, b = outcomes(inst, variant_rel).gold_ndcg, outcomes(inst, base_rel).gold_ndcg
+    delta = [x - y for x, y in zip(v, b)]
+    src = S1I_SOURCE
+    out = [Value(prefix + ".gold_ndcg_gap", math.fsum(delta) / len(delta), source=src),
+           Value(prefix + ".queries", len(qids), source=src),
+           Value(prefix + ".distinct_gold_documents", len({d for q in qids for d in sets[q][0]}), source=src)]
+    doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
+    for label in ("gold", "judged"):
+        member_sets = [sorted(sets[q][0]) if label == "gold" else sorted(qrels[q]) for q in qids]
+        graph = {q: (frozenset(m), frozenset()) for q, m in zip(qids, member_sets)}
+        comps = gold_graph_components(graph)
+        stream = protocol.stream(protocol.SHARED_DOCUMENTS, release=seed_label, label=label)
+        members = [[doc_index[d] for d in m] for m in member_sets]
+        lo, hi = crossed_intervals([delta], members, len(doc_index), stream, protocol.SHARED_DOCUMENTS.n_draws,
+                                   scale=1.0)[0]
+        l_lo, l_hi, _, _ = leave_one_document_range(delta, member_sets, sorted({d for m in member_sets for d in m}),
+                                                    scale=1.0)
+        dropped, left, _ = drop_top_degree(delta, member_sets, 20, scale=1.0)
+        out += [Value("%s.%s.components" % (prefix, label), len(comps), source=src),
+                Value("%s.%s.largest_component" % (prefix, label), len(comps[0]), source=src),
+                Value("%s.%s.crossed_ci_low" % (prefix, label), lo, source=src),
+                Value("%s.%s.crossed_ci_high" % (prefix, label), hi, source=src),
+                Value("%s.%s.leave_one_doc_min" % (prefix, label), l_lo, source=src),
+                Value("%s.%s.leave_one_doc_max" % (prefix, label), l_hi, source=src),
+                Value("%s.%s.drop_top20.gold_ndcg_gap" % (prefix, label), dropped, source=src),
+                Value("%s.%s.drop_top20.queries" % (prefix, label), left, source=src)]
+    return out

@@ -25,7 +25,7 @@ stratified audit's v1 decisions applied:
 from ..core import layout
 from ..core.verify import derive_qrels, distinct_page_valid, single_page_solvable, verify
 from ..labelaudit import challenge_score
-from ..labelaudit import audit_scoring as audit_scoring
+from ..labelaudit import audit_scoring
 from ..labelaudit.copy_derivation import apply_stage
 from .base import Analysis, Unit, Value
 from .common import (AUDIT_FILES, AUDIT_INPUTS, CHALLENGE_FILES, audit_present, audit_records, challenge_records,

@@ -16,8 +16,7 @@ from ..core import layout
 from ..core.structure import families
 from ..stats import bootstrap, protocol, randomization
 from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, contrasts, displayed_variant, gold_sets, masked_systems
-from .inference_context import METRICS, context, unit_scale
+from .common import METRICS, SCORE_INPUTS, context, contrasts, displayed_variant, gold_sets, masked_systems, unit_scale
 
 SOURCE = "Table 5 / S1 intervals (section 3.4)"
 EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/statistics.md#exact-p-values); the "

@@ -23,9 +23,9 @@
 """
 
 from ..core import layout
-from ..labelaudit import audit_scoring as audit_scoring
+from ..labelaudit import audit_scoring
 from .base import Analysis, Unit, Value
-from .common import AUDIT_FILES, AUDIT_INPUTS, audit_present, audit_records, stats_file_disagreements
+from .common import AUDIT_INPUTS, audit_present, audit_records, stats_file_disagreements
 
 AUDIT_STATS = layout.AUDIT_STATS
 INPUTS = AUDIT_INPUTS

@@ -29,10 +29,8 @@ from ..stats.bootstrap import percentile_interval
 from ..stats.robustness import (crossed_statistics, crossed_weights, drop_top_degree, leave_one_document_range,
                                 promotion_bounds)
 from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, contrasts, displayed_variant, form_systems, gold_sets, outcomes
-from .common import query_factors
-from .inference_context import context
-from .shared_documents import S1I_PAIR, S1I_SOURCE, shared_document_values
+from .common import (S1I_PAIR, S1I_SOURCE, SCORE_INPUTS, context, contrasts, displayed_variant, form_systems,
+                     gold_sets, outcomes, query_factors, shared_document_values)
 
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
 

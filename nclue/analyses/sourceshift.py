@@ -31,8 +31,8 @@ from ..core.structure import sourceshift_table
 from ..stats import protocol, randomization
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
-from .common import form_systems, measure_values, outcomes, stats_file_disagreements, systems_document
-from .shared_documents import S1I_PAIR, shared_document_values
+from .common import (S1I_PAIR, form_systems, measure_values, outcomes, shared_document_values,
+                     stats_file_disagreements, systems_document)
 
 FORMS = layout.QUERY_FORMS
 V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS]

@@ -23,7 +23,7 @@ formats.
 import os
 
 from ..analyses.common import form_systems, gold_sets, ideals, outcomes
-from ..analyses.inference_context import context
+from ..analyses.common import context
 from ..core import integrity, layout
 from ..core.errors import EmptyRun, InputError, UsageError, VerificationError, bounded
 from ..core.instrument import Instrument
