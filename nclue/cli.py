@@ -79,7 +79,8 @@ def reproduce_parser(prog="reproduce.py"):
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report here (one test case per check)")
     p.add_argument("--strict", action="store_true", help="count the skips of the requested levels as fails")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes for the claim files (default: the cores available; 1: in this process); "
+                   help="worker processes for the claim files (default: the idle cores, the available ones minus the "
+                        "one-minute load average, at least 1; 1: in this process); "
                         "the reports are byte-identical for any N")
     p.add_argument("--deep", action="store_true", help="also run the rebuild level (regenerate the stand-in)")
     p.add_argument("--quiet", action="store_true", help="print the fails and the result line only (no progress)")
