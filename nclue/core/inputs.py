@@ -104,13 +104,39 @@ def read_input(path, where, budget=None):
     """The bytes of a regular file, at most ``budget`` of them (an InputError past it)."""
     budget = budget_default() if budget is None else budget
     with open_input(path, where) as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size > budget:
-            raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, budget))
-        data = fh.read(budget + 1)
+        return _read_bounded(fh, where, budget)
+
+
+def _read_bounded(fh, where, budget):
+    """An open regular file's bytes from its start, at most ``budget`` of them (its size checked first, and
+    the read stops one byte past the budget, should the file grow)."""
+    size = os.fstat(fh.fileno()).st_size
+    if size > budget:
+        raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, budget))
+    data = fh.read(budget + 1)
     if len(data) > budget:
         raise _too_large(where, budget)
     return data
+
+
+def gunzip_bounded(fileobj, where, budget, noun="file"):
+    """The decompressed bytes of the gzip stream ``fileobj``, read in blocks: an InputError once more than
+    ``budget`` decompressed bytes came out (a gzip bomb stops at the limit) or when it is not valid gzip
+    (``noun`` names the input in the messages: a file, or standard input's stream)."""
+    out, total = [], 0
+    try:
+        with gzip.GzipFile(fileobj=fileobj, mode="rb") as src:
+            while True:
+                block = src.read(1 << 20)
+                if not block:
+                    break
+                total += len(block)
+                if total > budget:
+                    raise _too_large(where, budget, "decompressed " + ("input" if noun == "stream" else noun))
+                out.append(block)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(where, "not a readable gzip %s (%s)" % (noun, exc))
+    return b"".join(out)
 
 
 def blocks(path, where, budget=None, size=1 << 20):
@@ -138,27 +164,6 @@ def read_maybe_gzip(path, where, budget=None):
     checked while streaming (a gzip bomb stops at the limit)."""
     budget = budget_default() if budget is None else budget
     with open_input(path, where) as fh:
-        if fh.read(2) != GZIP_MAGIC:
-            fh.seek(0)
-            size = os.fstat(fh.fileno()).st_size
-            if size > budget:
-                raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, budget))
-            data = fh.read(budget + 1)
-            if len(data) > budget:
-                raise _too_large(where, budget)
-            return data
+        gzipped = fh.read(2) == GZIP_MAGIC
         fh.seek(0)
-        out, total = [], 0
-        try:
-            with gzip.GzipFile(fileobj=fh, mode="rb") as src:
-                while True:
-                    block = src.read(1 << 20)
-                    if not block:
-                        break
-                    total += len(block)
-                    if total > budget:
-                        raise _too_large(where, budget, "decompressed file")
-                    out.append(block)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(where, "not a readable gzip file (%s)" % exc)
-        return b"".join(out)
+        return gunzip_bounded(fh, where, budget) if gzipped else _read_bounded(fh, where, budget)

@@ -27,7 +27,7 @@ from ..analyses.common import context
 from ..core import integrity, layout
 from ..core.errors import EmptyRun, InputError, UsageError, VerificationError, bounded
 from ..core.instrument import Instrument
-from ..core.inputs import GZIP_MAGIC, read_maybe_gzip
+from ..core.inputs import GZIP_MAGIC, gunzip_bounded, read_maybe_gzip
 from ..core.jsonio import MAX_FILE_BYTES, decode_text, dumps_pretty
 from ..core.loaders import load_ranking
 from ..core.records import RankingRow
@@ -66,22 +66,7 @@ def _run_bytes(path, stdin=None):
         raise InputError("<stdin>", "input is larger than the %d-byte limit" % MAX_FILE_BYTES)
     if data[:2] != GZIP_MAGIC:
         return data
-    import gzip
-    import zlib
-    out, total = [], 0
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data), mode="rb") as src:
-            while True:
-                block = src.read(1 << 20)
-                if not block:
-                    break
-                total += len(block)
-                if total > MAX_FILE_BYTES:
-                    raise InputError("<stdin>", "decompressed input is larger than the %d-byte limit" % MAX_FILE_BYTES)
-                out.append(block)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise InputError("<stdin>", "not a readable gzip stream (%s)" % exc)
-    return b"".join(out)
+    return gunzip_bounded(io.BytesIO(data), "<stdin>", MAX_FILE_BYTES, "stream")
 
 
 def read_run(path, queries, corpus, fmt="auto", ties="trec", stdin=None, tags=None):
