@@ -334,3 +334,11 @@ def test_a_qrel_copy_has_one_name_everywhere():
     assert named["runs"][0]["measures"] == default["runs"][0]["measures"]
     code, out, err = _cli("score", v2_run, "--data", REPO, "--release", "v2", "--qrels", "final", "--against", "none")
     assert code == 2 and "data/v2 has no qrel copy 'final' (its copies: construction, s0, s" in err
+
+
+def test_render_refuses_an_unknown_format():
+    from nclue.core.errors import UsageError
+
+    result = score([_rankings("bm25_and")], REPO, against=[])
+    with pytest.raises(UsageError, match="unknown format 'xml'"):
+        render(result, "xml")

@@ -195,23 +195,32 @@ def load_for(inst):
                                    part.copies()[0].path) for name, part in (("v1", v1), ("v2", v2))})
 
 
-class _Loading:
-    """What the per-file loaders share while the audit's files are read in order: the root, the releases
-    the records are checked against, the pairs of the key, and the rows of one file."""
+class RecordLoading:
+    """What per-file loaders of audit records share while a set of files is read in order (this module's
+    and :mod:`nclue.labelaudit.challenge_records`): the root, the pairs of the key file named ``key``,
+    and the rows of one file."""
 
-    def __init__(self, root, releases):
-        self.root, self.releases, self.pairs = root, releases, {}
+    def __init__(self, root, key):
+        self.root, self.key, self.pairs = root, key, {}
 
     def rows(self, name):
-        rel = path_of(name)
+        rel = layout.audit_records_path(name)
         for line, obj in iter_jsonl(layout.abspath(self.root, rel), rel):
             yield Row(obj, rel, line)
 
     def pair_of(self, row, field="pair"):
         pid = row.str(field)
         if pid not in self.pairs:
-            raise row.error(field, "unknown pair %r (not in %s)" % (pid, path_of("key")))
+            raise row.error(field, "unknown pair %r (not in %s)" % (pid, layout.audit_records_path(self.key)))
         return self.pairs[pid]
+
+
+class _Loading(RecordLoading):
+    """The label audit's loading state: also the releases the records are checked against."""
+
+    def __init__(self, root, releases):
+        super().__init__(root, "key")
+        self.releases = releases
 
     def n_pages(self, pair):
         return self.releases[pair.release][1][pair.docid].pages

@@ -28,8 +28,7 @@ import re
 
 from ..core import layout
 from ..core.errors import InputError
-from ..core.jsonio import Row, iter_jsonl
-from .audit_records import _answer, answers_list, condition_of, packet_conditions
+from .audit_records import RecordLoading, _answer, answers_list, condition_of, packet_conditions
 
 FILES = ("challenge_key", "challenge_packet", "challenge_responses", "challenge_tiebreak", "challenge_decisions")
 ROLES = ("target", "control")
@@ -77,23 +76,13 @@ def _rank(row, field):
     return row.int(field, 1, 10)
 
 
-class _Loading:
-    """What the per-file loaders share: the root, S0's queries, the v2 corpus, S0's qrels, the pairs of the key."""
+class _Loading(RecordLoading):
+    """The challenge's loading state: also S0's queries, the v2 corpus and S0's qrels."""
 
     def __init__(self, root, queries, corpus, s0):
-        self.root, self.queries, self.corpus, self.s0, self.pairs = root, queries, corpus, s0, {}
+        super().__init__(root, "challenge_key")
+        self.queries, self.corpus, self.s0 = queries, corpus, s0
         self.stream_names = ()     # the response streams, once challenge_responses.jsonl is read
-
-    def rows(self, name):
-        rel = path_of(name)
-        for line, obj in iter_jsonl(layout.abspath(self.root, rel), rel):
-            yield Row(obj, rel, line)
-
-    def pair_of(self, row):
-        pid = row.str("pair")
-        if pid not in self.pairs:
-            raise row.error("pair", "unknown pair %r (not in %s)" % (pid, path_of("challenge_key")))
-        return self.pairs[pid]
 
     def n_pages(self, pair):
         return self.corpus[pair.docid].pages
