@@ -14,6 +14,7 @@ from .analyses.base import LEVELS
 from .core import layout
 from .core.errors import EmptyRun, NclueError, UsageError, VerificationError, bounded
 from .harness.outputs import STDERR, STDOUT
+from .stats.protocol import MAX_DRAWS_MULTIPLIER
 
 QREL_COPY_NAMES = layout.COPY_NAMES
 QREL_COPY_HELP = ("the qrel copy by its genealogy name: v1 construction (qrels_construction.jsonl, from the "
@@ -83,6 +84,10 @@ def reproduce_parser(prog="reproduce.py"):
                         "one-minute load average, at least 1; 1: in this process); "
                         "the reports are byte-identical for any N")
     p.add_argument("--deep", action="store_true", help="also run the rebuild level (regenerate the stand-in)")
+    p.add_argument("--draws-multiplier", type=int, default=1, metavar="K",
+                   help="recompute the published Monte Carlo numbers with K times their draws (1..%d; default 1), so "
+                        "that this run's Monte Carlo error shrinks by sqrt(K); the instrument's own claims keep their "
+                        "frozen draws; no effect on a synthetic stand-in" % MAX_DRAWS_MULTIPLIER)
     p.add_argument("--quiet", action="store_true", help="print the fails and the result line only (no progress)")
     p.add_argument("--version", action="version", version="nclue %s" % __version__)
     return p
@@ -132,12 +137,15 @@ def cmd_reproduce(argv, prog="reproduce.py"):
             check_output_file(target, root, what)
     check_distinct(outputs)
     jobs = check_jobs(default_jobs() if args.jobs is None else args.jobs)
+    if not 1 <= args.draws_multiplier <= MAX_DRAWS_MULTIPLIER:
+        raise UsageError("--draws-multiplier must be between 1 and %d, got %s" % (
+            MAX_DRAWS_MULTIPLIER, _echo(str(args.draws_multiplier))))
     announce = None
     if not args.quiet:
         def announce(manifest):          # the first line at once, before the files are hashed
             STDOUT.write(manifest_line(manifest) + "\n")
     result = run(root, levels=levels, deep="rebuild" in levels, log=None if args.quiet else progress_line, jobs=jobs,
-                 announce=announce)
+                 announce=announce, draws_multiplier=args.draws_multiplier)
     STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet, announced=announce is not None))
     if args.json is not None:
         write_text(args.json, report_json(result, strict=args.strict))

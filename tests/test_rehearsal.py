@@ -62,6 +62,28 @@ class Release:
     def ranking(self, rel):
         return {r["qid"]: r["docids"][:10] for r in _rows(self.root, rel)}
 
+    def per_query(self, rel, qids=None):
+        """``{qid: (success, hit, gold NDCG@10 in 0-1 units)}`` of one ranking file (Gold-NDCG by pytrec_eval)."""
+        import pytrec_eval
+
+        qids = self.qids if qids is None else qids
+        ranking = self.ranking(rel)
+        qrels = {q: {d: 1 for d, g in self.grades[q].items() if g == self.n[q]} for q in qids}
+        run = {q: {d: float(10 - i) for i, d in enumerate(ranking.get(q, []))} for q in qids if ranking.get(q)}
+        ndcg = pytrec_eval.RelevanceEvaluator({q: g for q, g in qrels.items() if g}, {"ndcg_cut_10"}).evaluate(run)
+        out = {}
+        for q in qids:
+            n, grades, docs = self.n[q], self.grades[q], ranking.get(q, [])
+            gold = [i for i, d in enumerate(docs) if grades.get(d) == n]
+            subset = [i for i, d in enumerate(docs) if 0 < grades.get(d, 0) < n]
+            out[q] = (int(bool(gold) and (not subset or gold[0] < subset[0])), int(bool(gold)),
+                      ndcg[q]["ndcg_cut_10"] if q in ndcg else 0.0)
+        return out
+
+    def gold_sets(self):
+        """``{qid: frozenset of gold docids}`` (grade n) on this copy's evaluation queries."""
+        return {q: frozenset(d for d, g in self.grades[q].items() if g == self.n[q]) for q in self.qids}
+
     def score(self, rel, qids=None):
         """n-Clue Score, Gold Hit and Gold-NDCG@10 (points) and the outcomes of one ranking file."""
         import pytrec_eval

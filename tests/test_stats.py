@@ -352,8 +352,8 @@ def test_the_protocol_table_in_the_docs_is_the_declared_protocol():
     documented = []
     for line in rows:
         cells = [c.strip() for c in line.strip("|").split("|")]
-        documented.append((cells[0].strip("`"), int(cells[1]), cells[2], cells[3].strip("`"), cells[4]))
-    declared = [(r.name, r.n_draws, r.resamples,
+        documented.append((cells[0].strip("`"), int(cells[1]), int(cells[2]), cells[3], cells[4].strip("`"), cells[5]))
+    declared = [(r.name, r.n_draws, r.paper_draws, r.resamples,
                  "derive(%d, %s)" % (protocol.STATISTICS_SEED, ", ".join(
                      label if label.startswith("{") else '"%s"' % label for label in r.stream)), r.used_by)
                 for r in protocol.PROTOCOL]

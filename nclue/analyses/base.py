@@ -16,18 +16,23 @@ LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "p
 class Value:
     """One recomputed claim value with its rule and source (table/section).
 
-    The default rule is ``abs:1e-9`` for a float and ``exact`` for anything else.
+    The default rule is ``abs:1e-9`` for a float and ``exact`` for anything else.  ``estimate`` declares a
+    value that is not exact: a Monte Carlo estimate (:class:`nclue.stats.montecarlo.Estimate`: its draws, its
+    standard error) or a value that depends on an unstated tie order
+    (:class:`nclue.stats.montecarlo.TieOrders`); it is frozen with the claim and judged with it
+    (docs/claims.md#monte-carlo-verdicts).
 
-    >>> Value("x", 0.5).rule, Value("x", 3).rule
-    ('abs:1e-9', 'exact')
+    >>> Value("x", 0.5).rule, Value("x", 3).rule, Value("x", 3).estimate
+    ('abs:1e-9', 'exact', None)
     """
 
-    __slots__ = ("id", "value", "rule", "source", "detail")
+    __slots__ = ("id", "value", "rule", "source", "detail", "estimate")
 
-    def __init__(self, id, value, rule=None, source="", detail=""):
+    def __init__(self, id, value, rule=None, source="", detail="", estimate=None):
         if rule is None:
             rule = "abs:1e-9" if isinstance(value, float) else "exact"
         self.id, self.value, self.rule, self.source, self.detail = id, value, rule, source, detail
+        self.estimate = estimate
 
 
 class Unit:

@@ -22,8 +22,9 @@ from ..labelaudit.challenge_records import path_of as challenge_path
 from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.audit_records import load_for as load_audit_records
 from ..labelaudit.audit_records import path_of as audit_path
-from ..stats import bootstrap, protocol, randomization
-from ..stats.robustness import crossed_intervals, drop_top_degree, leave_one_document_range
+from ..stats import bootstrap, montecarlo, protocol, randomization
+from ..stats.robustness import (crossed_and_query_only, drop_top_degree, drop_top_degree_orders,
+                                leave_one_document_range)
 from .base import Value
 
 # what scoring on the final CrossPage copy reads: the corpus, the queries with their condition catalog, the
@@ -222,15 +223,35 @@ class Context:
     def draws(self):
         if self._draws is None:
             self._draws = bootstrap.draw_indices(protocol.stream(protocol.BOOTSTRAP), self.design.n_families,
-                                                  protocol.BOOTSTRAP.n_draws)
+                                                  protocol.draws(protocol.BOOTSTRAP))
         return self._draws
 
     @property
     def masks(self):
         if self._masks is None:
             self._masks = randomization.draw_masks(protocol.stream(protocol.RANDOMIZATION), self.design.n_families,
-                                                   protocol.RANDOMIZATION.n_draws)
+                                                   protocol.draws(protocol.RANDOMIZATION))
         return self._masks
+
+    @property
+    def query_design(self):
+        """Every query its own family: the design of the unclustered bootstrap (the wrong procedure a family
+        interval is told apart from)."""
+        if getattr(self, "_query_design", None) is None:
+            self._query_design = bootstrap.FamilyDesign(self.qids, [[q] for q in self.qids])
+            self._query_draws = bootstrap.draw_indices(protocol.stream(protocol.QUERY_BOOTSTRAP), len(self.qids),
+                                                       protocol.draws(protocol.QUERY_BOOTSTRAP))
+        return self._query_design
+
+    def query_distribution(self, metric, sid, base):
+        """The unclustered bootstrap distribution (x100) of variant minus base: queries drawn with replacement
+        (:data:`nclue.stats.protocol.QUERY_BOOTSTRAP`)."""
+        design = self.query_design
+        vb, vv = self.vector(base, metric), self.vector(sid, metric)
+        sums = bootstrap.draw_sums(design, [[x - y for x, y in zip(vv, vb)]], self._query_draws)[0]
+        scale = unit_scale(metric == "gold_ndcg")
+        n = len(self.qids)
+        return [scale * s / n for s in sums]
 
     def vector(self, sid, metric):
         out = outcomes(self.inst, layout.ranking_path(sid))
@@ -243,7 +264,7 @@ class Context:
             metrics = [metric for _, metric in METRICS]
             return dict(zip(metrics, bootstrap.draw_sums(self.design, [self.vector(sid, m) for m in metrics],
                                                          self.draws)))
-        return self.inst.memo("inference:sums:" + sid, compute)
+        return self.inst.memo("inference:sums:x%d:%s" % (protocol.multiplier(), sid), compute)
 
     @property
     def denominators(self):
@@ -263,7 +284,7 @@ class Context:
 
 def context(inst):
     """The instrument's one inference context (shared draws and masks)."""
-    return inst.memo("inference:context", lambda: Context(inst))
+    return inst.memo("inference:context:x%d" % protocol.multiplier(), lambda: Context(inst))
 
 
 # -- Table S1i (supplement section 4; docs/analyses.md#table-s1i), shared by v1.sensitivity.shared_documents and
@@ -297,17 +318,41 @@ def shared_document_values(inst, variant_rel, base_rel, prefix, seed_label):
         comps = gold_graph_components(graph)
         stream = protocol.stream(protocol.SHARED_DOCUMENTS, release=seed_label, label=label)
         members = [[doc_index[d] for d in m] for m in member_sets]
-        lo, hi = crossed_intervals([delta], members, len(doc_index), stream, protocol.SHARED_DOCUMENTS.n_draws,
-                                   scale=1.0)[0]
+        crossed, query_only = crossed_and_query_only([delta], members, len(doc_index), stream,
+                                                     protocol.draws(protocol.SHARED_DOCUMENTS), scale=1.0)
         l_lo, l_hi, _, _ = leave_one_document_range(delta, member_sets, sorted({d for m in member_sets for d in m}),
                                                     scale=1.0)
-        dropped, left, _ = drop_top_degree(delta, member_sets, 20, scale=1.0)
         out += [Value("%s.%s.components" % (prefix, label), len(comps), source=src),
-                Value("%s.%s.largest_component" % (prefix, label), len(comps[0]), source=src),
-                Value("%s.%s.crossed_ci_low" % (prefix, label), lo, source=src),
-                Value("%s.%s.crossed_ci_high" % (prefix, label), hi, source=src),
-                Value("%s.%s.leave_one_doc_min" % (prefix, label), l_lo, source=src),
-                Value("%s.%s.leave_one_doc_max" % (prefix, label), l_hi, source=src),
-                Value("%s.%s.drop_top20.gold_ndcg_gap" % (prefix, label), dropped, source=src),
-                Value("%s.%s.drop_top20.queries" % (prefix, label), left, source=src)]
+                Value("%s.%s.largest_component" % (prefix, label), len(comps[0]), source=src)]
+        out += crossed_interval_values("%s.%s.crossed_ci" % (prefix, label), crossed[0], query_only[0],
+                                       protocol.SHARED_DOCUMENTS, src)
+        out += [Value("%s.%s.leave_one_doc_min" % (prefix, label), l_lo, source=src),
+                Value("%s.%s.leave_one_doc_max" % (prefix, label), l_hi, source=src)]
+        out += drop_top_values("%s.%s.drop_top20" % (prefix, label), "gold_ndcg_gap", delta, member_sets, 1.0, src)
     return out
+
+
+def crossed_interval_values(prefix, crossed, query_only, resampling, source):
+    """``<prefix>_low`` / ``_high``: the percentile interval of a crossed bootstrap distribution, each endpoint
+    declared a Monte Carlo estimate told apart from the same draws' query-only interval
+    (:func:`nclue.stats.robustness.crossed_and_query_only`)."""
+    lo, hi = bootstrap.percentile_interval(crossed)
+    q_lo, q_hi = bootstrap.percentile_interval(query_only)
+    alpha = (1.0 - protocol.INTERVAL_LEVEL) / 2.0
+    name = "query-only bootstrap (documents not crossed)"
+    return [Value(prefix + "_low", lo, source=source,
+                  estimate=montecarlo.percentile_estimate(crossed, alpha, resampling, [(name, q_lo)])),
+            Value(prefix + "_high", hi, source=source,
+                  estimate=montecarlo.percentile_estimate(crossed, 1.0 - alpha, resampling, [(name, q_hi)]))]
+
+
+def drop_top_values(prefix, measure, delta, member_sets, scale, source, k=20):
+    """``<prefix>.<measure>`` and ``<prefix>.queries``: the difference after removing every query of the ``k``
+    highest-degree documents (ties by document id), and the queries left; when a degree tie straddles rank
+    ``k`` each is declared with every admissible order's value (:class:`nclue.stats.montecarlo.TieOrders`)."""
+    value, left, _ = drop_top_degree(delta, member_sets, k, scale=scale)
+    values, lefts, orders, tied, slots, enumerated = drop_top_degree_orders(delta, member_sets, k, scale=scale)
+    ties = (lambda vs: montecarlo.TieOrders(vs, orders, k, tied, slots, enumerated)) if orders > 1 else (
+        lambda vs: None)
+    return [Value("%s.%s" % (prefix, measure), value, source=source, estimate=ties(values)),
+            Value("%s.queries" % prefix, left, source=source, estimate=ties(lefts))]

@@ -14,7 +14,9 @@ Seeds: the paper's selection seed 11, split by label with
 
 from ..core import layout
 from ..core.structure import families
-from ..stats import bootstrap, protocol, randomization
+from ..paperaudit import roles
+from ..paperaudit.crosswalk import load as load_crosswalk
+from ..stats import bootstrap, montecarlo, protocol, randomization
 from .base import Analysis, Unit, Value
 from .common import METRICS, SCORE_INPUTS, context, contrasts, displayed_variant, gold_sets, masked_systems, unit_scale
 
@@ -25,6 +27,19 @@ EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/
 
 
 
+def interval_values(prefix, dist, resampling, source, alternatives=None, sep="_"):
+    """The two Values ``<prefix><sep>ci_low`` / ``<sep>ci_high`` of a percentile interval of ``dist``, each declared a
+    Monte Carlo estimate (:func:`nclue.stats.montecarlo.percentile_estimate`); ``alternatives``: ``{name:
+    distribution}`` of plausible wrong procedures, whose endpoints are declared beside."""
+    lo, hi = bootstrap.percentile_interval(dist)
+    alpha = (1.0 - protocol.INTERVAL_LEVEL) / 2.0
+    alt = {name: bootstrap.percentile_interval(d) for name, d in sorted((alternatives or {}).items())}
+    return [Value(prefix + sep + "ci_low", lo, source=source, estimate=montecarlo.percentile_estimate(
+                dist, alpha, resampling, [(name, ends[0]) for name, ends in alt.items()])),
+            Value(prefix + sep + "ci_high", hi, source=source, estimate=montecarlo.percentile_estimate(
+                dist, 1.0 - alpha, resampling, [(name, ends[1]) for name, ends in alt.items()]))]
+
+
 def _bootstrap_units(inst):
     systems, _ = inst.systems()
     units = []
@@ -33,9 +48,8 @@ def _bootstrap_units(inst):
             ctx = context(inst)
             out = []
             for name, metric in METRICS:
-                lo, hi = bootstrap.percentile_interval(ctx.distribution(metric, sid))
-                prefix = "v1.inference.bootstrap.%s.%s" % (sid, name)
-                out += [Value(prefix + ".ci_low", lo, source=SOURCE), Value(prefix + ".ci_high", hi, source=SOURCE)]
+                out += interval_values("v1.inference.bootstrap.%s.%s" % (sid, name), ctx.distribution(metric, sid),
+                                       protocol.BOOTSTRAP, SOURCE, sep=".")
             return out
         units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(sid)], compute))
     units.append(Unit("design", SCORE_INPUTS, lambda: [
@@ -46,11 +60,49 @@ def _bootstrap_units(inst):
     return units
 
 
+class BlockTests:
+    """A block's randomization tests on the shared flips (Delta success count per family), and the p-values
+    each endpoint has under the paper's procedure and under the plausible wrong ones: ``raw`` (the endpoint's
+    own two-sided p), ``max_t`` (single-step max-|T| over the block's endpoints: the paper's), ``one_sided``
+    (max-|T| in each endpoint's observed direction), ``exact`` and ``exact_one_sided`` (over all 2^F sign
+    vectors)."""
+
+    def __init__(self, ctx, block):
+        self.block, self.variants = block, list(block["variants"])
+        base = ctx.vector(block["base"], "success")
+        diffs = [randomization.family_differences(ctx.design, base, ctx.vector(var, "success"))
+                 for var in self.variants]
+        self.tests = randomization.sign_flip_tests(diffs, ctx.masks)
+        self.n_draws = ctx.masks.n_draws
+        self.raw = [t.p_value() for t in self.tests]
+        self.max_t = randomization.max_t_p_values(self.tests)
+        self.one_sided = randomization.max_t_p_values(self.tests, one_sided=True)
+        self.exact = [randomization.exact_sign_flip_p(t.diffs) for t in self.tests]
+        self.exact_one_sided = [randomization.exact_one_sided_p(t.diffs) for t in self.tests]
+
+    def paper_scale(self, values):
+        """p-values of this run as the paper's draws would show them (:func:`nclue.stats.montecarlo.translated`)."""
+        return [montecarlo.translated(p, self.n_draws, protocol.RANDOMIZATION.paper_draws) for p in values]
+
+    def max_t_estimate(self, i):
+        """The max-|T| p of endpoint ``i`` as a Monte Carlo estimate, told apart from the endpoint's own p and
+        from the one-sided max-|T| p."""
+        raw, one = self.paper_scale(self.raw), self.paper_scale(self.one_sided)
+        return montecarlo.p_estimate(self.max_t[i], protocol.RANDOMIZATION, self.n_draws, alternatives=[
+            ("without max-|T| (the endpoint's own p)", raw[i]), ("one-sided max-|T|", one[i])])
+
+    def raw_estimate(self, i):
+        """The endpoint's own p, judged against its exact p (integer statistics: no Monte Carlo error)."""
+        paper = protocol.RANDOMIZATION.paper_draws
+        return montecarlo.p_estimate(self.raw[i], protocol.RANDOMIZATION, self.n_draws, exact=self.exact[i],
+                                     alternatives=[("one-sided", montecarlo.paper_estimator(self.exact_one_sided[i],
+                                                                                            paper))])
+
+
 def block_tests(ctx, block):
-    """Randomization tests of every endpoint of a block (Delta success count), shared flips."""
-    base = ctx.vector(block["base"], "success")
-    diffs = [randomization.family_differences(ctx.design, base, ctx.vector(var, "success")) for var in block["variants"]]
-    return randomization.sign_flip_tests(diffs, ctx.masks)
+    """:class:`BlockTests` of a block, computed once per instrument."""
+    return ctx.inst.memo("inference:block-tests:%s:%d" % (block["block"], ctx.masks.n_draws),
+                         lambda: BlockTests(ctx, block))
 
 
 def displayed(ctx, block):
@@ -58,52 +110,128 @@ def displayed(ctx, block):
     return displayed_variant(ctx.inst, block)
 
 
-def _block_values(ctx, block):
+def holm_family(chosen):
+    """Holm across blocks of the chosen endpoints' max-|T| p-values (the paper's Table 5 column), as
+    ``[(adjusted p, Estimate)]``: the Monte Carlo error of the max-|T| p that sets each adjusted value times
+    its Holm multiplier (:func:`nclue.stats.randomization.holm_steps`), told apart from the family without
+    Holm, without max-|T| and one-sided.  ``chosen``: ``[(BlockTests, endpoint index)]``."""
+    def paper_column(which):
+        return [tests.paper_scale(getattr(tests, which))[i] for tests, i in chosen]
+    steps = randomization.holm_steps([tests.max_t[i] for tests, i in chosen])
+    expected = randomization.holm(paper_column("max_t"))
+    no_max_t = randomization.holm(paper_column("raw"))
+    one_sided = randomization.holm(paper_column("one_sided"))
+    no_holm = paper_column("max_t")
+    out = []
+    for j, ((adjusted, multiplier, index), (tests, _)) in enumerate(zip(steps, chosen)):
+        determining_tests, determining_i = chosen[index]
+        estimate = montecarlo.p_estimate(
+            adjusted, protocol.RANDOMIZATION, tests.n_draws, expected=expected[j], multiplier=multiplier,
+            determining=determining_tests.max_t[determining_i],
+            alternatives=[("without Holm (the block's max-|T| p)", no_holm[j]),
+                          ("without max-|T| (Holm of the endpoints' own p)", no_max_t[j]),
+                          ("without max-|T| and Holm", tests.paper_scale(tests.raw)[chosen[j][1]]),
+                          ("one-sided", one_sided[j])])
+        out.append((adjusted, estimate))
+    return out
+
+
+def _variant_values(ctx, block, tests):
     out = []
     base = block["base"]
-    tests = block_tests(ctx, block)
-    p_max = randomization.max_t_p_values(tests)
-    for var, test, pm in zip(block["variants"], tests, p_max):
+    for i, var in enumerate(block["variants"]):
         prefix = "v1.inference.contrast.%s.%s" % (block["block"], var)
         for name, metric in METRICS:
-            lo, hi = bootstrap.percentile_interval(ctx.distribution(metric, var, base))
-            out += [Value("%s.delta_%s_ci_low" % (prefix, name), lo, source=SOURCE),
-                    Value("%s.delta_%s_ci_high" % (prefix, name), hi, source=SOURCE)]
-        exact = randomization.exact_sign_flip_p(test.diffs)
+            alternatives = {"unclustered (query) bootstrap": ctx.query_distribution(metric, var, base)} if \
+                name == "score" else None
+            out += interval_values("%s.delta_%s" % (prefix, name), ctx.distribution(metric, var, base),
+                                   protocol.BOOTSTRAP, SOURCE, alternatives)
+        test = tests.tests[i]
         hit_diffs = randomization.family_differences(ctx.design, ctx.vector(base, "hit"), ctx.vector(var, "hit"))
         out += [Value(prefix + ".t_observed", test.observed, source=SOURCE),
-                Value(prefix + ".p_randomization", test.p_value(), source=SOURCE),
-                Value(prefix + ".p_exact", exact, source=EXACT_SOURCE),
+                Value(prefix + ".p_randomization", tests.raw[i], source=SOURCE, estimate=tests.raw_estimate(i)),
+                Value(prefix + ".p_exact", tests.exact[i], source=EXACT_SOURCE),
                 Value(prefix + ".p_randomization_within_3se_of_exact",
-                      randomization.within_monte_carlo_error(test.p_value(), exact, protocol.RANDOMIZATION.n_draws),
+                      randomization.within_monte_carlo_error(tests.raw[i], tests.exact[i], tests.n_draws),
                       source=EXACT_SOURCE),
                 Value(prefix + ".p_exact_hit", randomization.exact_sign_flip_p(hit_diffs), source=EXACT_SOURCE),
-                Value(prefix + ".p_max_t", pm, source=SOURCE)]
-    return out, p_max[block["variants"].index(displayed(ctx, block))]
+                Value(prefix + ".p_max_t", tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i))]
+    return out
 
 
 def _holm_unit(inst):
+    """Every block's endpoints (intervals, p-values) and the Holm family of the displayed endpoints (the
+    instrument's own post hoc choice, :func:`displayed`)."""
     ctx = context(inst)
     blocks = contrasts(inst)
-    values, selected = [], []
+    values, chosen = [], []
     for block in blocks:
-        vals, p_sel = _block_values(ctx, block)
-        values += vals
-        selected.append(p_sel)
-    adjusted = randomization.holm(selected)
-    for block, p_sel, p_adj in zip(blocks, selected, adjusted):
+        tests = block_tests(ctx, block)
+        values += _variant_values(ctx, block, tests)
+        chosen.append((tests, block["variants"].index(displayed(ctx, block))))
+    for block, (tests, i), (adjusted, estimate) in zip(blocks, chosen, holm_family(chosen)):
         prefix = "v1.inference.block.%s" % block["block"]
         values += [Value(prefix + ".displayed_variant", displayed(ctx, block), source=SOURCE,
                          detail="selection rule: highest raw-form n-Clue Score among %s" % block["variants"]),
-                   Value(prefix + ".p_selected", p_sel, source=SOURCE),
-                   Value(prefix + ".p_selected_holm", p_adj, source=SOURCE)]
+                   Value(prefix + ".p_selected", tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i)),
+                   Value(prefix + ".p_selected_holm", adjusted, source=SOURCE, estimate=estimate)]
+    return values
+
+
+PAPER_FAMILY_SOURCE = ("Table 5's Sel.+Holm p as the paper computes it: each row's named variant ('Jina joint -> "
+                       "harmonic dec.'), max-|T| over every tried endpoint of its block, Holm across the paper's eight "
+                       "blocks (section 3.4; docs/statistics.md#the-papers-holm-family)")
+
+
+def paper_blocks(inst):
+    """``[(paper block key, instrument block, named variant or None, why)]`` in the paper's Table 5 order:
+    each block of :data:`nclue.paperaudit.roles.BLOCKS` through the crosswalk (its ``block`` row) to this
+    instrument's block, and the run the crosswalk gives the variant the paper names for the row."""
+    cw = load_crosswalk(inst.root)
+    by_id = {b["block"]: b for b in contrasts(inst)}
+    out = []
+    for key, role in roles.BLOCKS.items():
+        block = by_id.get(cw.rows.get("block", {}).get(key))
+        variant = cw.rows.get(role.variant[0], {}).get(role.variant[1])
+        if block is None:
+            out.append((key, None, None, "the crosswalk gives block %s no block of this instrument" % key))
+        elif variant not in block["variants"]:
+            out.append((key, block, None, "the crosswalk's %s / %s (%s) is not a variant of block %s" % (
+                role.variant[0], role.variant[1], variant, block["block"])))
+        else:
+            out.append((key, block, variant, ""))
+    return out
+
+
+def _paper_family_unit(inst):
+    """The paper's Holm family: every paper block's named variant, its max-|T| p and the Holm-adjusted p across
+    the eight blocks (None for every block when one of them cannot be played: Holm over fewer blocks is not the
+    paper's adjustment)."""
+    ctx = context(inst)
+    rows = paper_blocks(inst)
+    values = []
+    missing = [why for _, _, variant, why in rows if variant is None]
+    chosen = [] if missing else [(block_tests(ctx, block), block["variants"].index(variant))
+                                 for _, block, variant, _ in rows]
+    family = holm_family(chosen) if chosen else [(None, None)] * len(rows)
+    for (key, block, variant, why), (adjusted, estimate), pick in zip(rows, family, chosen or [None] * len(rows)):
+        prefix = "v1.inference.paper_block.%s" % key
+        detail = "; ".join(missing[:2]) if missing else ""
+        values += [Value(prefix + ".variant", variant, source=PAPER_FAMILY_SOURCE, detail=why),
+                   Value(prefix + ".p_max_t", pick[0].max_t[pick[1]] if pick else None, source=PAPER_FAMILY_SOURCE,
+                         detail=detail, estimate=pick[0].max_t_estimate(pick[1]) if pick else None),
+                   Value(prefix + ".p_holm", adjusted, source=PAPER_FAMILY_SOURCE, detail=detail, estimate=estimate)]
     return values
 
 
 def _contrast_units(inst):
     blocks = contrasts(inst)
     rels = sorted({layout.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
-    return [Unit("blocks", SCORE_INPUTS + [layout.SYSTEMS] + rels, lambda: _holm_unit(inst))]
+    units = [Unit("blocks", SCORE_INPUTS + [layout.SYSTEMS] + rels, lambda: _holm_unit(inst))]
+    if inst.exists(layout.CROSSWALK):
+        units.append(Unit("paper_family", SCORE_INPUTS + [layout.SYSTEMS, layout.CROSSWALK] + rels,
+                          lambda: _paper_family_unit(inst)))
+    return units
 
 
 MASKING_SOURCE = ("supplement Table S5a (masked minus full, paired family bootstrap, %d draws, 95%% percentile "
@@ -126,9 +254,9 @@ def masking_distributions(inst, sid, base, drop):
         qids = [q for q in ctx.qids if queries[q].n == 3]
         design = bootstrap.FamilyDesign(qids, families({q: sets[q] for q in qids}))
         draws = bootstrap.draw_indices(protocol.stream(protocol.N3_BOOTSTRAP), design.n_families,
-                                       protocol.N3_BOOTSTRAP.n_draws)
+                                       protocol.draws(protocol.N3_BOOTSTRAP))
         return qids, design, draws, bootstrap.draw_denominators(design, draws)
-    qids, design, draws, den = inst.memo("inference:n3-design", build)
+    qids, design, draws, den = inst.memo("inference:n3-design:%d" % protocol.draws(protocol.N3_BOOTSTRAP), build)
     position = {q: i for i, q in enumerate(ctx.qids)}
     out = {}
     for name, metric in (("gold_ndcg", "gold_ndcg"), ("hit", "hit")):
@@ -147,12 +275,12 @@ def _masking_units(inst):
         def compute(sid=sid, base=base, drop=drop):
             prefix = "v1.inference.masking.%s.drop_c%d" % (base, drop)
             out = []
+            resampling = protocol.N3_BOOTSTRAP if drop == 3 else protocol.BOOTSTRAP
             for name, dist in sorted(masking_distributions(inst, sid, base, drop).items()):
-                lo, hi = bootstrap.percentile_interval(dist)
-                out += [Value("%s.delta_%s_ci_low" % (prefix, name), lo, source=MASKING_SOURCE),
-                        Value("%s.delta_%s_ci_high" % (prefix, name), hi, source=MASKING_SOURCE),
-                        Value("%s.delta_%s_excludes_zero" % (prefix, name), lo > 0 or hi < 0,
-                              source=MASKING_SOURCE)]
+                ends = interval_values("%s.delta_%s" % (prefix, name), dist, resampling, MASKING_SOURCE)
+                lo, hi = ends[0].value, ends[1].value
+                out += ends + [Value("%s.delta_%s_excludes_zero" % (prefix, name), lo > 0 or hi < 0,
+                                     source=MASKING_SOURCE)]
             return out
         units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(base), layout.ranking_path(sid)],
                           compute))

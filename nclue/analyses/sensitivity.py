@@ -25,12 +25,11 @@ from ..core.errors import InputError
 from ..core.metrics import common_support
 from ..stats import protocol
 from ..stats.logistic import FitError, logistic_fit
-from ..stats.bootstrap import percentile_interval
-from ..stats.robustness import (crossed_statistics, crossed_weights, drop_top_degree, leave_one_document_range,
-                                promotion_bounds)
+from ..stats.robustness import crossed_draws, crossed_statistics, leave_one_document_range, promotion_bounds
 from .base import Analysis, Unit, Value
-from .common import (S1I_PAIR, S1I_SOURCE, SCORE_INPUTS, context, contrasts, displayed_variant, form_systems,
-                     gold_sets, outcomes, query_factors, shared_document_values)
+from .common import (S1I_PAIR, S1I_SOURCE, SCORE_INPUTS, context, contrasts, crossed_interval_values,
+                     displayed_variant, drop_top_values, form_systems, gold_sets, outcomes, query_factors,
+                     shared_document_values)
 
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
 
@@ -42,28 +41,30 @@ def _delta(inst, base, var):
 
 
 def crossed_weights_of(inst, label):
-    """``(weights, totals)``: the crossed bootstrap's per-draw query weights over ``gold`` or ``judged`` memberships
-    (:func:`nclue.stats.robustness.crossed_weights`; docs/statistics.md#crossed-query-x-document-bootstrap):
+    """``(weights, totals, query_weights, query_totals)``: the crossed bootstrap's per-draw query weights over
+    ``gold`` or ``judged`` memberships and the same draws' query-only weights
+    (:func:`nclue.stats.robustness.crossed_draws`; docs/statistics.md#crossed-query-x-document-bootstrap):
     every block's contrast is summarised on the same weights, computed once from the qrels alone."""
     def compute():
         ctx = context(inst)
         sets, qrels = gold_sets(inst), inst.qrels()
         doc_index = {d: i for i, d in enumerate(sorted(inst.corpus()))}
         members = [[doc_index[d] for d in sorted(sets[q][0] if label == "gold" else qrels[q])] for q in ctx.qids]
-        weights = crossed_weights(members, len(doc_index), protocol.stream(protocol.CROSSED, label=label),
-                                  protocol.CROSSED.n_draws)
-        return weights, [math.fsum(w) for w in weights]
-    return inst.memo("sensitivity:crossed-weights:" + label, compute)
+        weights, query_weights = crossed_draws(members, len(doc_index), protocol.stream(protocol.CROSSED, label=label),
+                                               protocol.draws(protocol.CROSSED))
+        return weights, [math.fsum(w) for w in weights], query_weights, [math.fsum(w) for w in query_weights]
+    return inst.memo("sensitivity:crossed-weights:x%d:%s" % (protocol.multiplier(), label), compute)
 
 
 def crossed(inst, block):
-    """``{label: (low, high)}``: the crossed 95% intervals of one block's displayed contrast; it reads the
-    block's rankings and the shared weights only."""
+    """``{label: (crossed distribution, query-only distribution)}`` of one block's displayed contrast; it reads
+    the block's rankings and the shared weights only."""
     delta = _delta(inst, block["base"], displayed_variant(inst, block))
     out = {}
     for label in ("gold", "judged"):
-        weights, totals = crossed_weights_of(inst, label)
-        out[label] = percentile_interval(crossed_statistics([delta], weights, totals=totals)[0])
+        weights, totals, query_weights, query_totals = crossed_weights_of(inst, label)
+        out[label] = (crossed_statistics([delta], weights, totals=totals)[0],
+                      crossed_statistics([delta], query_weights, totals=query_totals)[0])
     return out
 
 
@@ -108,16 +109,14 @@ def _contrast_values(inst, block):
     gold = [sorted(sets[q][0]) for q in qids]
     prefix = "v1.sensitivity.%s" % block["block"]
     out = [Value(prefix + ".variant", var), Value(prefix + ".delta_score", 100.0 * sum(delta) / len(delta))]
-    for label in ("gold", "judged"):
-        lo, hi = crossed(inst, block)[label]
-        out += [Value("%s.crossed_%s.ci_low" % (prefix, label), lo),
-                Value("%s.crossed_%s.ci_high" % (prefix, label), hi)]
+    for label, (dist, query_only) in sorted(crossed(inst, block).items()):
+        out += crossed_interval_values("%s.crossed_%s.ci" % (prefix, label), dist, query_only, protocol.CROSSED,
+                                       SOURCE)
     gold_docs = sorted({d for g in gold for d in g})
     lo, hi, at_lo, at_hi = leave_one_document_range(delta, gold, gold_docs)
     out += [Value(prefix + ".leave_one_gold_doc.min", lo), Value(prefix + ".leave_one_gold_doc.max", hi),
             Value(prefix + ".leave_one_gold_doc.argmin", at_lo), Value(prefix + ".leave_one_gold_doc.argmax", at_hi)]
-    value, left, _ = drop_top_degree(delta, gold, 20)
-    out += [Value(prefix + ".drop_top20_degree.delta_score", value), Value(prefix + ".drop_top20_degree.queries", left)]
+    out += drop_top_values(prefix + ".drop_top20_degree", "delta_score", delta, gold, 100.0, SOURCE)
     bounds = block_promotion_bounds(inst, block)
     out += [Value("%s.promotion_bound.k%d" % (prefix, k), b) for k, b in enumerate(bounds)]
     cs = common_support(outcomes(inst, layout.ranking_path(base)), outcomes(inst, layout.ranking_path(var)))
@@ -128,7 +127,7 @@ def _contrast_values(inst, block):
     for side in ("base", "variant"):
         for key in ("M", "P", "G"):
             out.append(Value("%s.common_support.%s_%s" % (prefix, side, key), cs[side][key]))
-    return [Value(v.id, v.value, source=SOURCE) for v in out]
+    return [Value(v.id, v.value, source=SOURCE, estimate=v.estimate) for v in out]
 
 
 def _contrast_units(inst):

@@ -28,7 +28,7 @@ from ..core.errors import InputError
 from ..core.measures import V2_FORM_MEASURES
 from ..core.metrics import summary
 from ..core.structure import sourceshift_table
-from ..stats import protocol, randomization
+from ..stats import montecarlo, protocol, randomization
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
 from .common import (S1I_PAIR, form_systems, measure_values, outcomes, shared_document_values,
@@ -128,7 +128,8 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
     def compute():
         n = len(v2.evaluation_queries(copy))
         resampling = protocol.SOURCESHIFT_COPY if suffix else protocol.SOURCESHIFT
-        masks = randomization.draw_masks(protocol.stream(resampling, copy=copy), n, resampling.n_draws)
+        n_draws = protocol.draws(resampling)
+        masks = randomization.draw_masks(protocol.stream(resampling, copy=copy), n, n_draws)
         keys, diffs = [], []
         for form in FORMS:
             for c in contrasts:
@@ -138,16 +139,19 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
                 diffs.append([v - b for v, b in zip(var, base)])
         tests = randomization.sign_flip_tests(diffs, masks)
         out = []
-        src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, resampling.n_draws, copy)
+        src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, n_draws, copy)
         for (form, c, sv, sb), t in zip(keys, tests):
             prefix = "%s.%s.%s" % (name, c["id"], form)
             exact = randomization.exact_sign_flip_p(t.diffs)
+            one_sided = montecarlo.paper_estimator(randomization.exact_one_sided_p(t.diffs), resampling.paper_draws)
+            estimate = montecarlo.p_estimate(t.p_value(), resampling, n_draws, exact=exact,
+                                             alternatives=[("one-sided", one_sided)])
             out += [Value(prefix + ".delta_score", 100.0 * (sv - sb) / n, source=src),
                     Value(prefix + ".success_difference", sv - sb, source=src),
-                    Value(prefix + ".p_value", t.p_value(), source=src),
+                    Value(prefix + ".p_value", t.p_value(), source=src, estimate=estimate),
                     Value(prefix + ".p_exact", exact, source=src + "; exact over all 2^n sign vectors"),
                     Value(prefix + ".p_value_within_3se_of_exact",
-                          randomization.within_monte_carlo_error(t.p_value(), exact, resampling.n_draws), source=src)]
+                          randomization.within_monte_carlo_error(t.p_value(), exact, n_draws), source=src)]
         return out
     return [Unit("contrasts", _copy_inputs(copy) + files, compute)] if contrasts else []
 

@@ -25,7 +25,7 @@ import math
 from ..core import layout
 from ..core.metrics import summary
 from ..core.structure import families
-from ..stats import protocol, randomization
+from ..stats import montecarlo, protocol, randomization
 from ..stats.bootstrap import FamilyDesign
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
@@ -99,22 +99,41 @@ def gap_tests(inst, copy, label):
     bm25 = outcomes(inst, layout.ranking_path(BM25, "raw", layout.V2), copy).gold_ndcg
     prefix = "audit.impact.v2.%s" % label
     query_masks = randomization.draw_masks(protocol.stream(protocol.STAGES_QUERY, label=label), len(qids),
-                                           protocol.STAGES_QUERY.n_draws)
+                                           protocol.draws(protocol.STAGES_QUERY))
     per_query = randomization.to_integer_units([f - b for f, b in zip(fusion, bm25)])
     design = FamilyDesign(qids, families(gold_sets(inst, copy)))
     family_masks = randomization.draw_masks(protocol.stream(protocol.STAGES_FAMILY, label=label), design.n_families,
-                                            protocol.STAGES_FAMILY.n_draws)
+                                            protocol.draws(protocol.STAGES_FAMILY))
     by_family = randomization.family_differences(design, bm25, fusion)
+    query_test = randomization.SignFlipTest(per_query, query_masks)
+    family_test = randomization.SignFlipTest(by_family, family_masks)
+    query_p, query_one = _two_and_one_sided(query_test)
+    family_p, family_one = _two_and_one_sided(family_test)
+    query_est = montecarlo.p_estimate(query_p, protocol.STAGES_QUERY, query_masks.n_draws, alternatives=[
+        ("one-sided", query_one), ("exact-gold-set families flipped instead of queries", _paper_scale(family_test))])
+    family_est = montecarlo.p_estimate(family_p, protocol.STAGES_FAMILY, family_masks.n_draws, alternatives=[
+        ("one-sided", family_one), ("queries flipped instead of exact-gold-set families", _paper_scale(query_test))])
     return [Value(prefix + ".fusion.gold_ndcg", math.fsum(fusion) / len(qids), source=SRC),
             Value(prefix + ".bm25_and.gold_ndcg", math.fsum(bm25) / len(qids), source=SRC),
             Value(prefix + ".fusion_minus_bm25.gold_ndcg_gap", (math.fsum(fusion) - math.fsum(bm25)) / len(qids),
                   source=SRC),
-            Value(prefix + ".fusion_minus_bm25.query_paired_p",
-                  randomization.SignFlipTest(per_query, query_masks).p_value(), source=SRC),
-            Value(prefix + ".fusion_minus_bm25.family_p",
-                  randomization.SignFlipTest(by_family, family_masks).p_value(), source=SRC),
+            Value(prefix + ".fusion_minus_bm25.query_paired_p", query_p, source=SRC, estimate=query_est),
+            Value(prefix + ".fusion_minus_bm25.family_p", family_p, source=SRC, estimate=family_est),
             Value(prefix + ".families", design.n_families, source=SRC),
             Value(prefix + ".queries", len(qids), source=SRC)]
+
+
+def _paper_scale(test):
+    """A test's two-sided p as the paper's randomization draws would show it."""
+    return montecarlo.translated(test.p_value(), len(test.null), protocol.PAPER_RANDOMIZATION_DRAWS)
+
+
+def _two_and_one_sided(test):
+    """A test's two-sided p, and its one-sided p in the observed direction (the wrong procedure it is told
+    apart from) as the paper's draws would show it."""
+    count, n_draws = randomization.one_sided_counts(test)
+    return test.p_value(), montecarlo.translated((1 + count) / (n_draws + 1), n_draws,
+                                                 protocol.PAPER_RANDOMIZATION_DRAWS)
 
 
 def _v2_units(inst):

@@ -3,7 +3,9 @@
 Reasons are one line of at most :data:`MAX_REASON_CHARS` characters.  ``cause`` names the input file
 whose defect produced a fail or skip (the report groups such checks under one line per file).
 ``detail`` is an optional second line the text report prints under the check (for a file whose hash
-fails: what is wrong inside it, :func:`nclue.harness.diagnose.content_problem`).
+fails: what is wrong inside it, :func:`nclue.harness.diagnose.content_problem`).  ``estimate`` is the
+recomputed claim's Monte Carlo or tie-order declaration (:mod:`nclue.stats.montecarlo`, as JSON), and
+``origin`` the analysis and unit that computed it (what ``--draws-multiplier`` recomputes).
 """
 
 from ..core.errors import bounded
@@ -14,16 +16,17 @@ MAX_REASON_CHARS = 600
 
 class Check:
     __slots__ = ("id", "group", "status", "reason", "rule", "expected", "observed", "source", "cause", "inputs",
-                 "detail")
+                 "detail", "estimate", "origin")
 
     def __init__(self, id, group, status, reason="", rule=None, expected=None, observed=None, source="", cause=None,
-                 inputs=(), detail=None):
+                 inputs=(), detail=None, estimate=None, origin=None):
         self.id, self.group, self.status = bounded(str(id), 200), group, status
         self.detail = None if detail is None else bounded(" ".join(str(detail).split("\n")), MAX_REASON_CHARS)
         self.reason = bounded(" ".join(str(reason).split("\n")), MAX_REASON_CHARS)
         self.cause = cause
         self.inputs = tuple(inputs)
         self.rule, self.expected, self.observed, self.source = rule, expected, observed, source
+        self.estimate, self.origin = estimate, origin
 
     def as_json(self):
         out = {"id": self.id, "group": self.group, "status": self.status, "reason": self.reason}
@@ -34,6 +37,8 @@ class Check:
             out["cause"] = self.cause
         if self.detail is not None:
             out["detail"] = self.detail
+        if self.estimate is not None:
+            out["estimate"] = self.estimate
         return out
 
 

@@ -27,6 +27,7 @@ from ..analyses.base import LEVELS
 from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import is_finite_number, read_json, write_json
+from ..stats import montecarlo, protocol
 
 CLAIMS_SCHEMA = "nclue.claims/1"
 MAX_TOLERANCE = 1.0
@@ -127,9 +128,109 @@ def _check_claim(rel, obj, field, c, seen):
         raise InputError(rel, "duplicate claim id %r" % c["id"], field=field + ".id")
     seen.add(c["id"])
     _check_inputs(rel, field, c)
+    if "estimate" in c:
+        problem = estimate_problem(c["estimate"])
+        if problem:
+            raise InputError(rel, "claim %s: %s" % (c["id"], problem), field=field + ".estimate")
     if c["level"] != obj.get("level"):
         raise InputError(rel, "claim %s is at level %r but the file's level is %r" % (
             c["id"], c["level"], obj.get("level")), field=field + ".level")
+
+
+MAX_ALTERNATIVES = 16
+MAX_TIE_VALUES = 10000
+# the fields of each kind of declaration (docs/claims.md#monte-carlo-verdicts): name -> what it must be
+_ESTIMATE_FIELDS = {
+    "monte_carlo": (("resampling", "text"), ("statistic", "statistic"), ("n_draws", "count"), ("paper_draws", "count"),
+                    ("expected", "number"), ("se", "nonnegative"), ("se_paper", "nonnegative"), ("exact", "bool"),
+                    ("alternatives", "alternatives")),
+    "tie_orders": (("values", "numbers"), ("orders", "count"), ("rank", "count"), ("tied", "count"),
+                   ("slots", "count"), ("enumerated", "bool")),
+}
+
+
+def _field_problem(kind, value):
+    """Why ``value`` is not of the field kind ``kind`` (None when it is)."""
+    def number(x):
+        return is_finite_number(x) and not isinstance(x, bool)
+    checks = {
+        "text": lambda v: isinstance(v, str) and 0 < len(v) <= 200,
+        "statistic": lambda v: v in montecarlo.STATISTICS,
+        "count": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10 ** 9,
+        "number": number,
+        "nonnegative": lambda v: number(v) and v >= 0,
+        "bool": lambda v: isinstance(v, bool),
+        "numbers": lambda v: isinstance(v, list) and 0 < len(v) <= MAX_TIE_VALUES and all(number(x) for x in v),
+        "alternatives": lambda v: isinstance(v, list) and len(v) <= MAX_ALTERNATIVES and all(
+            isinstance(a, list) and len(a) == 2 and isinstance(a[0], str) and 0 < len(a[0]) <= 80 and number(a[1])
+            for a in v),
+    }
+    return None if checks[kind](value) else "must be %s" % {
+        "text": "a string of 1..200 characters", "statistic": "one of %s" % ", ".join(montecarlo.STATISTICS),
+        "count": "an integer 0..10^9", "number": "a finite number", "nonnegative": "a finite number >= 0",
+        "bool": "true or false", "numbers": "a list of 1..%d finite numbers" % MAX_TIE_VALUES,
+        "alternatives": "a list of at most %d [name, finite number] pairs" % MAX_ALTERNATIVES}[kind]
+
+
+def estimate_problem(obj):
+    """Why a claim's ``estimate`` (its Monte Carlo or tie-order declaration) is malformed (None when sound).
+
+    >>> estimate_problem({"kind": "tie_orders", "values": [0.1], "orders": 2, "rank": 20, "tied": 3, "slots": 1,
+    ...                   "enumerated": True}) is None
+    True
+    >>> estimate_problem({"kind": "monte_carlo"})
+    "field 'resampling' missing"
+    """
+    if not isinstance(obj, dict):
+        return "must be an object"
+    fields = _ESTIMATE_FIELDS.get(obj.get("kind"))
+    if fields is None:
+        return "kind must be one of %s" % ", ".join(sorted(_ESTIMATE_FIELDS))
+    for name, kind in fields:
+        if name not in obj:
+            return "field %r missing" % name
+        problem = _field_problem(kind, obj[name])
+        if problem:
+            return "field %r %s" % (name, problem)
+    extra = sorted(set(obj) - {name for name, _ in fields} - {"kind"})
+    if extra:
+        return "unknown field %r" % extra[0]
+    if obj["kind"] == "monte_carlo" and (obj["n_draws"] < 1 or obj["paper_draws"] < 1):
+        return "n_draws and paper_draws must be at least 1"
+    if obj["kind"] == "monte_carlo" and obj["resampling"] not in {r.name for r in protocol.PROTOCOL}:
+        return "field 'resampling' names no resampling of the protocol (nclue/stats/protocol.py): %r" % (
+            obj["resampling"][:40],)
+    return None
+
+
+def estimate_difference(frozen, recomputed):
+    """The first field in which a recomputed declaration differs from the frozen one (None when they agree:
+    equal strings, integers and flags, numbers within 1e-9 relative).
+
+    >>> estimate_difference({"kind": "x", "se": 0.1}, {"kind": "x", "se": 0.1 + 1e-15}) is None
+    True
+    >>> estimate_difference({"kind": "x", "se": 0.1}, {"kind": "x", "se": 0.2})
+    ('se', 0.1, 0.2)
+    """
+    if (frozen is None) != (recomputed is None):
+        return ("estimate", frozen, recomputed)
+    if frozen is None:
+        return None
+    for key in sorted(set(frozen) | set(recomputed)):
+        a, b = frozen.get(key), recomputed.get(key)
+        if not _close(a, b):
+            return (key, a, b)
+    return None
+
+
+def _close(a, b):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        if isinstance(a, bool) or isinstance(b, bool) or not (is_finite_number(a) and is_finite_number(b)):
+            return False
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+    return type(a) is type(b) and a == b
 
 
 def _check_inputs(rel, field, c):
@@ -172,11 +273,14 @@ def write_claim_file(root, rel, analysis, level, source, values_with_inputs, has
     """Write a frozen claims file (builder's ``freeze`` only, never reproduce)."""
     claims = []
     for value, inputs in values_with_inputs:
-        claims.append({
+        claim = {
             "id": value.id, "value": value.value, "rule": value.rule, "level": level,
             "source": value.source or source,
             "inputs": [{"path": p, "sha256": hashes[p]} for p in sorted(set(inputs))],
-        })
+        }
+        if value.estimate is not None:
+            claim["estimate"] = value.estimate.as_json()
+        claims.append(claim)
     write_json(layout.abspath(root, rel), {
         "claims_schema": CLAIMS_SCHEMA, "analysis": analysis, "level": level, "source": source,
         "synthetic": True,

@@ -22,7 +22,7 @@ from ..core.layout import QUERY_FORMS
 from ..core.measures import SCORE_COMMAND_MEASURES, SCORECARD_MEASURES
 from .html_page import Long, breakable, contents, interval, num, page, table
 from .published import paper_order
-from .report import REPORT_SCHEMA, claim_values, group_counts, headline
+from .report import REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence
 from .svg_figures import fmt, forest, scatter, stacked
 
 SECTIONS = (("headline", "Headline"), ("problems", "Fails and skips"), ("scorecard", "Scorecard (Tables 3 and S1)"),
@@ -65,12 +65,7 @@ def _headline_section(result, h):
         % (p["consistent_relations"], p["inconsistent_relations"], p["undeterminable_relations"])))
     r = h["published_results"]
     items.append("<li>published results verified against data: %s</li>" % (
-        "none (the paper level did not run)" if r is None else
-        "%d of %d results, %d of %d numbers that hold by construction (%d fail; %d skip: %d synthetic stand-in, "
-        "%d blocked configurations, %d not computed in this run)" % (
-            r["verified_results"], r["bound_by_kind"]["result"], r["verified_by_construction"],
-            r["bound"] - r["bound_by_kind"]["result"], r["failed"], r["skipped"], r["skipped_synthetic"],
-            r["skipped_blocked"], r["skipped_not_computed"])))
+        "none (the paper level did not run)" if r is None else escape(published_sentence(r))))
     items.append('<li class="mono" id="count-line">%s</li>' % escape(h["counts"]["line"]))
     groups = group_counts(result)
     rows = [[escape(g), num(v["pass"]), num(v["fail"]), num(v["skip"])] for g, v in sorted(groups.items())]

@@ -21,6 +21,7 @@ from fractions import Fraction
 from ..paperaudit import results
 from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
+from ..stats import montecarlo, protocol
 from .checks import Check
 
 SYNTHETIC = "synthetic stand-in: published value applies to the original release"
@@ -71,19 +72,18 @@ def _show(value, decimals):
     return ("%." + str(max(decimals, 0)) + "f") % value
 
 
-P_FLOOR = Fraction(1, 10001)       # (1 + 0) / (10,000 + 1): the smallest p the 10,000-draw tests can give
-
-
-def number_kind(rule, num, row):
-    """What a bound number is, for the headline: ``design`` (a design count or a size: holds by the
-    instrument's construction), ``floor`` (a p-value at the randomization tests' floor, 1/(B+1)), ``zero``
-    (a published zero) or ``result``."""
+def number_kind(rule, num, row, estimate=None):
+    """What a bound number is, for the headline (docs/paper-audit.md#kinds-of-published-numbers): ``design`` (a
+    design count or a size: holds by the instrument's construction), ``monte_carlo`` (a resampled estimate: its
+    claim declares a :class:`nclue.stats.montecarlo.Estimate`), ``floor`` (a Monte Carlo p-value published at
+    the floor ``1 / (B + 1)`` of the paper's stated draws ``B``: a data result all the same) or ``result`` (an
+    exact value; a measured zero is a result)."""
     if rule.design:
         return "design"
-    if row.get("kind") == "p" and num.shows(P_FLOOR):
-        return "floor"
-    if num.value == 0:
-        return "zero"
+    if isinstance(estimate, montecarlo.Estimate):
+        if estimate.statistic == "p" and num.shows(Fraction(1, estimate.paper_draws + 1)):
+            return "floor"
+        return "monte_carlo"
     return "result"
 
 
@@ -96,23 +96,28 @@ def _tally_computed(claim, observed):
 
 
 NOT_COMPUTED = "not computed in this run"
-KINDS = ("result", "design", "floor", "zero")
+KINDS = ("result", "monte_carlo", "floor", "design")
+MONTE_CARLO_KINDS = ("monte_carlo", "floor")
 
 
-def build(root, checks, synthetic):
+def build(root, checks, synthetic, recomputed=None):
     """``(checks, summary)`` for the published results (see module doc): every transcribed number bound
     (:func:`_bind`) and judged (:func:`_verdict`), the blocked configurations and unplayed Table 2 runs,
-    and the tallies (:func:`_summary`)."""
+    and the tallies (:func:`_summary`).  ``recomputed``: ``{claim id: (value, estimate JSON)}`` computed again
+    with more draws (``reproduce --draws-multiplier``), used for the Monte Carlo numbers in place of the run's."""
     numbers = load_numbers(root)
     crosswalk = load_crosswalk(root)
     observed = {c.id: c.observed for c in checks if c.observed is not None}
+    estimates = {c.id: c.estimate for c in checks if c.estimate is not None}
+    for cid, (value, estimate) in sorted((recomputed or {}).items()):
+        observed[cid], estimates[cid] = value, estimate
     out, bindings, by_table = [], [], {}
     for nid in sorted(numbers):
         num, row = numbers[nid]
         table = by_table.setdefault(table_label(nid, row), {"numbers": 0, "bound": 0, "verified": 0, "failed": 0,
                                                             "skipped": 0})
         table["numbers"] += 1
-        entry, check = _bind(nid, num, row, crosswalk, observed, synthetic)
+        entry, check = _bind(nid, num, row, crosswalk, observed, estimates, synthetic)
         bindings.append(entry)
         if check is None:
             continue
@@ -127,7 +132,15 @@ def build(root, checks, synthetic):
     return out, {"summary": _summary(numbers, by_table, bindings, synthetic), "bindings": bindings}
 
 
-def _bind(nid, num, row, crosswalk, observed, synthetic):
+def _declared(rule, claim, estimates):
+    """The claim's Monte Carlo or tie-order declaration in the paper's unit (None for an exact claim)."""
+    obj = estimates.get(claim) if claim is not None else None
+    if obj is None:
+        return None
+    return montecarlo.from_json(obj).scaled(results.scale_value(1, rule.scale))
+
+
+def _bind(nid, num, row, crosswalk, observed, estimates, synthetic):
     """``(binding, check)`` of one transcribed number: unbound (check None) with its declared reason, or bound
     to a claim (through the crosswalk for a system role), its recomputed value and the verdict."""
     rule, key = results.rule_for(nid)
@@ -138,9 +151,10 @@ def _bind(nid, num, row, crosswalk, observed, synthetic):
     value = None
     if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
         value = results.claim_value(rule, claim, observed)
-    kind = number_kind(rule, num, row)
-    status, reason = _verdict(nid, num, row, rule, claim, why, value, crosswalk.notes.get((rule.namespace, key), ""),
-                              synthetic)
+    declared = _declared(rule, claim, estimates) if value is not None else None
+    kind = number_kind(rule, num, row, declared)
+    judged = _Judged(nid, num, row, rule, claim, value, declared)
+    status, reason = judged.verdict(why, crosswalk.notes.get((rule.namespace, key), ""), synthetic)
     cause = None
     if status == "skip":
         cause = "blocked configurations" if claim is None and "blocked" in why else (
@@ -148,29 +162,118 @@ def _bind(nid, num, row, crosswalk, observed, synthetic):
     entry = {"number": nid, "table": table_label(nid, row), "bound": True, "claim": claim, "scale": rule.scale,
              "published": row["text"], "decimals": num.decimals, "recomputed": value, "kind": kind,
              "note": rule.note, "status": status}
+    entry.update(judged.entry())
     return entry, Check("published:" + nid, "published", status, reason, cause=cause)
 
 
-def _verdict(nid, num, row, rule, claim, why, value, note, synthetic):
-    """``(status, reason)`` of a bound number: skip when its claim is blocked or was not computed, or on a
-    synthetic instrument (whose values are its own); else pass when the recomputed value shows as the
-    published number (or sits on a rounding tie), fail otherwise."""
-    where = _where(nid, row)
-    if claim is None:
-        return "skip", "%s: %s (%s)" % (where, why, note)
-    if value is None:
-        return "skip", "%s: claim %s was %s" % (where, claim, NOT_COMPUTED)
-    if synthetic:
-        played = " (the stand-in system that plays the role, not the paper's model)" if rule.namespace else ""
-        return "skip", "%s: %s (published %s; the stand-in's own %s = %s%s)" % (
-            where, SYNTHETIC, row["text"], claim, _show(value, num.decimals + 2), played)
-    exact = Fraction(value)
-    ok, tie = num.shows(exact), num.at_tie(exact)
-    return ("pass" if ok or tie else "fail"), "%s: published %s, recomputed %s (%s unrounded; claim %s%s)%s" % (
-        where, row["text"], _show(value, num.decimals), _show(value, num.decimals + 4), claim,
-        "" if rule.scale == 1 else ", x %s" % rule.scale,
-        "; a rounding tie: the value sits on the edge of the published number's display interval"
-        if tie and not ok else "")
+MC_CONSISTENT = "consistent within Monte Carlo error"
+MC_UNRESOLVED = "consistent, not resolvable at %s draws"
+MC_INCONSISTENT = "inconsistent beyond Monte Carlo error"
+
+
+def _draws(n):
+    return "{:,}".format(n)
+
+
+class _Judged:
+    """One bound number's verdict (:meth:`verdict`) and what the binding records of it (:meth:`entry`): the
+    display rule for an exact value, the Monte Carlo rule for an estimate (:func:`nclue.stats.montecarlo.judge`),
+    the admissible tie orders for a value the paper's order leaves open."""
+
+    def __init__(self, nid, num, row, rule, claim, value, declared):
+        self.nid, self.num, self.row, self.rule, self.claim, self.value = nid, num, row, rule, claim, value
+        self.declared = declared
+        self.mc = None
+
+    def verdict(self, why, note, synthetic):
+        """``(status, reason)``: skip when the claim is blocked or was not computed, or on a synthetic instrument
+        (whose values are its own); else the verdict of the number's kind."""
+        where = _where(self.nid, self.row)
+        if self.claim is None:
+            return "skip", "%s: %s (%s)" % (where, why, note)
+        if self.value is None:
+            return "skip", "%s: claim %s was %s" % (where, self.claim, NOT_COMPUTED)
+        if synthetic:
+            played = " (the stand-in system that plays the role, not the paper's model)" if self.rule.namespace else ""
+            est = self.declared
+            extra = "" if not isinstance(est, montecarlo.Estimate) else "; a Monte Carlo estimate: SE %s at its %s " \
+                "draws, %s at the paper's %s" % (_se(est.se), _draws(est.n_draws), _se(est.se_paper),
+                                                 _draws(est.paper_draws))
+            return "skip", "%s: %s (published %s; the stand-in's own %s = %s%s%s)" % (
+                where, SYNTHETIC, self.row["text"], self.claim, _show(self.value, self.num.decimals + 2), played, extra)
+        if isinstance(self.declared, montecarlo.Estimate):
+            self.mc = montecarlo.judge(float(self.num.value), self.num.decimals, self.declared)
+            return self._monte_carlo(where)
+        if isinstance(self.declared, montecarlo.TieOrders):
+            return self._tie_orders(where)
+        return self._display(where)
+
+    def _display(self, where):
+        exact = Fraction(self.value)
+        ok, tie = self.num.shows(exact), self.num.at_tie(exact)
+        return ("pass" if ok or tie else "fail"), "%s: published %s, recomputed %s (%s unrounded; claim %s%s)%s" % (
+            where, self.row["text"], _show(self.value, self.num.decimals), _show(self.value, self.num.decimals + 4),
+            self.claim, "" if self.rule.scale == 1 else ", x %s" % self.rule.scale,
+            "; a rounding tie: the value sits on the edge of the published number's display interval"
+            if tie and not ok else "")
+
+    def _monte_carlo(self, where):
+        est, v = self.declared, self.mc
+        status = "pass" if v.consistent else "fail"
+        word = (MC_CONSISTENT if v.resolvable else MC_UNRESOLVED % _draws(est.paper_draws)) if v.consistent else \
+            MC_INCONSISTENT
+        expected = "" if est.expected == self.value and not est.exact else ", the paper's estimator at its %s draws " \
+            "expects %s%s" % (_draws(est.paper_draws), _show(est.expected, self.num.decimals + 2),
+                              " (from the exact p)" if est.exact else "")
+        inside = "" if not v.inside else "; %s %s within the tolerance too" % (
+            " and ".join("%s (%s)" % (name, _show(dict(est.alternatives)[name], self.num.decimals + 2))
+                         for name in v.inside), "lies" if len(v.inside) == 1 else "lie")
+        distance = "n/a" if v.distance is None else "%.2f" % v.distance
+        return status, "%s: %s: published %s, recomputed %s%s; SE paper %s (%s draws), SE run %s (%s draws%s); " \
+            "|difference| %s = %s SE, tolerance %s (half a display unit + %g SE; claim %s%s)%s" % (
+                where, word, self.row["text"], _show(self.value, self.num.decimals + 2), expected, _se(est.se_paper),
+                _draws(est.paper_draws), _se(est.se), _draws(est.n_draws), ", exact p" if est.exact else "",
+                _se(v.difference), distance, _se(v.tolerance), protocol.MONTE_CARLO_Z, self.claim,
+                "" if self.rule.scale == 1 else ", x %s" % self.rule.scale, inside)
+
+    def _tie_orders(self, where):
+        ties = self.declared
+        matches = [x for x in ties.values if self.num.shows(Fraction(x)) or self.num.at_tie(Fraction(x))]
+        orders = "%d admissible orders of the %d documents tied at rank %d (%d of them in the cut)" % (
+            ties.orders, ties.tied, ties.rank, ties.slots) + ("" if ties.enumerated else
+                                                             ", of which the first and last by id were computed")
+        shown = ", ".join(_show(x, self.num.decimals) for x in ties.values[:8]) + (
+            ", ..." if len(ties.values) > 8 else "")
+        if matches:
+            return "pass", "%s: published %s, recomputed %s under one admissible tie order: the paper does not " \
+                "state the order, and %s give %s (claim %s, ties by document id: %s)" % (
+                    where, self.row["text"], _show(matches[0], self.num.decimals), orders, shown, self.claim,
+                    _show(self.value, self.num.decimals))
+        return "fail", "%s: published %s matches no admissible tie order: %s give %s (claim %s)" % (
+            where, self.row["text"], orders, shown, self.claim)
+
+    def entry(self):
+        """What the binding records beyond the common fields."""
+        if isinstance(self.declared, montecarlo.TieOrders):
+            return {"tie_orders": self.declared.as_json()}
+        if not isinstance(self.declared, montecarlo.Estimate):
+            return {}
+        est, v = self.declared, self.mc
+        out = {"monte_carlo": {"resampling": est.resampling, "statistic": est.statistic, "n_draws": est.n_draws,
+                               "paper_draws": est.paper_draws, "expected": est.expected, "se_run": est.se,
+                               "se_paper": est.se_paper, "exact": est.exact,
+                               "alternatives": [list(a) for a in est.alternatives]}}
+        if v is not None:
+            out["monte_carlo"].update({
+                "distance_se": None if v.distance is None else montecarlo.reported(v.distance),
+                "tolerance": montecarlo.reported(v.tolerance), "alternatives_inside": list(v.inside),
+                "verdict": (MC_CONSISTENT if v.resolvable else MC_UNRESOLVED % _draws(est.paper_draws))
+                if v.consistent else MC_INCONSISTENT})
+        return out
+
+
+def _se(x):
+    return "%.2g" % x if x else "0"
 
 
 def _configuration_checks(crosswalk):
@@ -191,21 +294,34 @@ def _configuration_checks(crosswalk):
 
 
 def _summary(numbers, by_table, bindings, synthetic):
-    """The tallies of the published results: bound, verified (results apart from numbers that hold by
-    construction), failed and skipped (by cause), by table and the unbound by reason."""
+    """The tallies of the published results: bound, verified by kind (results, Monte Carlo numbers, design
+    counts that hold by construction), failed and skipped (by cause), by table and the unbound by reason."""
     verified = {k: sum(1 for b in bindings if b.get("status") == "pass" and b["kind"] == k) for k in KINDS}
 
     def total(key):
         return sum(t.get(key, 0) for t in by_table.values())
     return {"numbers": len(numbers), "bound": total("bound"), "verified": total("verified"),
             "verified_results": verified["result"],
-            "verified_by_construction": verified["design"] + verified["floor"] + verified["zero"],
+            "verified_by_construction": verified["design"],
             "verified_by_kind": verified,
             "bound_by_kind": {k: sum(1 for b in bindings if b.get("kind") == k) for k in KINDS},
+            "monte_carlo": _monte_carlo_tally(bindings),
+            "tie_ambiguous": sum(1 for b in bindings if "tie_orders" in b),
             "failed": total("failed"), "skipped": total("skipped"), "skipped_synthetic": total("skipped_synthetic"),
             "skipped_blocked": total("skipped_blocked"), "skipped_not_computed": total("skipped_not_computed"),
             "synthetic": synthetic, "by_table": {k: by_table[k] for k in sorted(by_table)},
             "unbound_by_reason": _by_reason(bindings)}
+
+
+def _monte_carlo_tally(bindings):
+    """The Monte Carlo numbers' tallies: bound, at a floor, judged, consistent (of them not resolvable) and
+    inconsistent, with the protocol's z."""
+    mc = [b for b in bindings if b.get("kind") in MONTE_CARLO_KINDS]
+    verdicts = [b["monte_carlo"]["verdict"] for b in mc if "verdict" in b.get("monte_carlo", {})]
+    return {"numbers": len(mc), "floors": sum(1 for b in mc if b["kind"] == "floor"), "judged": len(verdicts),
+            "consistent": sum(1 for v in verdicts if v != MC_INCONSISTENT),
+            "not_resolvable": sum(1 for v in verdicts if v.startswith("consistent, not")),
+            "inconsistent": sum(1 for v in verdicts if v == MC_INCONSISTENT), "z": protocol.MONTE_CARLO_Z}
 
 
 def _by_reason(bindings):

@@ -18,7 +18,7 @@ from ..core.instrument import Instrument
 from ..core.jsonio import read_json
 from .checks import Check
 from .run_context import RunContext
-from .claims import compare, load_claim_file
+from .claims import compare, estimate_difference, load_claim_file
 from .diagnose import content_problem
 from .guard import attempt
 from .published import build as build_published
@@ -206,11 +206,12 @@ def _compare_claim(ctx, rel, analysis, c, produced, unit_state):
             state = ("fail", "claim is not recomputed by analysis %s" % analysis.name, None)
         return Check(c["id"], c["level"], state[0], state[1], c["rule"], c["value"], None, c["source"], state[2], inputs)
     value, unit = produced[c["id"]]
-    if set(inputs) != set(unit.inputs):
-        other = sorted(set(inputs) ^ set(unit.inputs))
-        return Check(c["id"], c["level"], "fail", "claim was frozen from inputs that are not the files its analysis "
-                     "reads (%s: %s)" % ("frozen but not read" if other[0] in inputs else "read but not frozen",
-                                         other[0]), c["rule"], c["value"], value.value, c["source"], rel, inputs)
+    declared = value.estimate.as_json() if value.estimate is not None else None
+    origin = (analysis.name, unit.key)
+    mismatch = _frozen_identity(c, inputs, value, unit, declared)
+    if mismatch is not None:
+        return Check(c["id"], c["level"], "fail", mismatch, c["rule"], c["value"], value.value, c["source"], rel,
+                     inputs, estimate=declared, origin=origin)
     stale = [item["path"] for item in c["inputs"] if ctx.files.get(item["path"]) is None
              or ctx.files[item["path"]].sha256 != item["sha256"]]
     ok, why = compare(c["rule"], value.value, c["value"])
@@ -223,7 +224,26 @@ def _compare_claim(ctx, rel, analysis, c, produced, unit_state):
         reason, status, cause = "", "pass", None
     else:
         reason, status, cause = why + detail, "fail", None
-    return Check(c["id"], c["level"], status, reason, c["rule"], c["value"], value.value, c["source"], cause, inputs)
+    return Check(c["id"], c["level"], status, reason, c["rule"], c["value"], value.value, c["source"], cause, inputs,
+                 estimate=declared, origin=origin)
+
+
+def _frozen_identity(c, inputs, value, unit, declared):
+    """Why a frozen claim is not the claim its analysis computes (None when it is): frozen from other inputs,
+    under another rule, or with another Monte Carlo or tie-order declaration; each is part of what was frozen."""
+    if set(inputs) != set(unit.inputs):
+        other = sorted(set(inputs) ^ set(unit.inputs))
+        return "claim was frozen from inputs that are not the files its analysis reads (%s: %s)" % (
+            "frozen but not read" if other[0] in inputs else "read but not frozen", other[0])
+    if c["rule"] != value.rule:
+        return "claim was frozen with rule %s, but its analysis compares it under %s (a claim's rule is part of " \
+            "what was frozen)" % (c["rule"], value.rule)
+    changed = estimate_difference(c.get("estimate"), declared)
+    if changed is not None:
+        kind = (declared or c.get("estimate") or {}).get("kind")
+        return "claim's %s declaration differs from the frozen one: field %r expected %r, recomputed %r" % (
+            "Monte Carlo" if kind == "monte_carlo" else "estimate", changed[0], changed[1], changed[2])
+    return None
 
 
 def _shape_checks(inst, ctx, present_claim_files):
@@ -430,13 +450,14 @@ def default_jobs(cores=None, load=None):
     return max(1, min(cores, int(cores - load + 0.5)))
 
 
-def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
+def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None, draws_multiplier=1):
     """Every requested check of the release at ``root`` (docs/claims.md), as stages over one
     :class:`~nclue.harness.run_context.RunContext`: integrity, the claim files, the paper audit and the
     published results, the rebuild.  ``log(line)`` receives the progress lines (one as the run starts,
     one after the integrity stage, one per claim file as it finishes); ``announce(manifest)`` is called as
     soon as MANIFEST.json is read (None when it is unusable), so that a caller can name the instrument
-    before the files are hashed."""
+    before the files are hashed.  ``draws_multiplier``: the published Monte Carlo numbers are recomputed with that
+    many times their draws (:func:`recompute_monte_carlo`); the instrument's own claims are not."""
     check_root(root)
     ctx = RunContext(root, levels, log)
     ctx.progress("start", "checking %s (levels %s; %d job%s)" % (
@@ -445,7 +466,7 @@ def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None):
     inst = Instrument(root)
     checks += _claims_stage(ctx, inst, jobs, checks)
     paper = _paper_stage(ctx, inst)
-    published = _published(root, ctx, checks, levels)
+    published = _published(root, ctx, checks, levels, draws_multiplier)
     if published is not None:
         ctx.progress("published", "%d of %d transcribed numbers bound" % (published["summary"]["bound"],
                                                                          published["summary"]["numbers"]))
@@ -541,8 +562,8 @@ def _rebuild_stage(ctx, deep):
     return rebuilt if ok else [Check("rebuild", "rebuild", "fail", rebuilt)]
 
 
-def _published(root, ctx, checks, levels):
-    """Append the published-ctx checks (:mod:`nclue.harness.published`); return their bindings and
+def _published(root, ctx, checks, levels, draws_multiplier=1):
+    """Append the published-results checks (:mod:`nclue.harness.published`); return their bindings and
     summary (None when the paper level does not run or the paper part is absent)."""
     if "paper" not in levels or "paper" not in ctx.presence:
         return None
@@ -553,8 +574,40 @@ def _published(root, ctx, checks, levels):
         return None
     synthetic = (ctx.manifest or {}).get("synthetic") is not False
     ok, built = attempt("binding the published results", lambda: build_published(root, checks, synthetic))
+    if ok and draws_multiplier > 1 and not synthetic:
+        ctx.progress("published", "recomputing the published Monte Carlo numbers with %d x their draws" %
+                     draws_multiplier)
+        ok, built = attempt("recomputing the published Monte Carlo numbers", lambda: build_published(
+            root, checks, synthetic, recompute_monte_carlo(root, checks, built[1]["bindings"], draws_multiplier)))
     if not ok:
         checks.append(Check("published", "published", "fail", built))
         return None
+    built[1]["summary"]["draws_multiplier"] = draws_multiplier if not synthetic else 1
     checks.extend(built[0])
     return built[1]
+
+
+def recompute_monte_carlo(root, checks, bindings, multiplier):
+    """``{claim id: (value, estimate JSON)}`` of every claim a published Monte Carlo number is bound to, computed
+    again on a fresh :class:`~nclue.core.instrument.Instrument` with ``multiplier`` times every resampling's draws
+    (:func:`nclue.stats.protocol.multiplied`), so that the run's Monte Carlo error shrinks by ``sqrt(multiplier)``
+    (docs/claims.md#monte-carlo-verdicts).  Only the units (:attr:`Check.origin`) holding those claims are computed;
+    a claim whose check did not compute (a failing gate) is left out and keeps its skip or fail."""
+    from ..stats import protocol
+
+    wanted = {b["claim"] for b in bindings if b.get("monte_carlo") is not None and b.get("recomputed") is not None}
+    origins = {}
+    for c in checks:
+        if c.id in wanted and c.origin is not None and c.observed is not None:
+            origins.setdefault(c.origin[0], set()).add(c.origin[1])
+    inst, out = Instrument(root), {}
+    with protocol.multiplied(multiplier):
+        for name in sorted(origins):
+            for unit in REGISTRY[name].units(inst):
+                if unit.key in origins[name]:
+                    for value in unit.compute():
+                        if value.id in wanted:
+                            out[value.id] = (value.value, value.estimate.as_json() if value.estimate else None)
+    return out
+
+

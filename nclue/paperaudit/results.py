@@ -3,7 +3,7 @@
 Each :class:`ResultRule` binds the transcribed numbers whose id matches ``pattern`` (one ``*`` stands
 for a paper row key) to a claim: ``claim`` is the claim id with ``{row}`` replaced by the id the
 instrument's crosswalk gives that row key in ``namespace`` (``data/crosswalk.json``)
-and ``{variant}`` by the run the crosswalk gives the variant the paper names for a Table 5 block
+``{key}`` by the paper's row key itself, and ``{variant}`` by the run the crosswalk gives the variant the paper names for a Table 5 block
 (:data:`nclue.paperaudit.roles.BLOCKS`: "Jina joint -> harmonic dec." is the harmonic-mean run, whichever
 variant scored highest on the instrument).  ``scale`` converts the claim's unit to the paper's
 (``"1/100"`` for a claim in points bound to a proportion, ``100`` for a proportion bound to points, ``-1``
@@ -13,9 +13,11 @@ transitions that occur; it applies only when the tally itself was computed in th
 number that holds by the instrument's construction (a design count or size), which the headline counts
 apart from results; ``note`` records a decision the paper's text forced, with the sentence behind it.
 
-A number is compared under the paper's display rule, the paper audit's one implementation
+An exact number is compared under the paper's display rule, the paper audit's one implementation
 (:meth:`nclue.paperaudit.solve.Num.shows`: round half up; a count must be equal): the claim value
-times ``scale`` must display as the published text.
+times ``scale`` must display as the published text.  A claim that declares a Monte Carlo estimate or
+tie orders is judged by :mod:`nclue.harness.published` within Monte Carlo error or over the admissible
+orders (docs/claims.md#monte-carlo-verdicts).
 
 Numbers no rule binds are listed with the reason of the first matching :data:`UNBOUND` pattern.
 Every pattern is literal text, so ``grep`` finds the rule behind a number.
@@ -48,6 +50,9 @@ NAMED_VARIANT = ("Table 5's cells are the variant each row names ('Jina joint ->
                  "product dec.'); the displayed endpoint is that variant because it had 'the highest raw-form "
                  "n-Clue Score' (section 3.3), and Table 7 restates the same cell ('Jina composition +6.8'), so "
                  "the cell is bound to the run playing the named variant, not to the instrument's own best variant")
+PAPER_FAMILY = ("Table 5's p is 'selection + Holm' (section 3.3): the named variant's max-|T| p within its block, "
+                "Holm-adjusted across the paper's eight blocks; it is bound to the paper's own family "
+                "(v1.inference.paper_block.<block>), not to the instrument's best variant of each of its blocks")
 PAGE_SET = ("'Exact condition page-set agreement 78.7%' (Table S8) sits beside 'Condition support agreement 661/710': "
             "its population is the 710 conditions (two negative answers select the same empty set); over the 533 "
             "conditions both evaluators supported no count shows as 78.7%, over 710 559 does")
@@ -80,7 +85,7 @@ _RULES = [
     ResultRule("T5.*.dndcg", "v1.contrasts.{row}.{variant}.delta_gold_ndcg", "block", note=NAMED_VARIANT),
     ResultRule("T5.*.ci_lo", "v1.inference.contrast.{row}.{variant}.delta_score_ci_low", "block", note=NAMED_VARIANT),
     ResultRule("T5.*.ci_hi", "v1.inference.contrast.{row}.{variant}.delta_score_ci_high", "block", note=NAMED_VARIANT),
-    ResultRule("T5.*.p", "v1.inference.block.{row}.p_selected_holm", "block"),
+    ResultRule("T5.*.p", "v1.inference.paper_block.{key}.p_holm", "block", note=PAPER_FAMILY),
     # ---- Table 6: task-factor slices (and their sizes)
     ResultRule("T6.size.all", "v1.table1.queries", design=True),
     ResultRule("T6.size.n2", "v1.table1.queries_n2", design=True),
@@ -377,12 +382,15 @@ _RULES += [
     ResultRule("X.s42.scale_score", "v1.contrasts.{row}.{variant}.delta_score", "block", key="scale"),
     ResultRule("X.s42.jina", "v1.contrasts.{row}.{variant}.delta_score", "block", key="jina_composition"),
     ResultRule("X.s42.qwen", "v1.contrasts.{row}.{variant}.delta_score", "block", key="qwen_composition"),
-    ResultRule("X.s42.jina_p", "v1.inference.block.{row}.p_selected_holm", "block", key="jina_composition"),
-    ResultRule("X.s42.qwen_p", "v1.inference.block.{row}.p_selected_holm", "block", key="qwen_composition"),
+    ResultRule("X.s42.jina_p", "v1.inference.paper_block.{key}.p_holm", "block", key="jina_composition",
+               note=PAPER_FAMILY),
+    ResultRule("X.s42.qwen_p", "v1.inference.paper_block.{key}.p_holm", "block", key="qwen_composition",
+               note=PAPER_FAMILY),
     ResultRule("X.s42.bm25_hit", "v1.contrasts.{row}.{variant}.delta_hit", "block", key="lexical_composition"),
     ResultRule("X.s42.bm25_score", "v1.contrasts.{row}.{variant}.delta_score", "block", key="lexical_composition"),
     ResultRule("X.s42.fusion", "v1.contrasts.{row}.{variant}.delta_score", "block", key="fusion"),
-    ResultRule("X.s42.fusion_p", "v1.inference.block.{row}.p_selected_holm", "block", key="fusion"),
+    ResultRule("X.s42.fusion_p", "v1.inference.paper_block.{key}.p_holm", "block", key="fusion",
+               note=PAPER_FAMILY),
     ResultRule("X.s32.audit_pairs", "audit.integrity.pairs"),
     ResultRule("X.s32.audit_conditions", "audit.integrity.conditions"),
     ResultRule("X.s32.agree", "audit.agreement.initial.grade_agree"),
@@ -550,6 +558,8 @@ def resolve(rule, row, crosswalk, observed=None):
         if sid is None:
             return None, "blocked on this instrument"
         claim = claim.replace("{row}", sid)
+    if "{key}" in claim:
+        claim = claim.replace("{key}", row)
     if "{variant}" in claim:
         role = roles.BLOCKS.get(row)
         if role is None:

@@ -134,7 +134,7 @@ def sign_flip_tests(diff_lists, masks):
     return [SignFlipTest(d, masks, null) for d, null in zip(diffs, nulls)]
 
 
-def max_t_p_values(tests, studentize=False):
+def max_t_p_values(tests, studentize=False, one_sided=False):
     """Single-step max-|T|: ``p_e = (1 + #{max_e' |T*_e'| >= |T_obs,e|}) / (draws + 1)`` on shared draws.
 
     ``studentize``: each contrast's statistic is divided by its own permutation standard deviation
@@ -152,15 +152,16 @@ def max_t_p_values(tests, studentize=False):
     >>> b = T([30, -10], [20, 40, -40, -20])    # a noisy contrast
     >>> max_t_p_values([a, b]), max_t_p_values([a, b], studentize=True)
     ([1.0, 1.0], [0.6, 1.0])
+
+    ``one_sided``: each endpoint's statistic is taken in its own observed direction, ``s_e T*_e`` with ``s_e``
+    the sign of ``T_obs,e`` (the one-sided procedure a two-sided p is told apart from;
+    docs/claims.md#monte-carlo-verdicts).
+
+    >>> max_t_p_values([a, b], one_sided=True)
+    [0.6, 0.6]
     """
     draws = len(tests[0].null)
-    if studentize:
-        scale = [math.sqrt(math.fsum(d * d for d in t.diffs)) for t in tests]
-        nulls = [[abs(x) / s for x in t.null] if s else None for t, s in zip(tests, scale)]
-        observed = [abs(t.observed) / s if s else None for t, s in zip(tests, scale)]
-    else:
-        nulls = [[abs(x) for x in t.null] for t in tests]
-        observed = [abs(t.observed) for t in tests]
+    nulls, observed = _max_t_statistics(tests, studentize, one_sided)
     peak = [0] * draws
     for null in nulls:
         if null is not None:
@@ -169,6 +170,19 @@ def max_t_p_values(tests, studentize=False):
     for obs in observed:
         out.append(1.0 if obs is None else (1 + sum(1 for p in peak if p >= obs)) / (draws + 1))
     return out
+
+
+def _max_t_statistics(tests, studentize, one_sided):
+    """``(nulls, observed)`` of :func:`max_t_p_values`: each test's null statistics and observed statistic
+    (None for a studentized test without spread)."""
+    if one_sided:
+        signs = [-1 if t.observed < 0 else 1 for t in tests]
+        return [[s * x for x in t.null] for t, s in zip(tests, signs)], [abs(t.observed) for t in tests]
+    if studentize:
+        scale = [math.sqrt(math.fsum(d * d for d in t.diffs)) for t in tests]
+        return ([[abs(x) / s for x in t.null] if s else None for t, s in zip(tests, scale)],
+                [abs(t.observed) / s if s else None for t, s in zip(tests, scale)])
+    return [[abs(x) for x in t.null] for t in tests], [abs(t.observed) for t in tests]
 
 
 def sign_flip_distribution(diffs):
@@ -241,18 +255,52 @@ def within_monte_carlo_error(p_mc, p_exact, n_draws, k=3.0):
     return abs(count - n_draws * p_exact) <= k * math.sqrt(n_draws * p_exact * (1.0 - p_exact)) + 1.0 + 1e-9
 
 
+def holm_steps(p_values):
+    """Holm's step-down adjustment with what sets each adjusted value: ``[(adjusted, multiplier, index)]`` in
+    the input order, where ``adjusted = min(1, multiplier * p_values[index])`` is the running maximum that
+    defines it (``multiplier`` = ``m - rank``; the index of the p-value behind the maximum).  The multiplier is
+    what an adjusted p's Monte Carlo standard error is scaled by (:mod:`nclue.stats.montecarlo`).
+
+    >>> holm_steps([0.01, 0.04, 0.03])
+    [(0.03, 3, 0), (0.06, 2, 2), (0.06, 2, 2)]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    out = [None] * m
+    running = (0.0, 1, order[0] if order else 0)
+    for rank, i in enumerate(order):
+        value = min(1.0, (m - rank) * p_values[i])
+        if value > running[0]:
+            running = (value, m - rank, i)
+        out[i] = running
+    return out
+
+
 def holm(p_values):
     """Holm's step-down adjusted p-values, in the input order.
 
     >>> holm([0.01, 0.04, 0.03])
     [0.03, 0.06, 0.06]
     """
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: (p_values[i], i))
-    adjusted = [0.0] * m
-    running = 0.0
-    for rank, i in enumerate(order):
-        value = min(1.0, (m - rank) * p_values[i])
-        running = max(running, value)
-        adjusted[i] = running
-    return adjusted
+    return [step[0] for step in holm_steps(p_values)]
+
+
+def one_sided_counts(test):
+    """``(count, draws)`` of a test's one-sided extreme draws in the observed direction: ``#{s T* >= |T_obs|}``
+    with ``s`` the observed sign (the plausible wrong procedure a two-sided p is told apart from)."""
+    obs = test.observed
+    sign = -1 if obs < 0 else 1
+    return sum(1 for t in test.null if sign * t >= abs(obs)), len(test.null)
+
+
+def exact_one_sided_p(diffs):
+    """Exact one-sided p in the observed direction over all ``2**F`` sign vectors, ``#{s T >= |T_obs|} / 2**F``
+    (:func:`sign_flip_distribution`).
+
+    >>> exact_one_sided_p([2, 2, 2])
+    0.125
+    """
+    obs = sum(int(d) for d in diffs)
+    sign = -1 if obs < 0 else 1
+    dist = sign_flip_distribution(diffs)
+    return sum(count for t, count in dist.items() if sign * t >= abs(obs)) / (1 << len(diffs))

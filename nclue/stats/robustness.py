@@ -7,6 +7,7 @@ membership structure; none reads files.
 import math
 import sys
 from array import array
+from fractions import Fraction
 from itertools import combinations
 
 from ..core.errors import StatisticsError
@@ -57,6 +58,13 @@ def crossed_weights(memberships, n_docs, stream, n_draws):
     >>> [list(w) for w in crossed_weights([[0], [0, 1]], 2, Stream(5), 2)]
     [[0.0, 2.0], [0.0, 2.0]]
     """
+    return crossed_draws(memberships, n_docs, stream, n_draws)[0]
+
+
+def crossed_draws(memberships, n_docs, stream, n_draws):
+    """``(weights, query_weights)``: :func:`crossed_weights`, and the same draws' query counts ``w_q`` alone
+    (one ``array('d')`` per draw): the weights of the query-only bootstrap that leaves the documents uncrossed,
+    the wrong procedure a crossed interval is told apart from (docs/claims.md#monte-carlo-verdicts)."""
     q = len(memberships)
     sizes = [len(m) for m in memberships]
     query_counts, doc_counts = [], []
@@ -74,7 +82,7 @@ def crossed_weights(memberships, n_docs, stream, n_draws):
     for draw, wq in enumerate(query_counts):
         out.append(array("d", [(wq[i] * member_sums[i][draw] / sizes[i] if sizes[i] else float(wq[i]))
                                if wq[i] else 0.0 for i in range(q)]))
-    return out
+    return out, [array("d", wq) for wq in query_counts]
 
 
 def _member_sums(memberships, doc_counts, n_docs, n_draws):
@@ -137,6 +145,14 @@ def crossed_intervals(deltas, memberships, n_docs, stream, n_draws, level=INTERV
             for d in crossed_bootstrap(deltas, memberships, n_docs, stream, n_draws, scale=scale)]
 
 
+def crossed_and_query_only(deltas, memberships, n_docs, stream, n_draws, scale=100.0):
+    """``(crossed, query_only)``: for each difference vector, its :func:`crossed_bootstrap` distribution and the
+    same draws' query-only distribution (documents not crossed: :func:`crossed_draws`)."""
+    _check_deltas(deltas, len(memberships))
+    weights, query_weights = crossed_draws(memberships, n_docs, stream, n_draws)
+    return crossed_statistics(deltas, weights, scale=scale), crossed_statistics(deltas, query_weights, scale=scale)
+
+
 def _mean_delta(delta, keep, scale=100.0):
     idx = [i for i in range(len(delta)) if keep[i]]
     return (scale * math.fsum(delta[i] for i in idx) / len(idx)) if idx else None, len(idx)
@@ -167,18 +183,71 @@ def leave_one_document_range(delta, gold_sets, docs, scale=100.0):
     return lo[0], hi[0], lo[1], hi[1]
 
 
-def drop_top_degree(delta, gold_sets, k=20, scale=100.0):
-    """Mean difference after removing every query that involves one of the ``k`` highest-degree
-    gold documents (degree = number of queries it is gold for; ties by document ID)."""
+def _degrees(gold_sets):
     degree = {}
     for gold in gold_sets:
         for d in gold:
             degree[d] = degree.get(d, 0) + 1
-    top = [d for d, _ in sorted(degree.items(), key=lambda t: (-t[1], t[0]))[:k]]
-    banned = set(top)
+    return degree
+
+
+def _dropped(delta, gold_sets, banned, scale):
     keep = [not (set(g) & banned) for g in gold_sets]
-    value, left = _mean_delta(delta, keep, scale)
+    return _mean_delta(delta, keep, scale)
+
+
+def drop_top_degree(delta, gold_sets, k=20, scale=100.0):
+    """Mean difference after removing every query that involves one of the ``k`` highest-degree
+    gold documents (degree = number of queries it is gold for; ties by document ID)."""
+    degree = _degrees(gold_sets)
+    top = [d for d, _ in sorted(degree.items(), key=lambda t: (-t[1], t[0]))[:k]]
+    value, left = _dropped(delta, gold_sets, set(top), scale)
     return value, left, top
+
+
+MAX_TIE_ORDERS = 5000
+
+
+def drop_top_degree_orders(delta, gold_sets, k=20, scale=100.0, max_orders=MAX_TIE_ORDERS):
+    """:func:`drop_top_degree` under every admissible tie order.  "The ``k`` highest-degree documents" is one
+    set only when no degree tie straddles rank ``k``; otherwise the documents above the tied degree are removed
+    and ``slots`` of the ``tied`` documents at it, in any of ``C(tied, slots)`` ways.  Returns
+    ``(values, lefts, orders, tied, slots, enumerated)``: the mean difference and the queries left under every
+    choice (all of them when there are at most ``max_orders``; else the choices of the first and the last
+    ``slots`` tied documents by id, ``enumerated`` False).
+
+    >>> drop_top_degree_orders([1, 0, 1], [{"a"}, {"b"}, {"c"}], k=1, scale=1.0)
+    ([0.5, 1.0, 0.5], [2, 2, 2], 3, 3, 1, True)
+    """
+    degree = _degrees(gold_sets)
+    ranked = sorted(degree.items(), key=lambda t: (-t[1], t[0]))
+    if len(ranked) <= k or k <= 0:
+        value, left = _dropped(delta, gold_sets, set(degree) if k > 0 else set(), scale)
+        return [value], [left], 1, 0, 0, True
+    cut = ranked[k - 1][1]
+    above = [d for d, n in ranked if n > cut]
+    tied = [d for d, n in ranked if n == cut]
+    slots = k - len(above)
+    orders = math.comb(len(tied), slots)
+    if orders <= max_orders:
+        choices, enumerated = combinations(tied, slots), True
+    else:
+        choices, enumerated = (tied[:slots], tied[len(tied) - slots:]), False
+    queries_of = {}
+    for i, gold in enumerate(gold_sets):
+        for d in gold:
+            queries_of.setdefault(d, set()).add(i)
+    base = set().union(*(queries_of[d] for d in above)) if above else set()
+    # the kept sum exactly (a Fraction of the floats), so each order's mean is the one _mean_delta rounds
+    total = sum(map(Fraction, delta), Fraction(0))
+    values, lefts = [], []
+    for chosen in choices:
+        dropped = base.union(*(queries_of[d] for d in chosen))
+        left = len(delta) - len(dropped)
+        kept = float(total - sum((Fraction(delta[i]) for i in dropped), Fraction(0)))
+        values.append(scale * kept / left if left else None)
+        lefts.append(left)
+    return values, lefts, orders, len(tied) if orders > 1 else 0, slots if orders > 1 else 0, enumerated
 
 
 def _succeeds(docids, gold, subset, promoted):
