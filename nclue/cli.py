@@ -118,7 +118,7 @@ def progress_line(message):
 
 def cmd_reproduce(argv, prog="reproduce.py"):
     from .harness.locate import data_root
-    from .harness.outputs import check_distinct, check_output_file, write_text
+    from .harness.outputs import ReleaseGuard, check_distinct, check_output_file, write_text
     from .harness.report import exit_code, manifest_line, render_text, report_json, write_provenance
     from .harness.runner import check_root, default_jobs, run
 
@@ -136,6 +136,7 @@ def cmd_reproduce(argv, prog="reproduce.py"):
         if target is not None:
             check_output_file(target, root, what)
     check_distinct(outputs)
+    guard = ReleaseGuard(root) if any(target is not None for target, _ in outputs) else None
     jobs = check_jobs(default_jobs() if args.jobs is None else args.jobs)
     if not 1 <= args.draws_multiplier <= MAX_DRAWS_MULTIPLIER:
         raise UsageError("--draws-multiplier must be between 1 and %d, got %s" % (
@@ -148,15 +149,15 @@ def cmd_reproduce(argv, prog="reproduce.py"):
                  announce=announce, draws_multiplier=args.draws_multiplier)
     STDOUT.write(render_text(result, strict=args.strict, quiet=args.quiet, announced=announce is not None))
     if args.json is not None:
-        write_text(args.json, report_json(result, strict=args.strict))
+        write_text(args.json, report_json(result, strict=args.strict), "the JSON report", guard)
     if args.html is not None:
         from .harness.html_report import render_html
-        write_text(args.html, render_html(result, strict=args.strict))
+        write_text(args.html, render_html(result, strict=args.strict), "the HTML report", guard)
     if args.junit is not None:
         from .harness.junit import render_junit
-        write_text(args.junit, render_junit(result, strict=args.strict))
+        write_text(args.junit, render_junit(result, strict=args.strict), "the JUnit report", guard)
     if prov is not None:
-        write_provenance(prov, result, [prog] + list(argv))
+        write_provenance(prov, result, [prog] + list(argv), guard)
     return exit_code(result, strict=args.strict)
 
 
@@ -268,18 +269,19 @@ def export_pages_parser(prog):
 def cmd_export(argv, prog):
     from .builder.export import export_pages_v1, export_pages_v2
     from .harness.locate import data_root
-    from .harness.outputs import check_output_dir, check_output_in
+    from .harness.outputs import ReleaseGuard, check_output_dir, check_output_in
 
     args = export_pages_parser(prog).parse_args(argv)
     root = data_root(args.data)
     check_output_dir(args.out, root, "page text")
+    guard = ReleaseGuard(root)
     for release, name in (("v1", "pages.jsonl"), ("v2", "pages_v2.jsonl")):
         if args.release in (release, "all"):
             check_output_in(args.out, name, root, "the page text")
     if args.release in ("v1", "all"):
-        STDOUT.write("wrote %s\n" % export_pages_v1(root, args.out))
+        STDOUT.write("wrote %s\n" % export_pages_v1(root, args.out, guard))
     if args.release in ("v2", "all"):
-        STDOUT.write("wrote %s\n" % export_pages_v2(root, args.out))
+        STDOUT.write("wrote %s\n" % export_pages_v2(root, args.out, guard))
     return 0
 
 
@@ -317,12 +319,16 @@ def cmd_score(argv, prog):
     """Score runs (TREC or released JSONL, gzip accepted) with intervals and paired tests; prints the result
     and writes a file only with ``--html``."""
     from .harness.locate import data_root
-    from .harness.outputs import check_output_file, write_text
+    from .harness.outputs import ReleaseGuard, check_output_file, write_text
     from .harness.score import render, score
 
     args = score_parser(prog).parse_args(argv)
+    if args.run.count("-") > 1:
+        raise UsageError("standard input can be read once: give '-' at most once among the runs")
+    guard = None
     if args.html is not None:
         check_output_file(args.html, data_root(args.data), "the HTML page", inputs=args.run)
+        guard = ReleaseGuard(data_root(args.data))
     against = None if args.against is None else [] if args.against == "none" else [
         a for a in args.against.split(",") if a]
     result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
@@ -331,7 +337,7 @@ def cmd_score(argv, prog):
     STDOUT.write(render(result, args.format))
     if args.html is not None:
         from .harness.html_report import render_score_html
-        write_text(args.html, render_score_html(result))
+        write_text(args.html, render_score_html(result), "the HTML page", guard)
     return 0
 
 
@@ -400,7 +406,7 @@ def cmd_export_qrels(argv, prog):
     from .harness.export_qrels import FILES as QREL_FILES
     from .harness.export_qrels import export
     from .harness.locate import data_root
-    from .harness.outputs import check_output_dir, check_output_in
+    from .harness.outputs import ReleaseGuard, check_output_dir, check_output_in
     from .harness.runner import check_root
     from .harness.score import verify_inputs
 
@@ -413,7 +419,7 @@ def cmd_export_qrels(argv, prog):
     inst = Instrument(root) if args.release == "v1" else Instrument(root).v2()
     rel = inst.copy_path(args.qrels)
     verify_inputs(inst, [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel))
-    for path in export(root, args.out, args.release, args.qrels, args.form):
+    for path in export(root, args.out, args.release, args.qrels, args.form, guard=ReleaseGuard(root)):
         STDOUT.write("wrote %s\n" % path)
     return 0
 
@@ -464,8 +470,12 @@ def main(argv=None, prog=None):
     input), 130 (interrupted).  Never a traceback: a harness defect is reported as one line."""
     argv = list(sys.argv[1:] if argv is None else argv)
     prog = _program_name() if prog is None else prog
+    previous = _terminate_like_interrupt()
     try:
         return _dispatch(argv, prog)
+    except Terminated:
+        STDERR.write("error: %s terminated (SIGTERM); its temporary files were removed\n" % prog)
+        return 143
     except UsageError as exc:
         STDERR.write("error: %s\n" % exc)
         return 2
@@ -486,3 +496,31 @@ def main(argv=None, prog=None):
             raise
         STDERR.write("error: %s\n" % defect_reason("running %s" % prog, exc))
         return 2
+    finally:
+        _restore_terminate(previous)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread like KeyboardInterrupt, so that every ``finally`` and context manager
+    (temporary folders of ``--deep``, temporary output files) cleans up as it does on SIGINT (exit 143)."""
+
+
+def _on_terminate(signum, frame):
+    raise Terminated()
+
+
+def _terminate_like_interrupt():
+    import signal
+    try:
+        return signal.signal(signal.SIGTERM, _on_terminate)
+    except (ValueError, OSError, AttributeError):       # not the main thread, or no SIGTERM
+        return None
+
+
+def _restore_terminate(previous):
+    import signal
+    if previous is not None:
+        try:
+            signal.signal(signal.SIGTERM, previous)
+        except (ValueError, OSError):
+            pass

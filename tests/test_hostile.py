@@ -472,6 +472,8 @@ def test_a_damaged_sums_file_fails_with_its_line(mini_all_copy, name, damage, ne
 @pytest.mark.parametrize("namespace,a,b", [("system", "jina_dec", "qwen06_dec"),      # same block, other operation
                                            ("system", "bm25_and", "hybrid"),          # across blocks
                                            ("original", "text_jinav4", "colqwen2.5"),
+                                           ("original", "rerank_bge_m3", "rerank_qwen3r8b"),   # same block and class
+                                           ("original", "text_jinav4", "text_qwen3emb8b"),
                                            ("block", "jina_composition", "fusion")])   # contrasts
 def test_a_crosswalk_with_two_rows_swapped_fails_naming_both(mini_all, tmp_path, namespace, a, b):
     """Two crosswalk rows swapped and re-signed everywhere: the semantic check (the paper's roles against
@@ -490,3 +492,22 @@ def test_a_crosswalk_with_two_rows_swapped_fails_naming_both(mini_all, tmp_path,
     assert set(fails) == {"v1.crosswalk.role_mismatches"}, sorted(fails)
     reason = fails["v1.crosswalk.role_mismatches"].reason
     assert "row %s / %s" % (namespace, a) in reason and "row %s / %s" % (namespace, b) in reason
+
+
+def test_a_run_moved_between_table2_blocks_fails_naming_it(mini_all, tmp_path):
+    """A run moved from one Table 2 block of the crosswalk to another (re-signed): it is not a run of that block in
+    systems.json, and the crosswalk check fails naming it."""
+    root = str(tmp_path / "inst")
+    shutil.copytree(mini_all, root)
+    path = os.path.join(root, "data", "crosswalk.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    blocks = {t["block"]: t for t in doc["table2"]}
+    moved = blocks["representation"]["stand_in_systems"].pop(0)
+    blocks["composition"]["stand_in_systems"].append(moved)
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    _resign(root, "data/crosswalk.json")
+    result = run(root, levels=("integrity", "construction"))
+    fails = {c.id: c for c in result.checks if c.status == "fail"}
+    assert "v1.crosswalk.role_mismatches" in fails, sorted(fails)
+    assert "Table 2 block composition lists %s, a run of block representation" % moved in \
+        fails["v1.crosswalk.role_mismatches"].reason

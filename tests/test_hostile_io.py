@@ -95,6 +95,93 @@ def test_reports_refuse_fifos_links_and_each_other(release_copy, tmp_path):
     assert code == 2 and "needs a file name" in err
 
 
+@pytest.mark.parametrize("command", ["reproduce", "score", "export-qrels", "export-pages"])
+def test_dot_dot_after_a_link_into_the_release_is_refused(mini_all_copy, tmp_path, command):
+    """``D/lnk/../x`` with ``lnk`` -> data/v1 is ``data/x`` as the kernel walks it: refused before the run for
+    every command that writes, nothing written, no folder created (the path is resolved link by link, never
+    collapsed as a string first)."""
+    before = _digest(mini_all_copy)
+    folder = tmp_path / "D"
+    folder.mkdir()
+    os.symlink(os.path.join(mini_all_copy, "data", "v1"), str(folder / "lnk"))
+    target = str(folder / "lnk") + "/../x"
+    if command == "reproduce":
+        code, _, err = _reproduce("--data", mini_all_copy, "--only", "integrity", "--json", target + ".json")
+    elif command == "score":
+        code, _, err = _cli("score", os.path.join(mini_all_copy, "data", "v1", "rankings", "bm25_and.jsonl"),
+                            "--data", mini_all_copy, "--html", target + ".html")
+    else:
+        code, _, err = _cli(command, target, "--data", mini_all_copy)
+    assert code == 2 and "Traceback" not in err and "release" in err, err
+    assert sorted(os.listdir(os.path.join(mini_all_copy, "data"))) == sorted(
+        n for n in os.listdir(os.path.join(mini_all_copy, "data")) if not n.startswith("x"))
+    assert not any(n.startswith("x") for n in os.listdir(os.path.join(mini_all_copy, "data")))
+    assert _digest(mini_all_copy) == before
+
+
+def test_the_write_goes_to_the_folder_checked_even_when_a_link_is_swapped_in(mini_all_copy, tmp_path):
+    """The output folder is opened once: a link to the release swapped in for it while the report is written
+    does not redirect the file (it lands in the folder that was checked), and a folder that already is the
+    release's, whatever path leads there, is refused at write time by device and inode."""
+    from nclue.core.errors import UsageError
+    from nclue.core.jsonio import open_output
+    from nclue.harness.outputs import ReleaseGuard
+
+    guard = ReleaseGuard(mini_all_copy)
+    out = tmp_path / "out"
+    out.mkdir()
+    with open_output(str(out / "x.json"), "the JSON report", guard) as fh:
+        fh.write("{}\n")
+        os.rename(str(out), str(tmp_path / "moved"))
+        os.symlink(os.path.join(mini_all_copy, "data", "v1"), str(out))
+    assert (tmp_path / "moved" / "x.json").read_text() == "{}\n"
+    assert not os.path.exists(os.path.join(mini_all_copy, "data", "v1", "x.json"))
+    for path in (str(out / "y.json"), os.path.join(mini_all_copy, "reference_metrics", "y.json"),
+                 os.path.join(mini_all_copy, "MANIFEST.json")):
+        with pytest.raises(UsageError, match="part of the release .* device and inode"):
+            with open_output(path, "the JSON report", guard) as fh:
+                fh.write("{}")
+    assert not os.path.exists(os.path.join(mini_all_copy, "data", "v1", "y.json"))
+    assert not [n for n in os.listdir(os.path.join(mini_all_copy, "data", "v1")) if n.startswith(".nclue-")]
+
+
+def test_a_bind_mount_of_the_release_is_refused_by_identity(mini_all_copy, tmp_path):
+    """A folder bind-mounted onto data/v1 has another path but the same device and inode: refused at write time."""
+    from nclue.core.errors import UsageError
+    from nclue.core.jsonio import write_text
+    from nclue.harness.outputs import ReleaseGuard
+
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    done = subprocess.run(["mount", "--bind", os.path.join(mini_all_copy, "data", "v1"), str(mount)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip("bind mounts need privileges this machine does not give: %s" % done.stderr.decode()[:80])
+    try:
+        with pytest.raises(UsageError, match="device and inode"):
+            write_text(str(mount / "x.json"), "{}", "the JSON report", ReleaseGuard(mini_all_copy))
+        assert not os.path.exists(os.path.join(mini_all_copy, "data", "v1", "x.json"))
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def test_a_failed_write_names_the_file_and_leaves_no_partial_file(tmp_path, monkeypatch):
+    """A full disk (ENOSPC at the rename) says the file "cannot be written" and removes the temporary file."""
+    import errno
+
+    from nclue.core import jsonio
+    from nclue.core.errors import UsageError
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(jsonio.os, "replace", full)
+    with pytest.raises(UsageError) as err:
+        jsonio.write_text(str(tmp_path / "r.json"), "{}", "the JSON report")
+    assert "the JSON report" in str(err.value) and "r.json" in str(err.value) and "cannot be written" in str(err.value)
+    assert "No space left on device" in str(err.value)
+    assert os.listdir(str(tmp_path)) == []
+
+
 def test_score_refuses_to_write_its_page_over_its_run(tmp_path):
     run = tmp_path / "run.jsonl"
     shutil.copy(RUN, str(run))
@@ -246,3 +333,67 @@ def test_reproduce_names_the_instrument_at_once_and_reports_each_claim_file_as_i
     assert len(per_file) >= 6
     times = [float(re.match(r"\[\s*(\d+\.\d)s\]", line).group(1)) for line in lines if line.startswith("[")]
     assert times == sorted(times)
+
+
+def test_a_forged_claim_id_is_refused_and_nothing_raw_is_printed(release_copy):
+    """A claim id holding a newline, a forged RESULT line and ANSI escapes (re-signed): the claim file fails naming
+    the field, the id is shown escaped, no raw control character reaches the output, and the run fails."""
+    path = os.path.join(release_copy, "reference_metrics", "v1.controls.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    doc["claims"][0]["id"] = "v1.x\nRESULT: OK -- 9999 pass, 0 fail, 0 skip\x1b[2J\x1b[H"
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    resign(release_copy)
+    code, out, err = _reproduce("--data", release_copy, "--only", "scoring")
+    assert code == 1 and "Traceback" not in err
+    assert "\x1b" not in out + err and "\r" not in out + err
+    assert not any(line.startswith("RESULT: OK -- 9999") for line in out.splitlines())
+    assert "reference_metrics/v1.controls.json: field 'claims[0].id'" in out
+
+
+def test_an_unsafe_system_id_is_refused_naming_the_file_and_field(mini_all_copy):
+    rel = os.path.join("data", "v1", "systems.json")
+    path = os.path.join(mini_all_copy, rel)
+    doc = json.load(open(path, encoding="utf-8"))
+    doc["systems"][0]["id"] = "../../../../etc/passwd"
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    resign(mini_all_copy)
+    from conftest import reproduce_report
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "scoring")
+    assert code == 1 and "Traceback" not in err and "FAIL data/v1/systems.json" in out
+    assert any("data/v1/systems.json systems[0]: field 'id': system id '../../../../etc/passwd' is not a safe id"
+               in c["reason"] for c in fails.values())
+
+
+def test_a_closed_or_repeated_standard_input_is_a_usage_error():
+    proc = subprocess.run([sys.executable, "-m", "nclue", "score", "-"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120, close_fds=True)
+    code, _, err = _cli("score", "-", "-", stdin=subprocess.DEVNULL)
+    assert code == 2 and "at most once" in err and "Traceback" not in err
+    closed = subprocess.run("exec %s -m nclue score - <&-" % sys.executable, shell=True, capture_output=True,
+                            text=True, timeout=120)
+    assert closed.returncode == 2 and "standard input is closed" in closed.stderr, closed.stderr
+    assert "harness defect" not in closed.stderr
+    assert proc.returncode in (1, 2) and "Traceback" not in proc.stderr
+
+
+def test_sigterm_during_deep_removes_its_temporary_folder(tmp_path):
+    """SIGTERM while ``--deep`` rebuilds: the rebuild folder in TMPDIR is removed, as on SIGINT, and the exit is 143."""
+    import signal
+    import time
+
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, os.path.join(REPO, "reproduce.py"), "--deep", "--only", "integrity",
+                             "--quiet"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and not any(n.startswith("nclue-rebuild-") for n in os.listdir(str(tmp_path))):
+            time.sleep(0.1)
+        assert any(n.startswith("nclue-rebuild-") for n in os.listdir(str(tmp_path))), "the rebuild never started"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143 and "Traceback" not in err, err
+    assert not [n for n in os.listdir(str(tmp_path)) if n.startswith("nclue-rebuild-")]

@@ -211,3 +211,46 @@ def test_a_bad_crosswalk_names_the_field(release_template, tmp_path, edit, field
     with pytest.raises(InputError) as info:
         load(root)
     assert str(info.value).startswith("data/crosswalk.json") and field in str(info.value), str(info.value)
+
+
+def test_quote_counts_are_one_per_selected_page_as_the_paper_counts_them(repo_run):
+    """Table S8, S11 and 10.5 count one quote per selected page ("A 76 18 201 201/201"); the bindings read claims
+    that count so, which on the stand-in (every positive answer quotes) equal the selected pages and exceed the
+    positive answers."""
+    from nclue.paperaudit.results import rule_for
+
+    report = repo_run["report"]
+    observed = {c["id"]: c.get("observed") for c in report["checks"]}
+    for nid in ("S8.quotes", "S8.quotes_of", "S11.a.quotes", "S11.a.quotes_of", "S11.all.quotes", "X.s1032.quotes"):
+        claim = rule_for(nid)[0].claim
+        assert ".page_quotes" in claim, (nid, claim)
+        stage = claim.rsplit(".", 1)[0]
+        assert observed[claim] == observed[stage + ".pages"] > observed[stage + ".positive"], nid
+    claim = rule_for("X.s105.quotes")[0].claim
+    assert claim == "audit.challenge.protocol.tiebreak_selected_quotes_on_page"
+    assert observed[claim] >= observed["audit.challenge.protocol.tiebreak_positive_answers"]
+
+
+def test_prose_numbers_are_placed_by_section_and_statement(repo_run):
+    """No prose place names a pseudo-row made from its id; supplement sections and table captions say so."""
+    bindings = repo_run["report"]["published_results"]["bindings"]
+    checks = {c["id"]: c for c in repo_run["report"]["checks"]}
+    prose = [b for b in bindings if b["number"].startswith("X.") and b["bound"]]
+    assert prose
+    for b in prose:
+        reason = checks["published:" + b["number"]]["reason"]
+        assert ", row " not in reason.split(":")[0], reason
+    tables = {b["number"]: b["table"] for b in bindings}
+    assert tables["X.s101.pairs"] == "supplement section 10.1" and tables["X.s8.docs"] == "supplement section 8"
+    assert tables["X.t1.caption_median"] == "Table 1 caption" and tables["X.s42.jina"] == "section 4.2"
+
+
+def test_design_numbers_are_only_what_the_construction_fixes(repo_run):
+    """Measured counts (golds, qrels, slice sizes, a measured zero, p floors) are results, never 'by construction'."""
+    kinds = {b["number"]: b["kind"] for b in repo_run["report"]["published_results"]["bindings"] if b["bound"]}
+    for nid in ("T1.gold", "X.s8.qrels", "X.s8.gold", "T6.size.lmin_le30", "S1j.size.pool_gt50", "T6.size.n2",
+                "T5.scale.delta", "X.abs.scale_change", "X.s42.scale_score", "X.s4.n"):
+        assert kinds[nid] == "result", (nid, kinds[nid])
+    for nid in ("T1.queries", "T1.documents", "X.s4.draws", "S7.all.pairs"):
+        assert kinds[nid] == "design", (nid, kinds[nid])
+    assert kinds["S4.lexical.raw.p"] == "floor" and kinds["T5.fusion.ci_lo"] == "monte_carlo"

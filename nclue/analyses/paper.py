@@ -106,7 +106,8 @@ def _release_crosswalk_values(inst):
     (:mod:`nclue.paperaudit.roles`); counts by namespace."""
     cw = load_crosswalk(inst.root)
     problems = unknown_ids(cw, _known_ids(inst))
-    semantic = roles.mismatches(cw.rows, *_system_classes(inst))
+    classes = _system_classes(inst)
+    semantic = roles.mismatches(cw.rows, *classes) + roles.table2_mismatches(cw.table2, classes[0])
     out = [Value("v1.crosswalk.unknown_ids", len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
            Value("v1.crosswalk.role_mismatches", len(semantic), source=CROSSWALK_SOURCE + " (the paper's roles)",
                  detail="; ".join(semantic[:4])),

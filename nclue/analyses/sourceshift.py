@@ -138,8 +138,9 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
                 keys.append((form, c, sum(var), sum(base)))
                 diffs.append([v - b for v, b in zip(var, base)])
         tests = randomization.sign_flip_tests(diffs, masks)
-        out = []
         src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, n_draws, copy)
+        out = [Value(name + ".design.sign_flip_draws", resampling.n_draws, source=src),
+               Value(name + ".design.queries", n, source=src)]
         for (form, c, sv, sb), t in zip(keys, tests):
             prefix = "%s.%s.%s" % (name, c["id"], form)
             exact = randomization.exact_sign_flip_p(t.diffs)

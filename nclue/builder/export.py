@@ -10,7 +10,7 @@ import os
 
 from ..core import layout
 from ..core.errors import UsageError
-from ..core.jsonio import iter_jsonl, read_json, write_jsonl
+from ..core.jsonio import iter_jsonl, make_folder, read_json, write_jsonl
 from . import crosspage
 from .config import CONFIGS
 from .sourceshift_instrument import SHIFT_CONFIGS, generate
@@ -20,7 +20,7 @@ def _rows(root, rel):
     return [obj for _, obj in iter_jsonl(layout.abspath(root, rel), rel)]
 
 
-def export_pages_v1(root, out_dir):
+def export_pages_v1(root, out_dir, guard=None):
     """CrossPage page text as ``OUT/pages.jsonl`` (``docid``, ``page``, ``text``, ``synthetic``), regenerated from
     data/v1/build.json's seed and config; refused unless the regenerated corpus is the released one."""
     build = read_json(layout.abspath(root, layout.BUILD), layout.BUILD)
@@ -30,14 +30,14 @@ def export_pages_v1(root, out_dir):
     generated = crosspage.generate(CONFIGS[build["config"]], seed)
     if _rows(root, layout.CORPUS) != generated["docs"]:
         raise UsageError("%s is not what the builder regenerates from its seed" % layout.CORPUS)
-    os.makedirs(out_dir, exist_ok=True)
+    make_folder(out_dir, "the page text folder", guard)
     path = os.path.join(out_dir, "pages.jsonl")
     write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True}
-                       for d, p, t in generated["source"].iter_all()))
+                       for d, p, t in generated["source"].iter_all()), "the page text", guard)
     return path
 
 
-def export_pages_v2(root, out_dir):
+def export_pages_v2(root, out_dir, guard=None):
     """SourceShift page text (``OUT/pages_v2.jsonl``), regenerated from data/v2/build.json's seed and
     config; refused unless the regenerated corpus is the released one."""
     build = read_json(layout.abspath(root, layout.V2_BUILD), layout.V2_BUILD)
@@ -46,8 +46,8 @@ def export_pages_v2(root, out_dir):
     generated = generate(SHIFT_CONFIGS[build["config"]], build["seed"])
     if _rows(root, layout.V2_CORPUS) != generated["docs"]:
         raise UsageError("%s is not what the builder regenerates from its seed" % layout.V2_CORPUS)
-    os.makedirs(out_dir, exist_ok=True)
+    make_folder(out_dir, "the page text folder", guard)
     path = os.path.join(out_dir, "pages_v2.jsonl")
     write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True}
-                       for d, p, t in generated["source"].iter_all()))
+                       for d, p, t in generated["source"].iter_all()), "the page text", guard)
     return path

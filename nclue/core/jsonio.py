@@ -24,7 +24,6 @@ import json
 import math
 import os
 import stat
-import tempfile
 
 from .errors import InputError
 
@@ -44,21 +43,25 @@ def dumps_pretty(obj):
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
-def refuse_existing(path, what):
+def refuse_existing(path, what, dir_fd=None):
     """Refuse to write ``path`` when it is a symbolic link or an existing entry that is not a regular file (a
-    directory, a device such as ``/dev/null``, a FIFO, a socket): :class:`~nclue.core.errors.UsageError`."""
+    directory, a device such as ``/dev/null``, a FIFO, a socket): :class:`~nclue.core.errors.UsageError`.
+    With ``dir_fd``, ``path`` is a name inside that open folder (the entry the rename would replace)."""
     from .errors import UsageError
     shown = shown_path(path)
-    if os.path.islink(path):
+    try:
+        mode = os.stat(os.path.basename(path) if dir_fd is not None else path, dir_fd=dir_fd,
+                       follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(mode):
         raise UsageError("refusing to write %s %s: it is a symbolic link (an output is never written through a "
                          "link)" % (what, shown))
-    if os.path.lexists(path):
-        mode = os.lstat(path).st_mode
-        if stat.S_ISDIR(mode):
-            raise UsageError("cannot write %s %s: it is a directory" % (what, shown))
-        if not stat.S_ISREG(mode):
-            raise UsageError("refusing to write %s %s: it exists and is not a regular file (a device, FIFO or "
-                             "socket is never replaced)" % (what, shown))
+    if stat.S_ISDIR(mode):
+        raise UsageError("cannot write %s %s: it is a directory" % (what, shown))
+    if not stat.S_ISREG(mode):
+        raise UsageError("refusing to write %s %s: it exists and is not a regular file (a device, FIFO or "
+                         "socket is never replaced)" % (what, shown))
 
 
 def shown_path(path, limit=200):
@@ -69,37 +72,85 @@ def shown_path(path, limit=200):
 
 
 @contextlib.contextmanager
-def open_output(path, what="the output"):
+def open_output(path, what="the output", guard=None):
     """The one way a file is written (release files, reports, exports): a text file object on a temporary
-    file beside ``path`` (UTF-8, ``\\n``), renamed onto ``path`` when the block succeeds and removed when it
-    fails.  ``path`` is refused when it is a link or a special file (:func:`refuse_existing`), before and
-    again just before the rename; the rename replaces the directory entry, so a hard link to the old file
-    keeps the old contents."""
-    refuse_existing(path, what)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".nclue-", dir=folder)
+    file in ``path``'s folder (UTF-8, ``\n``), renamed onto ``path`` when the block succeeds and removed when it
+    fails.  The folder is opened once and every step is relative to that open folder, so a link swapped in for
+    it during the write cannot redirect the file: ``guard(folder_fd, name)`` (the caller's check of where it may
+    write, e.g. never inside a release, by device and inode) runs on the opened folder before the temporary file
+    is created and again just before the rename, and ``path`` is refused when it is a link or a special file
+    (:func:`refuse_existing`) at both points.  The rename replaces the directory entry, so a hard link to the old
+    file keeps the old contents.  A failed write (a full disk) removes the temporary file and raises
+    :class:`~nclue.core.errors.UsageError` naming ``path``: "cannot be written"."""
+    from .errors import UsageError
+    folder, name = os.path.dirname(path) or ".", os.path.basename(path)
+    if not name:
+        raise UsageError("cannot write %s %s: it names a folder, not a file" % (what, shown_path(path)))
     try:
+        dir_fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise UsageError("cannot write %s %s: its folder cannot be opened (%s)" % (
+            what, shown_path(path), exc.strerror or exc))
+    tmp = None
+    try:
+        if guard is not None:
+            guard(dir_fd, name)
+        refuse_existing(path, what, dir_fd=dir_fd)
+        tmp = ".nclue-%d-%s.tmp" % (os.getpid(), os.urandom(6).hex())
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=dir_fd)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             yield fh
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)          # an ordinary file, not mkstemp's private 0600
-        refuse_existing(path, what)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+        if guard is not None:
+            guard(dir_fd, name)
+        refuse_existing(path, what, dir_fd=dir_fd)
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        tmp = None
+    except OSError as exc:
+        raise UsageError("%s %s cannot be written: %s" % (what, shown_path(path), exc.strerror or exc))
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=dir_fd)
+        os.close(dir_fd)
 
 
-def write_text(path, text, what="the output"):
+def make_folder(path, what="the output", guard=None):
+    """Create the output folder ``path`` (its parent must exist) unless it exists, relative to its opened parent so
+    that ``guard(parent_fd, name)`` (see :func:`open_output`) decides on the folder that is really written."""
+    from .errors import UsageError
+    trimmed = path.rstrip(os.sep) or os.sep
+    parent, name = os.path.split(trimmed)           # never normalised: "lnk/.." is the link target's parent
+    if name in ("", ".", ".."):
+        parent, name = trimmed, "."
+    if parent and not os.path.isdir(parent):
+        os.makedirs(parent, exist_ok=True)          # the parents the command line names (checked before the run)
+    try:
+        dir_fd = os.open(parent or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError as exc:
+        raise UsageError("cannot create %s %s: its parent folder cannot be opened (%s)" % (
+            what, shown_path(path), exc.strerror or exc))
+    try:
+        if guard is not None:
+            guard(dir_fd, name)
+        if name != ".":
+            try:
+                os.mkdir(name, dir_fd=dir_fd)
+            except FileExistsError:
+                pass
+    except OSError as exc:
+        raise UsageError("cannot create %s %s: %s" % (what, shown_path(path), exc.strerror or exc))
+    finally:
+        os.close(dir_fd)
+
+
+def write_text(path, text, what="the output", guard=None):
     """Write ``text`` atomically through :func:`open_output`."""
-    with open_output(path, what) as fh:
+    with open_output(path, what, guard) as fh:
         fh.write(text)
 
 
-def write_jsonl(path, rows, what="the output"):
-    with open_output(path, what) as fh:
+def write_jsonl(path, rows, what="the output", guard=None):
+    with open_output(path, what, guard) as fh:
         for row in rows:
             fh.write(dumps_line(row))
             fh.write("\n")

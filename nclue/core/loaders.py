@@ -10,7 +10,7 @@ already-loaded records they depend on.  Loaders never compute metrics.
 import operator
 import re
 
-from .errors import InputError
+from .errors import InputError, bounded
 from .jsonio import MAX_MAGNITUDE, Row, all_finite_numbers, is_finite_number, iter_jsonl, read_json, show_value
 from . import layout
 from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow,
@@ -20,6 +20,7 @@ KINDS = ("section", "entity")
 FORMS = layout.QUERY_FORMS
 _QID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _DOCID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+SAFE_ID = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}$")     # a system id: it names a ranking file
 
 
 def _path(root, rel):
@@ -358,6 +359,9 @@ def load_systems(root, rel):
             raise InputError(rel, "must be an object", field="systems[%d]" % i)
         row = Row(entry, rel + " systems[%d]" % i, None)
         sid = row.str("id")
+        if not SAFE_ID.match(sid):
+            raise row.error("id", "system id %s is not a safe id (letters, digits, '_', '.', '+', '-'; at most 100 "
+                            "characters, not starting with '.'): it names a ranking file" % bounded(repr(sid), 60))
         if sid in systems:
             raise row.error("id", "duplicate system %r" % sid)
         base = row.get("base", required=False)

@@ -21,11 +21,12 @@ False
 """
 
 import math
+import re
 from decimal import ROUND_HALF_UP, Context, Decimal, DecimalException
 
 from ..analyses.base import LEVELS
 from ..core import layout
-from ..core.errors import InputError
+from ..core.errors import InputError, bounded
 from ..core.jsonio import is_finite_number, read_json, write_json
 from ..stats import montecarlo, protocol
 
@@ -106,6 +107,9 @@ def compare(rule, observed, expected):
     return ok, "" if ok else "displayed %s, recomputed %r shows as %s" % (want, observed, shown)
 
 
+CLAIM_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:+/-]{0,299}$")
+
+
 def _check_claim(rel, obj, field, c, seen):
     """One frozen claim of ``obj`` (the file ``rel``): an object with string id, rule, level and source, a
     finite value, a known rule and level (the file's), an id not in ``seen``, and a non-empty list of
@@ -115,6 +119,10 @@ def _check_claim(rel, obj, field, c, seen):
     for key in ("id", "rule", "level", "source"):
         if not isinstance(c.get(key), str):
             raise InputError(rel, "must be a string", field="%s.%s" % (field, key))
+    if not CLAIM_ID.match(c["id"]):
+        raise InputError(rel, "claim id %s is not a dotted id of letters, digits and '_ . : + - /' (at most 300 "
+                         "characters; no space, control character or escape)" % bounded(repr(c["id"]), 80),
+                         field=field + ".id")
     if "value" not in c:
         raise InputError(rel, "missing", field=field + ".value")
     if not _finite_json(c["value"]):

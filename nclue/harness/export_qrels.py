@@ -21,6 +21,7 @@ import os
 
 from ..core import layout
 from ..core.instrument import Instrument
+from ..core.jsonio import make_folder
 from .outputs import write_text
 
 README = """nclue export-qrels: {release}, qrel copy {copy} ({queries} queries)
@@ -48,7 +49,7 @@ the qrels (a query the run misses scores 0, as `nclue score` counts it):
 FILES = ("qrels.graded.trec", "qrels.gold.trec", "qrels.subset.trec", "topics.trec", "topics.jsonl", "README.txt")
 
 
-def export(root, out, release="v1", qrels=None, form="raw"):
+def export(root, out, release="v1", qrels=None, form="raw", guard=None):
     """Write the files of the module doc into ``out``; return their paths.  ``form``: the query
     rendering of the topics (``raw``, ``clean_v2`` or ``natural``); ``qrels``: the copy's genealogy name
     (None: the release's last copy)."""
@@ -57,7 +58,7 @@ def export(root, out, release="v1", qrels=None, form="raw"):
         inst = inst.v2()
     rel = inst.copy_path(qrels)
     queries, table = inst.evaluation_queries(rel), inst.qrels(rel)
-    os.makedirs(out, exist_ok=True)
+    make_folder(out, "the qrels folder", guard)
     graded, gold, subset = [], [], []
     for qid in sorted(queries):
         n = queries[qid].n
@@ -77,9 +78,10 @@ def export(root, out, release="v1", qrels=None, form="raw"):
     written = []
     for name, lines in sorted(files.items()):
         path = os.path.join(out, name)
-        write_text(path, "\n".join(lines) + ("\n" if lines else ""))
+        write_text(path, "\n".join(lines) + ("\n" if lines else ""), "the qrels export", guard)
         written.append(path)
     path = os.path.join(out, "README.txt")
-    write_text(path, README.format(release=inst.base, copy=rel, queries=len(queries), form=form))
+    write_text(path, README.format(release=inst.base, copy=rel, queries=len(queries), form=form), "the qrels export",
+               guard)
     written.append(path)
     return written

@@ -12,6 +12,7 @@ the old file keeps the old contents.
 """
 
 import os
+import re
 import sys
 
 from ..core import integrity, layout
@@ -22,7 +23,9 @@ RELEASE_DIRS = layout.RELEASE_DIRS
 
 
 def _real(path):
-    return os.path.realpath(os.path.abspath(path))
+    """``path`` with every link resolved in order, as the kernel walks it (``lnk/..`` is the parent of the link's
+    target, not the folder holding ``lnk``): never collapsed as a string first."""
+    return os.path.realpath(path)
 
 
 def inside_release(path, root):
@@ -33,6 +36,62 @@ def inside_release(path, root):
         if real == base or os.path.commonpath([base, real]) == base:
             return True
     return real in (_real(os.path.join(root, integrity.MANIFEST)), _real(os.path.join(root, integrity.SUMS)))
+
+
+class ReleaseGuard:
+    """Where no output may go, by identity: every folder of the release's ``data/`` and ``reference_metrics/``
+    (and the release root for ``MANIFEST.json`` / ``SHA256SUMS``), as (device, inode) pairs, so that no path --
+    a link swapped in during the run, a bind mount, ``..`` after a link -- reaches them.  Called with an open
+    folder and a name (:func:`nclue.core.jsonio.open_output`'s ``guard``), it raises UsageError when the folder
+    or one of its ancestors is one of those folders."""
+
+    def __init__(self, root):
+        self.root = root
+        self.folders = set()
+        for sub in RELEASE_DIRS:
+            base = os.path.join(root, sub)
+            for top, dirs, _ in os.walk(base):
+                self.folders.add(_identity(top))
+        self.folders.discard(None)
+        self.top = _identity(root)
+
+    def __call__(self, dir_fd, name):
+        current = os.dup(dir_fd)
+        try:
+            here = os.fstat(current)
+            if (here.st_dev, here.st_ino) == self.top and name in (integrity.MANIFEST, integrity.SUMS):
+                self._refuse(name)
+            for _ in range(4096):
+                st = os.fstat(current)
+                if (st.st_dev, st.st_ino) in self.folders:
+                    self._refuse(name)
+                parent = os.open("..", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0), dir_fd=current)
+                up = os.fstat(parent)
+                os.close(current)
+                current = parent
+                if (up.st_dev, up.st_ino) == (st.st_dev, st.st_ino):
+                    break
+        finally:
+            os.close(current)
+
+    def _refuse(self, name):
+        raise UsageError("refusing to write %s: the folder it would be written into is part of the release at %s "
+                         "(the same folder by device and inode; data/, reference_metrics/, MANIFEST.json and "
+                         "SHA256SUMS are never written by this command)" % (_shown(name), _shown(self.root)))
+
+
+def _identity(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def write_output(path, text, root, what="the output"):
+    """Write a command's output ``text`` to ``path`` (:func:`nclue.core.jsonio.write_text`), refusing at write
+    time any folder of the release at ``root`` (:class:`ReleaseGuard`)."""
+    write_text(path, text, what, guard=ReleaseGuard(root))
 
 
 def _shown(path):
@@ -95,6 +154,13 @@ def check_output_in(folder, name, root, what):
     return path
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _escaped(match):
+    return "\\x%02x" % ord(match.group())
+
+
 class Output:
     """Standard output that survives a closed pipe (``| head``) and any encoding (``PYTHONIOENCODING=ascii``):
     characters the stream cannot encode are escaped, and after a broken pipe further output is dropped."""
@@ -106,6 +172,7 @@ class Output:
     def write(self, text):
         if self.closed:
             return
+        text = _CONTROL.sub(_escaped, text)      # no raw control character or ANSI sequence reaches the terminal
         encoding = getattr(self.stream, "encoding", None) or "utf-8"
         text = text.encode(encoding, "backslashreplace").decode(encoding, "replace")
         try:

@@ -17,6 +17,7 @@ headline and the JSON report carry: bound and unbound numbers by table, verified
 """
 
 from fractions import Fraction
+from json import dumps as json_quote
 
 from ..paperaudit import results
 from ..paperaudit.consistency import load_numbers
@@ -33,17 +34,21 @@ def table_label(nid, row):
 
 
 def paper_order(place):
-    """A sort key of a place (:func:`table_label`) giving the paper's order: the abstract, the main tables,
-    the supplementary tables, then the prose sections (numerically).
+    """A sort key of a place (:func:`table_label`) giving the paper's order: the abstract, the main tables (a
+    caption with its table), the supplementary tables, the main paper's prose sections, then the supplement's
+    (numerically).
 
-    >>> sorted(["section 4.3", "Table S14", "Table 5", "Table S2b", "the abstract", "section 10.2.1"], key=paper_order)
-    ['the abstract', 'Table 5', 'Table S2b', 'Table S14', 'section 4.3', 'section 10.2.1']
+    >>> sorted(["section 4.3", "Table S14", "Table 5", "Table S2b", "the abstract", "supplement section 10.2.1",
+    ...         "Table 1 caption", "supplement section 8"], key=paper_order)
+    ['the abstract', 'Table 1 caption', 'Table 5', 'Table S2b', 'Table S14', 'section 4.3', 'supplement section 8', 'supplement section 10.2.1']
     """
     if place == "the abstract":
         return (0, ())
-    kind, _, name = place.partition(" ")
+    supplement = place.startswith("supplement ")
+    kind, _, name = place[len("supplement "):].partition(" ") if supplement else place.partition(" ")
     if kind == "section":
-        return (3, tuple(int(p) if p.isdigit() else 0 for p in name.split(".")))
+        return (4 if supplement else 3, tuple(int(p) if p.isdigit() else 0 for p in name.split(".")))
+    name = name.replace(" caption", "")
     if name.startswith("S"):
         digits = "".join(ch for ch in name[1:] if ch.isdigit())
         return (2, (int(digits) if digits else 0, name))
@@ -51,15 +56,33 @@ def paper_order(place):
 
 
 def _cell(nid, row):
-    """Row and column of a number; for a transcription without them, the id's segments."""
+    """Row and column of a table's number; for a table transcription without them, the id's segments.  A prose
+    number (``X.*``) has neither: it is named by its statement (:func:`_where`)."""
+    if nid.startswith("X."):
+        return None, None
     parts = nid.split(".")
     row_name = row.get("row") or (parts[1] if len(parts) > 2 else None)
     column = row.get("column") or (parts[-1] if len(parts) > 2 else None)
     return row_name, column
 
 
+STATEMENT_CHARS = 70
+
+
+def _statement(row):
+    """The opening of the sentence a prose number is printed in, as a reviewer finds it in the paper."""
+    quote = " ".join(str(row.get("quote") or "").split())
+    return quote if len(quote) <= STATEMENT_CHARS else quote[:STATEMENT_CHARS].rsplit(" ", 1)[0] + " ..."
+
+
 def _where(nid, row):
-    bits = [table_label(nid, row)]
+    """Where a number is printed: table, row and column; for prose, the section and the statement."""
+    place = table_label(nid, row)
+    if nid.startswith("X."):
+        statement = _statement(row)
+        return "%s, %s%s" % (place, "the %s of " % row["column"] if row.get("column") else "", (
+            "the statement %s" % json_quote(statement)) if statement else "number %s" % nid)
+    bits = [place]
     row_name, column = _cell(nid, row)
     if row_name:
         bits.append("row %s" % row_name)

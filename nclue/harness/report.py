@@ -501,5 +501,5 @@ def provenance(result, argv):
     }
 
 
-def write_provenance(path, result, argv):
-    write_text(path, dumps_pretty(provenance(result, argv)))
+def write_provenance(path, result, argv, guard=None):
+    write_text(path, dumps_pretty(provenance(result, argv)), "the provenance record", guard)

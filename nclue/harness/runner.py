@@ -341,7 +341,7 @@ def _claim_file_results(inst, ctx, files, levels, jobs, done_hook=None, log=None
         while pending and pending[0] in done:
             first = pending.pop(0)
             yield (first,) + done.pop(first)
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals) as pool:
             for rel, checks, read in pool.imap_unordered(_claim_file_worker, order, chunksize=1):
                 if done_hook is not None:
                     done_hook(rel, checks)
@@ -354,6 +354,13 @@ def _claim_file_results(inst, ctx, files, levels, jobs, done_hook=None, log=None
 
 
 PARALLEL_SHARE = 0.25      # the work outside the heaviest claim file that makes a second process pay
+
+
+def _worker_signals():
+    """A worker ends on SIGTERM at once (the pool stops its workers so): the command line's SIGTERM handler,
+    inherited through fork, is for the main process's clean-up only."""
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def worth_forking(weights):

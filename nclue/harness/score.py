@@ -60,7 +60,9 @@ def _run_bytes(path, stdin=None):
         return read_maybe_gzip(path, path)
     import io
     import sys
-    stream = stdin if stdin is not None else sys.stdin.buffer
+    stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise UsageError("standard input is closed: '-' reads a run from standard input")
     data = stream.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
         raise InputError("<stdin>", "input is larger than the %d-byte limit" % MAX_FILE_BYTES)

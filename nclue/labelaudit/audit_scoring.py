@@ -18,8 +18,10 @@ def gate_checker(records, p):
 
 def integrity(records):
     """Quote-gate results per stage and responder, and per stage over all its responders (``<stage>.all``;
-    Tables S8 and S11): positives, negatives, selected pages, quotes given and quotes passing, and answers
-    failing the gate (with the first failure)."""
+    Tables S8 and S11): positives, negatives, selected pages, quotes given and quotes passing (one per positive
+    answer), the quotes as the paper counts them, one per selected page (``page_quotes``: the protocol asks a
+    quote for each page an evaluator selects, "A 76 18 201 201/201"; ``page_quotes_exact``: those of answers
+    passing the gate), and answers failing the gate (with the first failure)."""
     out = {}
     first_failure = ""
 
@@ -28,12 +30,14 @@ def integrity(records):
         ok, why = gate(ans, set(ans.shown), records.text(p.release, p.docid))
         for key in ("%s.%s" % (stage, who), "%s.all" % stage):
             t = out.setdefault(key, {"positive": 0, "negative": 0, "pages": 0, "quotes": 0, "quotes_exact": 0,
-                                     "gate_failures": 0})
+                                     "page_quotes": 0, "page_quotes_exact": 0, "gate_failures": 0})
             if ans.positive:
                 t["positive"] += 1
                 t["pages"] += len(ans.pages)
                 t["quotes"] += bool(ans.quote.strip())
                 t["quotes_exact"] += ok
+                t["page_quotes"] += len(ans.pages) if ans.quote.strip() else 0
+                t["page_quotes_exact"] += len(ans.pages) if ok else 0
             else:
                 t["negative"] += 1
             t["gate_failures"] += not ok

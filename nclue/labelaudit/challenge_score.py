@@ -40,6 +40,7 @@ def decide(records):
              "duplicate_streams_collapsed": len(duplicates), "conditions": 0, "agreeing_conditions": 0,
              "tiebreak_conditions": 0, "tiebreak_pairs": 0, "tiebreak_missing": 0, "tiebreak_unneeded": 0,
              "tiebreak_selection_mismatches": 0, "tiebreak_positive_answers": 0, "tiebreak_quotes_on_page": 0,
+             "tiebreak_selected_quotes": 0, "tiebreak_selected_quotes_on_page": 0,
              "gate_failures": 0}
     picks = {name: 0 for name in unique}
     decided_grades = {}
@@ -78,6 +79,8 @@ def decide(records):
             if t.positive:
                 tally["tiebreak_positive_answers"] += 1
                 tally["tiebreak_quotes_on_page"] += pt
+                tally["tiebreak_selected_quotes"] += len(t.pages)            # one quote per selected page
+                tally["tiebreak_selected_quotes_on_page"] += len(t.pages) if pt else 0
                 tally["gate_failures"] += not pt
             chosen = first if pt == pa else second
             if duplicates.get(selects, selects) != chosen:

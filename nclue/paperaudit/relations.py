@@ -819,6 +819,17 @@ RELATIONS = (
     sums_to("X.s104.to_gold", ["S12.t12_gold", "S12.t23_gold"], "X.s104.to_gold", "36 + 26 = 62 partial-to-gold"),
     statistic("S12.net", ["S12.t12_gold", "S12.t23_gold", "S12.t21_partial"], "linear", "S12.net",
               "net +60 = 62 gained - 2 lost", coefficients=[1, 1, -1]),
+    # Table S9's margins against 10.2.1's positives: a pair of derived grade g has g positive conditions, so the
+    # grade-weighted row sums are A's positives and the column sums E's (88 + 280 + 192 = 560, 90 + 306 + 159 = 555)
+    weighted("S9.a_positives", [(1, "S9.a1.e0"), (1, "S9.a1.e1"), (1, "S9.a1.e2"), (1, "S9.a1.e3"), (2, "S9.a2.e0"), (2, "S9.a2.e1"), (2, "S9.a2.e2"), (2, "S9.a2.e3"), (3, "S9.a3.e0"), (3, "S9.a3.e1"), (3, "S9.a3.e2"), (3, "S9.a3.e3"), (-1, "X.s1021.a_pos")],
+             "grade-weighted rows of Table S9 = A's 560 positive conditions (10.2.1)"),
+    weighted("S9.e_positives", [(1, "S9.a0.e1"), (1, "S9.a1.e1"), (1, "S9.a2.e1"), (1, "S9.a3.e1"), (2, "S9.a0.e2"), (2, "S9.a1.e2"), (2, "S9.a2.e2"), (2, "S9.a3.e2"), (3, "S9.a0.e3"), (3, "S9.a1.e3"), (3, "S9.a2.e3"), (3, "S9.a3.e3"), (-1, "X.s1021.e_pos")],
+             "grade-weighted columns of Table S9 = E's 555 positive conditions (10.2.1)"),
+    # a pair whose grades differ by k has k conditions on which A and E split: the grade gaps sum to the 47 splits
+    weighted("S9.grade_gaps", [(1, "S9.a0.e1"), (2, "S9.a0.e2"), (3, "S9.a0.e3"), (1, "S9.a1.e0"), (1, "S9.a1.e2"), (2, "S9.a1.e3"), (2, "S9.a2.e0"), (1, "S9.a2.e1"), (1, "S9.a2.e3"), (3, "S9.a3.e0"), (2, "S9.a3.e1"), (1, "S9.a3.e2"), (-1, "X.s1022.cond_splits")],
+             "Table S9's grade gaps |a - e| sum to the 47 A/E condition splits of the queue (10.2.2)"),
+    weighted("S10.original_per_condition", [(1, "S10.original"), (-3, "S10.conditions")],
+             "Table S10: 282 original candidate pages = 3 per unresolved condition x 94"),
     # ---- S10, S11, 10.3
     equal("eq.S10.pairs", "S10.pairs", "X.s1022.queue_pairs", "S10.pairs = X.s1022.queue_pairs"),
     equal("eq.S10.conditions", "S10.conditions", "X.s1022.queue_conditions",

@@ -50,6 +50,10 @@ NAMED_VARIANT = ("Table 5's cells are the variant each row names ('Jina joint ->
                  "product dec.'); the displayed endpoint is that variant because it had 'the highest raw-form "
                  "n-Clue Score' (section 3.3), and Table 7 restates the same cell ('Jina composition +6.8'), so "
                  "the cell is bound to the run playing the named variant, not to the instrument's own best variant")
+PAGE_QUOTES = ("the paper counts one quote per selected page: 'A 76 18 201 201/201' (Table S11: 76 positives, 201 "
+               "pages, 201 quotes), '2,304/2,304' (Table S8) against 560 + 555 positives, 'all 136 selected quotes' "
+               "for a 75-condition tie-break; so a quote count is the selected pages of positive answers, and a "
+               "passing one a page of an answer whose quote passes the gate")
 PAPER_FAMILY = ("Table 5's p is 'selection + Holm' (section 3.3): the named variant's max-|T| p within its block, "
                 "Holm-adjusted across the paper's eight blocks; it is bound to the paper's own family "
                 "(v1.inference.paper_block.<block>), not to the instrument's best variant of each of its blocks")
@@ -58,15 +62,15 @@ PAGE_SET = ("'Exact condition page-set agreement 78.7%' (Table S8) sits beside '
             "conditions both evaluators supported no count shows as 78.7%, over 710 559 does")
 SAMPLED = ("Table S13's CrossPage row reads 'All (98 WB, 2 PMC) 100 20': 98 and 2 are the sampled pairs by source, "
            "100 sampled and 20 corrected the row's totals")
-RARITY = ("'rarity -.41' (Table S5b): rarity grows as a condition gets rarer, so it is the negative of the "
-          "regression's mean ln document frequency, whose coefficient has the opposite sign")
 REPRESENTATIVE = ("'representative gold-only NDCG@10 moves by at most .0012' (supplement 10.6): the largest change "
                   "of Table S14's three representative CrossPage systems, not of every run")
 PER_SOURCE = ("'1,000 PDFs balanced across eight sources (125 each)' (supplement 8): the quality gate removes whole "
               "sources ('removes those sources' queries, documents, qrels'), so each retained source keeps its 125 "
               "documents; the number is bound to the final documents per source")
-PAGE_RUN = ("Table 8's 'Qwen3-VL 2B / 8B' are the visual rerankers of Table 2's reranking block ('2B/8B controls'); "
-            "the 8B is Table 3's 'Qwen3-VL 8B reranker', so both tables bind it to the same run")
+PAGE_RUN = ("Table 8's rows are 'the page-scored evidence run' of each visual reranker ('Condition and full coverage "
+            "are conditional on a top-10 gold in the page-scored evidence run'), runs of their own: the audit's split "
+            "implies 374-376 top-10 golds for the 8B evidence run against the 543 of Table 3's reranker; so the "
+            "page_run rows, not Table 3's ranking, play them")
 FORMS = (("raw", "raw"), ("clean", "clean_v2"), ("natural", "natural"))
 
 _RULES = [
@@ -88,17 +92,27 @@ _RULES = [
     ResultRule("T5.*.p", "v1.inference.paper_block.{key}.p_holm", "block", note=PAPER_FAMILY),
     # ---- Table 6: task-factor slices (and their sizes)
     ResultRule("T6.size.all", "v1.table1.queries", design=True),
-    ResultRule("T6.size.n2", "v1.table1.queries_n2", design=True),
-    ResultRule("T6.size.n3", "v1.table1.queries_n3", design=True),
+    ResultRule("T6.size.n2", "v1.table1.queries_n2"),
+    ResultRule("T6.size.n3", "v1.table1.queries_n3"),
     # ---- Table 7: operation directions
     ResultRule("T7.*.crosspage", "v2.directions.{row}.v1_delta", "direction"),
     ResultRule("T7.*.sourceshift", "v2.directions.{row}.v2_delta", "direction"),
     # ---- Table 8: page-evidence delivery
-    ResultRule("T8.*.cond", "v1.evidence.{row}.all.condition_coverage", "page_run"),
-    ResultRule("T8.*.full", "v1.evidence.{row}.all.full_coverage", "page_run"),
-    ResultRule("T8.*.support", "v1.evidence.{row}.all.gold_support_at_10", "page_run"),
+    ResultRule("T8.*.cond", "v1.evidence.{row}.all.condition_coverage", "page_run", note=PAGE_RUN),
+    ResultRule("T8.*.full", "v1.evidence.{row}.all.full_coverage", "page_run", note=PAGE_RUN),
+    ResultRule("T8.*.support", "v1.evidence.{row}.all.gold_support_at_10", "page_run", note=PAGE_RUN),
+    # "Gold+Support .051-.053" and "all-condition page coverage is only 14-17%" (Table S5b, section 4.4): the 8B
+    # and 2B cells of Table 8, as proportions
+    ResultRule("X.s5b.support_lo", "v1.evidence.{row}.all.gold_support_at_10", "page_run", "1/100", key="vl8b",
+               note=PAGE_RUN),
+    ResultRule("X.s5b.support_hi", "v1.evidence.{row}.all.gold_support_at_10", "page_run", "1/100", key="vl2b",
+               note=PAGE_RUN),
+    ResultRule("X.s44.full_lo", "v1.evidence.{row}.all.full_coverage", "page_run", key="vl8b", note=PAGE_RUN),
+    ResultRule("X.s44.full_hi", "v1.evidence.{row}.all.full_coverage", "page_run", key="vl2b", note=PAGE_RUN),
+    # "all 39 top-10 rankings" of data/v2 (section 13): the 13 form systems x 3 forms the release ships
+    ResultRule("X.s13.ss_rankings", "audit.impact.v2.s.runs", design=True),
     # ---- Table S4: SourceShift query-paired contrasts
-    ResultRule("X.s4.n", "v2.structure.queries", design=True),
+    ResultRule("X.s4.n", "v2.structure.queries"),
     # ---- Table S5a: condition masking (Delta Gold-NDCG, points)
     ResultRule("S5a.*.c1", "v1.masking.{row}.drop_c1.delta_gold_ndcg", "mask"),
     ResultRule("S5a.*.c2", "v1.masking.{row}.drop_c2.delta_gold_ndcg", "mask"),
@@ -114,8 +128,8 @@ _RULES = [
     ResultRule("S8.cond_agree_of", "audit.agreement.initial.conditions", design=True),
     ResultRule("S8.cond_agree_pct", "audit.agreement.initial.condition_agreement"),
     ResultRule("S8.pageset_agree", "audit.agreement.initial.page_set_agreement_all", note=PAGE_SET),
-    ResultRule("S8.quotes", "audit.integrity.initial.all.quotes_exact"),
-    ResultRule("S8.quotes_of", "audit.integrity.initial.all.quotes"),
+    ResultRule("S8.quotes", "audit.integrity.initial.all.page_quotes_exact", note=PAGE_QUOTES),
+    ResultRule("S8.quotes_of", "audit.integrity.initial.all.page_quotes", note=PAGE_QUOTES),
     ResultRule("X.s1021.wilson_grade_lo", "audit.agreement.initial.grade_agreement_wilson_low"),
     ResultRule("X.s1021.wilson_grade_hi", "audit.agreement.initial.grade_agreement_wilson_high"),
     ResultRule("X.s1021.wilson_cond_lo", "audit.agreement.initial.condition_agreement_wilson_low"),
@@ -160,7 +174,7 @@ _RULES = [
     ResultRule("X.s1032.unanimous_of", "audit.agreement.adjudication.conditions"),
     ResultRule("X.s1032.fleiss", "audit.agreement.adjudication.fleiss_kappa"),
     ResultRule("X.s1032.unanimous_pct", "audit.agreement.adjudication.unanimous_share"),
-    ResultRule("X.s1032.quotes", "audit.integrity.adjudication.all.quotes_exact"),
+    ResultRule("X.s1032.quotes", "audit.integrity.adjudication.all.page_quotes_exact", note=PAGE_QUOTES),
     ResultRule("X.s104.nonunanimous", "audit.agreement.adjudication.non_unanimous"),
     ResultRule("X.s104.changed", "audit.policy.changed"),
     ResultRule("X.s104.changed_of", "audit.integrity.pairs", design=True),
@@ -172,23 +186,23 @@ _RULES = [
     ResultRule("S11.a.pos", "audit.integrity.adjudication.A.positive"),
     ResultRule("S11.a.neg", "audit.integrity.adjudication.A.negative"),
     ResultRule("S11.a.pages", "audit.integrity.adjudication.A.pages"),
-    ResultRule("S11.a.quotes", "audit.integrity.adjudication.A.quotes_exact"),
+    ResultRule("S11.a.quotes", "audit.integrity.adjudication.A.page_quotes_exact", note=PAGE_QUOTES),
     ResultRule("S11.e.pos", "audit.integrity.adjudication.E.positive"),
     ResultRule("S11.e.neg", "audit.integrity.adjudication.E.negative"),
     ResultRule("S11.e.pages", "audit.integrity.adjudication.E.pages"),
-    ResultRule("S11.e.quotes", "audit.integrity.adjudication.E.quotes_exact"),
+    ResultRule("S11.e.quotes", "audit.integrity.adjudication.E.page_quotes_exact", note=PAGE_QUOTES),
     ResultRule("S11.f.pos", "audit.integrity.adjudication.F.positive"),
     ResultRule("S11.f.neg", "audit.integrity.adjudication.F.negative"),
     ResultRule("S11.f.pages", "audit.integrity.adjudication.F.pages"),
-    ResultRule("S11.f.quotes", "audit.integrity.adjudication.F.quotes_exact"),
-    ResultRule("S11.a.quotes_of", "audit.integrity.adjudication.A.quotes"),
-    ResultRule("S11.e.quotes_of", "audit.integrity.adjudication.E.quotes"),
-    ResultRule("S11.f.quotes_of", "audit.integrity.adjudication.F.quotes"),
+    ResultRule("S11.f.quotes", "audit.integrity.adjudication.F.page_quotes_exact", note=PAGE_QUOTES),
+    ResultRule("S11.a.quotes_of", "audit.integrity.adjudication.A.page_quotes", note=PAGE_QUOTES),
+    ResultRule("S11.e.quotes_of", "audit.integrity.adjudication.E.page_quotes", note=PAGE_QUOTES),
+    ResultRule("S11.f.quotes_of", "audit.integrity.adjudication.F.page_quotes", note=PAGE_QUOTES),
     ResultRule("S11.all.pos", "audit.integrity.adjudication.all.positive"),
     ResultRule("S11.all.neg", "audit.integrity.adjudication.all.negative"),
     ResultRule("S11.all.pages", "audit.integrity.adjudication.all.pages"),
-    ResultRule("S11.all.quotes", "audit.integrity.adjudication.all.quotes_exact"),
-    ResultRule("S11.all.quotes_of", "audit.integrity.adjudication.all.quotes"),
+    ResultRule("S11.all.quotes", "audit.integrity.adjudication.all.page_quotes_exact", note=PAGE_QUOTES),
+    ResultRule("S11.all.quotes_of", "audit.integrity.adjudication.all.page_quotes", note=PAGE_QUOTES),
     # ---- Tables S12-S13: transitions and corrections
     ResultRule("S12.t12", "audit.policy.transition.1_to_2", absent_zero=True),
     ResultRule("S12.t23", "audit.policy.transition.2_to_3", absent_zero=True),
@@ -216,7 +230,7 @@ _RULES = [
     # ---- 10.5: the residual-qrel challenge
     ResultRule("X.s105.agree", "audit.challenge.protocol.agreeing_conditions"),
     ResultRule("X.s105.agree_of", "audit.challenge.protocol.conditions", design=True),
-    ResultRule("X.s105.quotes", "audit.challenge.protocol.tiebreak_quotes_on_page"),
+    ResultRule("X.s105.quotes", "audit.challenge.protocol.tiebreak_selected_quotes_on_page", note=PAGE_QUOTES),
     ResultRule("X.s105.tiebreak", "audit.challenge.protocol.tiebreak_conditions"),
     ResultRule("X.s105.tiebreak_pairs", "audit.challenge.protocol.tiebreak_pairs"),
     ResultRule("X.s105.pick_dup", "audit.challenge.protocol.tiebreak_selects_duplicate_collapsed_stream",
@@ -265,7 +279,6 @@ _RULES = [
     ResultRule("S14.ss_p.c", "audit.impact.v2.construction.fusion_minus_bm25.query_paired_p"),
     ResultRule("S14.ss_p.a", "audit.impact.v2.s0.fusion_minus_bm25.query_paired_p"),
     ResultRule("S14.ss_p.t", "audit.impact.v2.s.fusion_minus_bm25.query_paired_p"),
-    ResultRule("X.s106.rho", "audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho"),
     ResultRule("X.s106.max_move", "audit.impact.v1.audit.representative.gold_ndcg.max_abs_change",
                note=REPRESENTATIVE),
     ResultRule("X.s106.gap", "audit.impact.v2.s.fusion_minus_bm25.gold_ndcg_gap"),
@@ -287,12 +300,7 @@ _RULES = [
     ResultRule("X.s8.delta_eric", "v2.sensitivity.fusion_minus_bm25.by_source.eric.gold_ndcg_gap"),
     ResultRule("X.s8.delta_fedreg", "v2.sensitivity.fusion_minus_bm25.by_source.fedreg.gold_ndcg_gap"),
     ResultRule("X.s8.delta_pmc", "v2.sensitivity.fusion_minus_bm25.by_source.pmc.gold_ndcg_gap"),
-    # ---- S5b / section 9: the difficulty regression and the length-matched AUC
-    ResultRule("X.s5b.beta_n", "v1.sensitivity.regression.pooled.n_is_3.coef"),
-    ResultRule("X.s5b.beta_n_p", "v1.sensitivity.regression.pooled.n_is_3.p"),
-    ResultRule("X.s5b.beta_rarity", "v1.sensitivity.regression.pooled.mean_ln_condition_df.coef", scale=-1,
-               note=RARITY),
-    ResultRule("X.s5b.beta_pool", "v1.sensitivity.regression.pooled.ln_positive_pool.coef"),
+    # ---- S5b / section 9: the length-matched AUC (the difficulty regression's coefficients are UNSTATED)
     ResultRule("X.s5.auc_before", "v1.diagnostics.length_matched.bm25_dec_sdr.auc"),
     ResultRule("X.s5b.auc_before", "v1.diagnostics.length_matched.bm25_dec_sdr.auc"),
     ResultRule("X.s5b.demotions", "v1.diagnostics.repairs.gold_to_subset"),
@@ -352,7 +360,8 @@ _RULES += [
     ResultRule("X.s34.linked", "v1.table1.gold_graph_largest_component_queries"),
     ResultRule("X.s34.linked_of", "v1.table1.queries", design=True),
     ResultRule("X.s34.draws", "v1.inference.design.bootstrap_draws", design=True),
-    ResultRule("X.s4.draws", "v1.inference.design.randomization_draws", design=True),
+    ResultRule("X.s4.draws", "v2.contrasts.design.sign_flip_draws", design=True,
+               note="'two-sided 10,000-sample permutation tests (n=225)' are SourceShift's Table S4 tests"),
     ResultRule("X.s32.gold_after", "v1.table1.gold_qrels"),
     ResultRule("X.s32.ss_queries", "v2.structure.queries"),
     ResultRule("X.s32.ss_docs", "v2.structure.documents", design=True),
@@ -421,7 +430,7 @@ _RULES += [
     ResultRule("X.s1j.score_n2", "v1.slices.{row}.n2.nclue_score_at_10", "system", key="hybrid"),
     ResultRule("X.s1j.score_n3", "v1.slices.{row}.n3.nclue_score_at_10", "system", key="hybrid"),
 ]
-_RULES += [ResultRule("S1j.size.%s" % s, "v1.table1.%s" % claim, design=True) for s, claim in (
+_RULES += [ResultRule("S1j.size.%s" % s, "v1.table1.%s" % claim, design=s == "all") for s, claim in (
     ("all", "queries"), ("n2", "queries_n2"), ("n3", "queries_n3"), ("lmin_le30", "slice_lmin_le30"),
     ("lmin_gt100", "slice_lmin_gt100"), ("pool_le25", "slice_pool_le25"), ("pool_gt50", "slice_pool_gt50"))]
 # Table 6's slice cells (and their copy in Table S1j), Tables S2b / S3 (n-Clue Score per form), Table S4 (delta and p per form),
@@ -458,7 +467,11 @@ for _a in range(4):
     for _e in range(4):
         _RULES.append(ResultRule("S9.a%d.e%d" % (_a, _e), "audit.agreement.initial.confusion", index=(_a, _e)))
 # the structural counts of Table 1, supplement 8 and S14 (the bindings stats.json's paper columns use)
-_RULES += [ResultRule(b.number, b.claim, None, b.scale, design=True,
+# of those, the counts the construction fixes by fiat (the corpus and query targets, the audit packet's
+# stratified sample) are design numbers; every other structural count is an outcome of the data, a result
+DESIGN_STRUCTURE = ("T1.queries", "T1.documents", "X.s32.wb_docs", "X.s32.pmc_docs", "X.s8.per_source", "S7.*")
+_RULES += [ResultRule(b.number, b.claim, None, b.scale,
+                      design=any(fnmatchcase(b.number, pattern) for pattern in DESIGN_STRUCTURE),
                       note=PER_SOURCE if b.number == "X.s8.per_source" else "") for b in STRUCTURE]
 RULES = tuple(_RULES)
 
@@ -473,34 +486,47 @@ RANGE = ("a range, minimum or maximum over several published cells: the paper au
 NOT_RECORDED = "a field the release's records do not carry (the audit's 'judged clear' flags)"
 PRE_GATE = ("a stage of SourceShift's construction the release does not record (the pre-gate collection of eight "
             "sources and its OCR gate)")
-UNSTATED = ("the paper does not state the rule that computes it (the length matching's bins), so no claim can have "
-            "the paper's meaning")
+UNSTATED = ("the paper does not state the rule that computes it (the length matching's bins; the difficulty "
+            "regression's outcome, link, covariate scaling and runs; the metric of '70 CrossPage systems' pre/post "
+            "rank correlation), so no claim can have the paper's meaning")
 UNBOUND_REASONS = (STUDY_COUNT, NEURAL_ONLY, RANGE, NOT_RECORDED, PRE_GATE, UNSTATED)
 UNBOUND = (
     ("T2.*", STUDY_COUNT), ("S2.*", STUDY_COUNT), ("X.t2.*", STUDY_COUNT), ("X.s33.*", STUDY_COUNT),
     ("X.abs.configs", STUDY_COUNT), ("X.s106.systems", STUDY_COUNT), ("X.s13.rankings", STUDY_COUNT),
-    ("X.s13.form_rankings", STUDY_COUNT), ("X.s13.ss_rankings", STUDY_COUNT), ("X.s8.runs", STUDY_COUNT),
+    ("X.s13.form_rankings", STUDY_COUNT), ("X.s8.runs", STUDY_COUNT), ("X.s5b.pairs", STUDY_COUNT),
     ("S2a.*", NEURAL_ONLY), ("X.s2a.*", NEURAL_ONLY), ("X.s43.para_*", NEURAL_ONLY), ("X.s5.para_*", NEURAL_ONLY),
     ("X.s5.mask_*", NEURAL_ONLY), ("X.s5a.*", NEURAL_ONLY), ("X.s5b.mask_*", NEURAL_ONLY),
-    ("X.s1j.long_gap_min", RANGE), ("X.s44.full_lo", RANGE), ("X.s44.full_hi", RANGE), ("X.s5b.support_*", RANGE),
-    ("X.s5b.pairs", RANGE),
+    ("X.s1j.long_gap_min", RANGE),
     ("S8.clear*", NOT_RECORDED),
     ("X.s8.pdfs", PRE_GATE), ("X.s8.pages*", PRE_GATE),
-    ("X.s5.auc_after", UNSTATED), ("X.s5b.auc_after", UNSTATED),
+    ("X.s5.auc_after", UNSTATED), ("X.s5b.auc_after", UNSTATED), ("X.s5b.beta_*", UNSTATED),
+    ("X.s106.rho", UNSTATED),
 )
 
 
+# the sections that exist only in the supplement (its 1-7 share numbers with the main paper's sections, whose
+# prose the transcription holds; the main paper's section 8, the Conclusion, prints no number): the first segment
+SUPPLEMENT_SECTIONS = ("8", "9", "10", "11", "12", "13")
+# prose numbers whose "table" is a main table's number are printed in that table's caption
+CAPTION_TABLES = ("1", "2")
+
+
 def place(number_id, table):
-    """How a reviewer names where a number is printed: ``Table 3`` / ``Table S14`` for a table, ``section 3.2``
-    for a prose number (``X.*`` with a section number), ``the abstract``.
+    """How a reviewer names where a number is printed: ``Table 3`` / ``Table S14`` for a table, ``Table 1 caption``
+    for a caption, ``section 3.2`` for main-paper prose (``X.*`` with a section number), ``supplement section
+    10.1`` for supplement prose, ``the abstract``.
 
     >>> place("T5.scale.delta", "5"), place("X.s5.oracle", "5"), place("X.s5b.rho", "S5b")
     ('Table 5', 'section 5', 'Table S5b')
+    >>> place("X.s101.pairs", "10.1"), place("X.s8.docs", "8"), place("X.t1.pages", "1")
+    ('supplement section 10.1', 'supplement section 8', 'Table 1 caption')
     """
     if table == "abstract":
         return "the abstract"
+    if number_id.startswith("X.") and table in CAPTION_TABLES:
+        return "Table %s caption" % table
     if number_id.startswith("X.") and table[:1].isdigit():
-        return "section %s" % table
+        return ("supplement section %s" if table.split(".")[0] in SUPPLEMENT_SECTIONS else "section %s") % table
     return "Table %s" % table
 
 

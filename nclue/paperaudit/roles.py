@@ -107,6 +107,36 @@ SS_CONTRASTS = {
 }
 
 
+def _original_disagreements(rows):
+    """An ``original`` row (Tables S2b / S3's run ids) must play the run its ``system`` row (Table 3's name for
+    the same configuration, :data:`ORIGINAL`) plays, where both are played: a swap names both rows."""
+    out = []
+    system = rows.get("system", {})
+    for key, sid in sorted(rows.get("original", {}).items()):
+        same = ORIGINAL.get(key)
+        other = system.get(same)
+        if sid is not None and other is not None and sid != other:
+            out.append("row original / %s plays %s, but row system / %s, the same configuration of the paper "
+                       "(Tables S2b and 3), plays %s" % (key, sid, same, other))
+    return out
+
+
+def table2_mismatches(table2, systems):
+    """Table 2's blocks as the crosswalk lists them (``table2``: ``({block, stand_in_systems}, ...)``) against the
+    instrument's systems.json blocks (``systems``: ``{system id: (block, operation)}``): each listed run must be a
+    run of that block, and no run may be listed under two blocks."""
+    out, seen = [], {}
+    for t in table2:
+        for sid in t["stand_in_systems"]:
+            if sid in seen:
+                out.append("Table 2 lists %s under both block %s and block %s" % (sid, seen[sid], t["block"]))
+            seen.setdefault(sid, t["block"])
+            if sid in systems and systems[sid][0] != t["block"]:
+                out.append("Table 2 block %s lists %s, a run of block %s in systems.json" % (
+                    t["block"], sid, systems[sid][0]))
+    return out
+
+
 def system_role(namespace, key):
     """The paper's :class:`SystemRole` of a row of a system-like namespace, or None."""
     if namespace == "system":
@@ -184,6 +214,7 @@ def mismatches(rows, systems, contrasts):
                 out.append("row %s / %s plays %s, a run of block %s and operation %s (%r); the paper's %s is a "
                            "run of block %s, operation %s (%s)" % (ns, key, sid, block, found, operation, key,
                                                                     role.block, role.operation, role.source))
+    out += _original_disagreements(rows)
     for ns, declared in CONTRASTS.items():
         for key, cid in sorted(rows.get(ns, {}).items()):
             role = declared.get(key)
