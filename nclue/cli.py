@@ -71,7 +71,7 @@ def reproduce_parser(prog="reproduce.py"):
                                        "inference, sensitivity, paper audit; one pass/fail/skip per claim.",
                 epilog=REPRODUCE_EPILOG % ",".join(LEVELS), formatter_class=argparse.RawDescriptionHelpFormatter)
     _data_option(p)
-    p.add_argument("--only", metavar="GROUP[,GROUP]", help="levels to run: " + ",".join(LEVELS))
+    p.add_argument("--only", metavar="LEVEL[,LEVEL]", help="levels to run: " + ", ".join(LEVELS))
     p.add_argument("--json", metavar="FILE", help="write the deterministic JSON report here")
     p.add_argument("--provenance", metavar="FILE", help="write the provenance record here "
                                                         "(default with --json: FILE.provenance.json)")
@@ -88,7 +88,8 @@ def reproduce_parser(prog="reproduce.py"):
                    help="recompute the published Monte Carlo numbers with K times their draws (1..%d; default 1), so "
                         "that this run's Monte Carlo error shrinks by sqrt(K); the instrument's own claims keep their "
                         "frozen draws; no effect on a synthetic stand-in" % MAX_DRAWS_MULTIPLIER)
-    p.add_argument("--quiet", action="store_true", help="print the fails and the result line only (no progress)")
+    p.add_argument("--quiet", action="store_true", help="print the instrument line, the fails and the result line "
+                                                        "only (no progress)")
     p.add_argument("--version", action="version", version="nclue %s" % __version__)
     return p
 

@@ -93,3 +93,17 @@ def test_nothing_in_the_product_refers_outside_the_repository():
             if needle in text:
                 offenders.append("%s mentions %s" % (os.path.relpath(path, REPO), needle))
     assert not offenders, offenders
+
+
+def test_the_claim_file_example_shows_the_frozen_value():
+    """docs/claims.md's example claim carries the value frozen in the release, under its frozen rule."""
+    import json
+    import re
+
+    text = open(os.path.join(REPO, "docs", "claims.md"), encoding="utf-8").read()
+    found = re.search(r'\{"id": "(v1\.matrix\.[^"]+)", "value": ([0-9.]+), "rule": "([^"]+)"', text)
+    assert found, "docs/claims.md has no example claim"
+    frozen = {c["id"]: c for c in json.load(open(os.path.join(REPO, "reference_metrics", "v1.matrix.json"),
+                                                 encoding="utf-8"))["claims"]}
+    claim = frozen[found.group(1)]
+    assert claim["value"] == float(found.group(2)) and claim["rule"] == found.group(3)

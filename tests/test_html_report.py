@@ -64,7 +64,6 @@ def _browser():
 def _need_browser():
     browser = _browser()
     if browser is None:
-        print("SKIP REASON: no Chromium installed (apt-get install chromium); .ci/run installs it")
         pytest.skip("no Chromium installed (apt-get install chromium); .ci/run installs it")
     return browser
 
@@ -245,8 +244,9 @@ def test_published_results_are_grouped_by_table_and_filter_to_their_fails(tmp_pa
     from nclue.harness.html_report import _published_section
 
     def binding(number, table, status):
-        return {"number": number, "table": table, "bound": True, "published": "1.0", "recomputed": 1.25,
-                "claim": "v1.matrix.bm25_and.nclue_score_at_10", "kind": "result", "status": status}
+        return {"number": number, "table": table, "bound": True, "published": "1.0", "published_value": 1.0,
+                "decimals": 1, "recomputed": 1.25, "claim": "v1.matrix.bm25_and.nclue_score_at_10", "kind": "result",
+                "status": status}
     bindings = [binding("T5.a", "Table 5", "pass"), binding("T5.b", "Table 5", "fail"),
                 binding("S3.a", "Table S3", "pass"), binding("X.a", "the abstract", "pass")]
     by_table = {"Table 5": dict(numbers=2, bound=2, verified=1, failed=1, skipped=0),
@@ -258,6 +258,8 @@ def test_published_results_are_grouped_by_table_and_filter_to_their_fails(tmp_pa
     order = re.findall(r"<summary>([^:]+):", html)
     assert order == ["the abstract", "Table 5", "Table S3"]                  # the paper's order
     assert re.search(r'<details data-fails="1" open><summary>Table 5: 2 bound, 1 fail', html)
+    # the published and recomputed cells are numbers: class num, a data value, the paper's decimals
+    assert re.search(r'<td class="num" data-v="1.0">1.0</td><td class="num" data-v="1.25">1.2', html)
     found, _ = probe(_need_browser(), html, tmp_path, 1280, name="published")
     assert found["filter"] == {"shown": True, "rows": 4, "after": ["fail"]}
 
@@ -277,12 +279,14 @@ def test_junit_has_one_testcase_per_check(reports):
     assert all(c.find("skipped").get("message") for c in skipped)
 
 
-def test_progress_goes_to_stderr_and_quiet_prints_fails_and_result_only(reports):
+def test_progress_goes_to_stderr_and_quiet_prints_the_instrument_fails_and_result_only(reports):
     _, stdout, stderr = reports
     assert re.search(r"\[\s*\d+\.\ds\] scoring\s+v1\.matrix \(\d+ checks\)", stderr)
     assert "[" not in stdout.splitlines()[0]
     code, out, err = run_reproduce("--quiet", "--only", "integrity")
-    assert code == 0 and out.splitlines() == [out.splitlines()[-1]] and out.startswith("RESULT: OK") and err == ""
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2 and lines[-1].startswith("RESULT: OK") and err == ""
+    assert "SYNTHETIC stand-in" in lines[0]          # --quiet keeps the warning that the numbers are not the paper's
 
 
 def test_strict_counts_only_the_skips_of_requested_levels():

@@ -342,3 +342,36 @@ def test_render_refuses_an_unknown_format():
     result = score([_rankings("bm25_and")], REPO, against=[])
     with pytest.raises(UsageError, match="unknown format 'xml'"):
         render(result, "xml")
+
+
+def test_a_run_is_never_its_own_reference():
+    from nclue.core import layout
+    """Scoring a released ranking compares it with every default reference but itself (and says so); the Holm
+    family is the other references alone."""
+    from nclue.api import score
+    from nclue.harness.locate import CHECKOUT
+
+    run = layout.abspath(CHECKOUT, layout.ranking_path("bm25_and"))
+    result = score([run], against=["bm25_and", "bm25_or"])
+    entry = result["runs"][0]
+    assert [c["against"] for c in entry["comparisons"]] == ["bm25_or"]
+    assert list(entry["not_compared"]) == ["bm25_and"]
+    alone = score([run], against=["bm25_or"])["runs"][0]["comparisons"][0]
+    assert alone["p_holm"] == entry["comparisons"][0]["p_holm"]
+
+
+def test_per_query_text_rows_split_on_whitespace_like_trec_eval():
+    """Each per-query row of the text format is ``measure qid value unit`` with whitespace-free fields, so that
+    ``awk '{print $1, $2, $3}'`` reads it as trec_eval -q's ``measure qid value``."""
+    from nclue.core import layout
+    from nclue.harness.locate import CHECKOUT
+
+    run = layout.abspath(CHECKOUT, layout.ranking_path("bm25_or"))
+    text = render(score([run], against=["bm25_and"], per_query=True), "text")
+    rows = text.split("  per query", 1)[1].splitlines()[1:]
+    assert len(rows) == 1000 * 5
+    for line in rows[:50]:
+        fields = line.split()
+        assert len(fields) == 4 and fields[1].startswith("nclue_"), line
+    assert {line.split()[0] for line in rows} == {"nclue_score_at_10", "gold_hit_at_10", "gold_ndcg_at_10",
+                                                  "graded_ndcg_at_10", "pairwise_auc"}

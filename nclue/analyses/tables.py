@@ -52,6 +52,8 @@ def _contrast_units(inst):
                         Value(prefix + ".delta_gold_ndcg", delta(sb, sv, "gold_ndcg"))]
             out.append(Value("v1.contrasts.%s.displayed_variant" % block["block"], displayed_variant(inst, block),
                              detail="highest raw-form n-Clue Score among %s" % block["variants"]))
+            out.append(Value("v1.contrasts.%s.base" % block["block"], block["base"],
+                             detail="the block's base in systems.json (Table 5 prints base -> variant)"))
             return [Value(v.id, v.value, source="Table 5 point contrasts (raw form)", detail=v.detail) for v in out]
         units.append(Unit(block["block"], SCORE_INPUTS + rels, compute))
     return units

@@ -20,7 +20,7 @@ from html import escape
 from .. import __version__
 from ..core.layout import QUERY_FORMS
 from ..core.measures import SCORE_COMMAND_MEASURES, SCORECARD_MEASURES
-from .html_page import Long, breakable, contents, interval, num, page, table
+from .html_page import Long, Num, breakable, contents, interval, num, page, table
 from .published import paper_order
 from .report import REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence
 from .svg_figures import fmt, forest, scatter, stacked
@@ -144,9 +144,10 @@ def _contrasts_section(got):
         c = "v1.contrasts.%s.%s." % (block, var)
         i = "v1.inference.contrast.%s.%s." % (block, var)
         holm = got.get("v1.inference.block.%s.p_selected_holm" % block)
-        rows.append(("%s: %s" % (block, var), got.get(c + "delta_score"), got.get(i + "delta_score_ci_low"),
+        base = got.get("v1.contrasts.%s.base" % block)
+        rows.append(("%s: %s \u2192 %s" % (block, base, var), got.get(c + "delta_score"), got.get(i + "delta_score_ci_low"),
                      got.get(i + "delta_score_ci_high"), "Holm p %s" % fmt(holm, 4)))
-        trows.append([escape(block), escape(str(var)), num(got.get(c + "base_score")),
+        trows.append([escape(block), escape("%s \u2192 %s" % (base, var)), num(got.get(c + "base_score")),
                       num(got.get(c + "variant_score")), num(got.get(c + "delta_score")),
                       interval(got.get(i + "delta_score_ci_low"), got.get(i + "delta_score_ci_high")),
                       num(got.get(c + "delta_hit")), num(got.get(c + "delta_gold_ndcg")), num(holm, 4)])
@@ -155,7 +156,7 @@ def _contrasts_section(got):
     return _section("contrasts", _figure(
         svg, "Squares: the displayed variant's Delta Score; lines: 95% intervals; right: selection-aware Holm p "
              "(max-|T| within the block, Holm across blocks).") + table(
-        "Table 5 analogue", ["block", "displayed variant", "base Score", "variant Score", "Delta Score", "95% CI",
+        "Table 5 analogue", ["block", "base \u2192 displayed variant", "base Score", "variant Score", "Delta Score", "95% CI",
                              "Delta Hit", "Delta Gold-NDCG", "Holm p"], trows))
 
 
@@ -257,7 +258,8 @@ def _published_section(result):
         if not members:
             continue
         fails = sum(1 for b in members if b["status"] == "fail")
-        cells = [[escape(b["number"]), escape(b["published"]), num(b["recomputed"], 4), breakable(b["claim"] or "-"),
+        cells = [[escape(b["number"]), Num(escape(b["published"]), b["published_value"]),
+                  num(b["recomputed"], max(b["decimals"], 0)), breakable(b["claim"] or "-"),
                   escape(b["kind"]), '<span class="%s">%s</span>' % (b["status"], escape(b["status"]))]
                  for b in members]
         attrs = ['data-status="%s"' % b["status"] for b in members]

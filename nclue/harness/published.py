@@ -183,7 +183,8 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic):
         cause = "blocked configurations" if claim is None and "blocked" in why else (
             SYNTHETIC if synthetic and value is not None else NOT_COMPUTED if value is None else None)
     entry = {"number": nid, "table": table_label(nid, row), "bound": True, "claim": claim, "scale": rule.scale,
-             "published": row["text"], "decimals": num.decimals, "recomputed": value, "kind": kind,
+             "published": row["text"], "published_value": float(num.value), "decimals": num.decimals,
+             "recomputed": value, "kind": kind,
              "note": rule.note, "status": status}
     entry.update(judged.entry())
     return entry, Check("published:" + nid, "published", status, reason, cause=cause)

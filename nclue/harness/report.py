@@ -19,6 +19,7 @@ from .. import __version__
 from ..analyses.base import LEVELS
 from ..core.jsonio import dumps_pretty
 from ..stats import protocol
+from .checks import EXPECTED_PAPER_FAIL
 from .locate import CHECKOUT
 from .outputs import write_text
 
@@ -228,14 +229,17 @@ def published_fail_lines(result):
 
 def render_text(result, strict=False, quiet=False, announced=False):
     """The text summary (see module doc); ``announced``: the first line was already printed."""
-    if quiet:           # the fails and the result line only
-        return "\n".join(_fail_lines(result) + [_result_line(result, strict)]) + "\n"
+    if quiet:           # the instrument line (with its SYNTHETIC warning), the fails and the result line only
+        return "\n".join([instrument_line(result)] + _fail_lines(result) + [_result_line(result, strict)]) + "\n"
     lines = ([] if announced else [instrument_line(result)]) + ["root: %s" % os.path.abspath(result.root)]
     lines += headline_lines(result)
     groups = group_counts(result)
+    expected = sum(1 for c in result.checks if c.status == "pass" and c.reason == EXPECTED_PAPER_FAIL)
     for level in LEVELS + ("published",):
         g = groups.get(level, {"pass": 0, "fail": 0, "skip": 0})
-        lines.append("  %-13s %5d pass %5d fail %5d skip" % (level, g["pass"], g["fail"], g["skip"]))
+        lines.append("  %-13s %5d pass %5d fail %5d skip%s" % (level, g["pass"], g["fail"], g["skip"], (
+            "   (%d of the passes: the paper's own inconsistencies, found again as frozen)" % expected)
+            if level == "paper" and expected else ""))
     fails = _fail_lines(result)
     lines += ([""] + fails[:-1]) if fails else []
     lines += _skip_lines([c for c in result.checks if c.status == "skip"])

@@ -15,8 +15,8 @@ from ..core import integrity, layout
 from ..core.errors import UsageError
 from ..core.inputs import recording
 from ..core.instrument import Instrument
-from ..core.jsonio import read_json
-from .checks import Check
+from ..core.jsonio import read_json, show_value
+from .checks import EXPECTED_PAPER_FAIL, Check
 from .run_context import RunContext
 from .claims import compare, estimate_difference, load_claim_file
 from .diagnose import content_problem
@@ -221,11 +221,19 @@ def _compare_claim(ctx, rel, analysis, c, produced, unit_state):
         reason += "value still agrees" if ok else why + detail
         status, cause = "fail", stale[0]
     elif ok:
-        reason, status, cause = "", "pass", None
+        reason, status, cause = _pass_reason(c, value), "pass", None
     else:
         reason, status, cause = why + detail, "fail", None
     return Check(c["id"], c["level"], status, reason, c["rule"], c["value"], value.value, c["source"], cause, inputs,
                  estimate=declared, origin=origin)
+
+
+def _pass_reason(c, value):
+    """The one line a pass carries: the values compared and the rule; for a paper relation frozen as "fail",
+    that the paper's inconsistency was found again (:data:`EXPECTED_PAPER_FAIL`)."""
+    if c["level"] == "paper" and c["value"] == "fail":
+        return EXPECTED_PAPER_FAIL
+    return "recomputed %s, frozen %s (rule %s)" % (show_value(value.value), show_value(c["value"]), c["rule"])
 
 
 def _frozen_identity(c, inputs, value, unit, declared):

@@ -298,10 +298,25 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
     labels = _labels(runs, names, tags)
     result = _header(inst, root, rel, wanted, design)
     for i, (where, ranking, order, out, ranked) in enumerate(scored):
-        refs = [(sid, outcomes(inst, known[sid], rel)) for sid in wanted]
+        itself = [sid for sid in wanted if _same_ranking(ranking, inst.ranking(known[sid]))]
+        refs = [(sid, outcomes(inst, known[sid], rel)) for sid in wanted if sid not in itself]
         refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]   # each pair once
-        result["runs"].append(_run_entry(design, labels[i], where, order, out, ranked, refs, per_query))
+        entry = _run_entry(design, labels[i], where, order, out, ranked, refs, per_query)
+        if itself:
+            entry["not_compared"] = {sid: "the run ranks every query as this reference's released ranking does: "
+                                          "a run is never its own reference" for sid in itself}
+            if warn is not None:
+                warn("note: %s is the released ranking of %s; it is not compared with itself\n" % (
+                    labels[i], ", ".join(itself)))
+        result["runs"].append(entry)
     return result
+
+
+def _same_ranking(ranking, reference):
+    """True when a run ranks every query's top ``DEPTH`` as a reference ranking does (the run is that system)."""
+    if set(ranking) != set(reference):
+        return False
+    return all(list(ranking[q].docids[:DEPTH]) == list(reference[q].docids[:DEPTH]) for q in ranking)
 
 
 def _score_run(inst, rel, release, i, run, run_format, ties, stdin, found, allow_empty, warn):
@@ -457,6 +472,9 @@ def _text(result):
         "paired tests: n-Clue Score@10, run minus reference; %d whole-family sign flips, %s; p = (1 + c)/(B + 1); "
         "studentized max-|T| and Holm over each run's comparisons" % (rnd["draws"], rnd["stream"]),
         "references: %s" % (", ".join(result["references"]) or "none")]
+    itself = sorted({sid for run in result["runs"] for sid in run.get("not_compared", {})})
+    if itself:
+        lines[-1] += " (not %s: a run is never compared with its own released ranking)" % ", ".join(itself)
     for run in result["runs"]:
         lines += [""] + _text_run(run, info["queries"])
     return "\n".join(lines) + "\n"
@@ -482,7 +500,8 @@ def _text_run(run, queries):
         lines.append("  %-18s %-14s %10s %s" % ("per query", "qid", "value", "unit"))
     for row in run.get("per_query", ()):
         m = run["measures"][row["measure"]]
-        lines.append("  %-18s %-14s %10s %s" % (m["label"], row["qid"], _in_unit(m, row["value"]), row["unit"]))
+        lines.append("  %-18s %-14s %10s %s" % (row["measure"], row["qid"], _in_unit(m, row["value"]),
+                                                 row["unit"].replace(" ", "_")))
     return lines
 
 

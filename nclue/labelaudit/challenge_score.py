@@ -76,12 +76,7 @@ def decide(records):
                 continue
             _, selects, t = tb
             pt = _passes(records, p, t)
-            if t.positive:
-                tally["tiebreak_positive_answers"] += 1
-                tally["tiebreak_quotes_on_page"] += pt
-                tally["tiebreak_selected_quotes"] += len(t.pages)            # one quote per selected page
-                tally["tiebreak_selected_quotes_on_page"] += len(t.pages) if pt else 0
-                tally["gate_failures"] += not pt
+            _tally_tiebreak_answer(tally, t, pt)
             chosen = first if pt == pa else second
             if duplicates.get(selects, selects) != chosen:
                 tally["tiebreak_selection_mismatches"] += 1
@@ -94,6 +89,17 @@ def decide(records):
         decided_grades[p.pair] = rules.final_grade(p.n, decided)
     tally["first_problem"] = first_problem
     return decided_grades, tally, picks, duplicates
+
+
+def _tally_tiebreak_answer(tally, answer, passes):
+    """A positive tie-break answer's counts: the answer, its quote passing the gate, its quotes as the paper
+    counts them (one per selected page, 10.5's "all 136 selected quotes") and those of an answer that passes."""
+    if answer.positive:
+        tally["tiebreak_positive_answers"] += 1
+        tally["tiebreak_quotes_on_page"] += passes
+        tally["tiebreak_selected_quotes"] += len(answer.pages)
+        tally["tiebreak_selected_quotes_on_page"] += len(answer.pages) if passes else 0
+        tally["gate_failures"] += not passes
 
 
 def outcomes(records, decided):
