@@ -511,3 +511,70 @@ def test_a_run_moved_between_table2_blocks_fails_naming_it(mini_all, tmp_path):
     assert "v1.crosswalk.role_mismatches" in fails, sorted(fails)
     assert "Table 2 block composition lists %s, a run of block representation" % moved in \
         fails["v1.crosswalk.role_mismatches"].reason
+
+
+def _tampered_numbers(root, number_id, **changes):
+    path = os.path.join(root, "reference_metrics", "paper", "numbers.json")
+    doc = json.load(open(path, encoding="utf-8"))
+    row = next(r for r in doc["numbers"] if r["id"] == number_id)
+    row.update(changes)
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    return [r["id"] for r in doc["numbers"]].index(number_id)
+
+
+@pytest.mark.parametrize("number_id,changes,field,needle", [
+    ("T3.bm25_and.score", {"text": "27.8", "value": 27.8}, "text", "the quote and the text must agree"),
+    ("T3.bm25_and.score", {"decimals": 2}, "decimals", "decimals 2, but the text '26.8' shows 1"),
+    ("T3.bm25_and.score", {"pick": 9}, "pick", "pick 9 is not the index of one of the 3 numbers"),
+    ("T3.bm25_and.score", {"kind": "count"}, "kind", "a count cannot display '26.8'"),
+    ("T3.bm25_and.score", {"kind": "p"}, "kind", "a p cannot display '26.8'"),
+    ("S8.kappa_w", {"denominator": 300}, "denominator", "has no denominator"),
+])
+def test_a_tampered_transcription_is_caught_naming_the_field(release_copy, number_id, changes, field, needle):
+    """The paper's transcription changed and re-signed: quote, text, pick, decimals, kind and denominator must agree
+    with each other, so the paper audit fails naming the number's field instead of passing in silence."""
+    from nclue.core.errors import InputError
+    from nclue.paperaudit.consistency import load_numbers
+
+    index = _tampered_numbers(release_copy, number_id, **changes)
+    with pytest.raises(InputError) as err:
+        load_numbers(release_copy)
+    assert "field 'numbers[%d].%s'" % (index, field) in str(err.value) and needle in str(err.value), str(err.value)
+
+
+def test_a_tampered_transcription_fails_the_run(release_copy):
+    from conftest import reproduce_report
+    _tampered_numbers(release_copy, "T3.bm25_and.score", text="27.8", value=27.8)
+    _resign(release_copy, "reference_metrics/paper/numbers.json")
+    code, out, err, report, fails = reproduce_report(release_copy, "--only", "paper")
+    assert code == 1 and "Traceback" not in err
+    assert any("the quote and the text must agree" in c["reason"] for c in fails.values())
+
+
+@pytest.mark.parametrize("rel,edit", [
+    ("data/v1/genealogy.json", "top"),
+    ("data/v2/genealogy.json", "top"),
+    ("data/crosswalk.json", "top"),
+    ("data/audit/decisions.jsonl", "row"),
+    ("data/audit/key.jsonl", "row"),
+])
+def test_a_row_that_says_not_synthetic_inside_a_synthetic_release_fails(mini_all_copy, rel, edit):
+    """``"synthetic": false`` written into one document or one audit row of a synthetic release (re-signed) fails,
+    naming the file (and the line of a row)."""
+    from conftest import reproduce_report
+    path = os.path.join(mini_all_copy, *rel.split("/"))
+    if edit == "top":
+        doc = json.load(open(path, encoding="utf-8"))
+        doc["synthetic"] = False
+        open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    else:
+        lines = open(path, encoding="utf-8").read().splitlines()
+        row = json.loads(lines[1])
+        row["synthetic"] = False
+        lines[1] = json.dumps(row, sort_keys=True, separators=(",", ":"))
+        open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    _resign(mini_all_copy, rel)
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    assert code == 1 and "Traceback" not in err
+    needle = "%s: synthetic=false" % rel if edit == "top" else "%s:2: field 'synthetic': says false" % rel
+    assert any(needle in (c["reason"] + " " + (c.get("detail") or "")) for c in fails.values()), sorted(fails)[:5]

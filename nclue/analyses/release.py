@@ -2,7 +2,8 @@
 
 * ``synthetic``: the ``synthetic`` flag of ``MANIFEST.json`` is the flag of
   every corpus row (v1, v2) and of every JSON document that carries one
-  (``build.json``, ``systems.json``, ``stats.json``, ``audit.json``);
+  (``build.json``, ``systems.json``, ``stats.json``, ``genealogy.json``, ``crosswalk.json``, ``audit.json``;
+  every row of the audit's records is held to it as it is read, :class:`nclue.labelaudit.audit_records.RecordLoading`);
 * ``seeds``: the seeds ``MANIFEST.json`` names are those of ``build.json``
   (v1 ``seed``; v2 ``seed`` = ``shift_seed``) and of ``audit.json``;
 * ``paper-columns``: every ``paper`` value of ``data/v1/stats.json`` and
@@ -28,9 +29,9 @@ SOURCE = "release consistency (MANIFEST.json, build.json, stats.json, the transc
 # per release part: (corpus, JSON documents with a synthetic flag, (document with a seed, the MANIFEST generator
 # field it must equal) or None, (stats file, its table key, claim prefix) or None)
 PARTS = (
-    ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS), (layout.BUILD, layout.RELEASES[layout.V1].seed_key),
+    ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS, layout.GENEALOGY, layout.CROSSWALK), (layout.BUILD, layout.RELEASES[layout.V1].seed_key),
      (layout.STATS, "table1", "v1.table1.")),
-    ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS), (layout.V2_BUILD, layout.RELEASES[layout.V2].seed_key),
+    ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS, layout.V2_GENEALOGY), (layout.V2_BUILD, layout.RELEASES[layout.V2].seed_key),
      (layout.V2_STATS, "table", "v2.structure.")),
     ("audit", None, (layout.AUDIT_DESCRIPTION, layout.AUDIT_STATS), (layout.AUDIT_DESCRIPTION, "shift_seed"),
      (layout.AUDIT_STATS, "table", "audit.packet.")),

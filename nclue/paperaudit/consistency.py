@@ -14,6 +14,7 @@ from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import read_json
 from .relations import CITATIONS, RELATIONS
+from .numbers import clean, numbers_in
 from .solve import Num
 
 NUMBERS = layout.PAPER_NUMBERS
@@ -63,8 +64,40 @@ def load_numbers(root):
         if abs(float(num.value) - float(r.get("value", float("nan")))) > 1e-12:
             raise InputError(NUMBERS, "value %r disagrees with the displayed text %r" % (r.get("value"), r["text"]),
                              field=field + ".value")
+        problem = transcription_problem(r, num)
+        if problem:
+            raise InputError(NUMBERS, "number %s: %s" % (r["id"], problem[1]), field="%s.%s" % (field, problem[0]))
         out[r["id"]] = (num, r)
     return out
+
+
+# what each kind of number may display: (whole numbers only, the closed range of its value)
+KIND_RANGES = {"count": (True, 0, None), "p": (False, 0, 1), "prop": (False, -1, 1), "pct": (False, -100, 100),
+               "pts": (False, -100, 100), "value": (False, None, None)}
+DENOMINATOR_KINDS = ("pct", "pts")
+
+
+def transcription_problem(r, num):
+    """``(field, why)`` when a transcribed number disagrees with itself (None when it agrees): its text must be the
+    ``pick``-th number of its quote, its ``decimals`` those of its text, its value inside its kind's range (a
+    count whole), and only a share (``pct``, ``pts``) may have a denominator.  A number changed while its quote was
+    kept, a pick out of range or a kind that its text cannot have is found here, before any relation runs."""
+    shown = numbers_in(r["quote"])
+    pick = r.get("pick")
+    if not isinstance(pick, int) or isinstance(pick, bool) or not 0 <= pick < len(shown):
+        return "pick", "pick %r is not the index of one of the %d numbers of its quote" % (pick, len(shown))
+    if shown[pick].lstrip("+") != clean(r["text"]).lstrip("+"):
+        return "text", "text %r is not the quote's number %d, %r: the quote and the text must agree" % (
+            r["text"], pick, shown[pick])
+    if r.get("decimals") != num.decimals:
+        return "decimals", "decimals %r, but the text %r shows %d" % (r.get("decimals"), r["text"], num.decimals)
+    whole, low, high = KIND_RANGES[r["kind"]]
+    if (whole and num.value.denominator != 1) or (low is not None and num.value < low) or (
+            high is not None and num.value > high):
+        return "kind", "a %s cannot display %r" % (r["kind"], r["text"])
+    if r.get("denominator") is not None and r["kind"] not in DENOMINATOR_KINDS:
+        return "denominator", "a %s has no denominator (only %s do)" % (r["kind"], " and ".join(DENOMINATOR_KINDS))
+    return None
 
 
 class AuditResult:
