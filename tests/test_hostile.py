@@ -578,3 +578,38 @@ def test_a_row_that_says_not_synthetic_inside_a_synthetic_release_fails(mini_all
     assert code == 1 and "Traceback" not in err
     needle = "%s: synthetic=false" % rel if edit == "top" else "%s:2: field 'synthetic': says false" % rel
     assert any(needle in (c["reason"] + " " + (c.get("detail") or "")) for c in fails.values()), sorted(fails)[:5]
+
+
+@pytest.mark.parametrize("field,change", [
+    ("n3_pairs", lambda v: v + 1),
+    ("responders", lambda v: v[:2]),
+    ("strata", lambda v: [dict(v[0], gold=v[0]["gold"] + 1)] + v[1:]),
+    ("shown_pages", lambda v: v + 1),
+    ("pool_pages", lambda v: [v[0] + 2, v[1]]),
+])
+def test_a_changed_audit_description_fails_naming_the_field(mini_all_copy, field, change):
+    """data/audit/audit.json describes the audit (responders, three-condition pairs, strata, pages shown, pool
+    sizes); a description that no longer matches the records (re-signed everywhere) fails naming the field."""
+    rel = "data/audit/audit.json"
+    path = os.path.join(mini_all_copy, *rel.split("/"))
+    doc = json.load(open(path, encoding="utf-8"))
+    doc[field] = change(doc[field])
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    _resign(mini_all_copy, rel)
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    assert code == 1 and "Traceback" not in err
+    assert set(fails) == {"audit.packet.design_disagreements"}, sorted(fails)[:4]
+    assert "%s: field %r says" % (rel, field) in fails["audit.packet.design_disagreements"]["reason"]
+
+
+def test_an_unknown_field_in_a_stats_row_is_refused(mini_all_copy):
+    rel = "data/v1/stats.json"
+    path = os.path.join(mini_all_copy, *rel.split("/"))
+    doc = json.load(open(path, encoding="utf-8"))
+    doc["table1"][0]["bogus"] = 1
+    open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    _resign(mini_all_copy, rel)
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    assert code == 1 and "Traceback" not in err
+    assert any("data/v1/stats.json: field 'table1[0].bogus': unknown field 'bogus'" in c["reason"]
+               for c in fails.values()), sorted(fails)[:4]

@@ -75,6 +75,9 @@ def support_inputs(inst):
     return AUDIT_INPUTS if repaired else []
 
 
+STATS_ROW_FIELDS = {"statistic", "stand_in", "paper"}
+
+
 def stats_file_disagreements(inst, rel, key, stats):
     """Rows of a released stats file (``{statistic, stand_in, paper?}`` under ``key``) whose ``stand_in``
     value is not the recomputed ``stats[statistic]`` (and statistics missing from either side)."""
@@ -88,6 +91,10 @@ def stats_file_disagreements(inst, rel, key, stats):
             raise InputError(rel, "must be {statistic, stand_in, ...}", field="%s[%d]" % (key, i))
         if row["statistic"] in released:
             raise InputError(rel, "statistic %r listed twice" % row["statistic"], field="%s[%d]" % (key, i))
+        unknown = sorted(set(row) - STATS_ROW_FIELDS)
+        if unknown:
+            raise InputError(rel, "unknown field %r (a row holds %s)" % (unknown[0], ", ".join(sorted(STATS_ROW_FIELDS))),
+                             field="%s[%d].%s" % (key, i, unknown[0]))
         released[row["statistic"]] = row["stand_in"]
     for name in sorted(set(stats) | set(released)):
         if released.get(name, "absent") != stats.get(name, "absent"):

@@ -22,12 +22,16 @@
   :mod:`nclue.analyses.validation_stages`).
 """
 
+import json
+
 from ..core import layout
+from ..core.jsonio import read_json
 from ..labelaudit import audit_scoring
 from .base import Analysis, Unit, Value
 from .common import AUDIT_INPUTS, audit_present, audit_records, stats_file_disagreements
 
 AUDIT_STATS = layout.AUDIT_STATS
+AUDIT_DESCRIPTION = layout.AUDIT_DESCRIPTION
 INPUTS = AUDIT_INPUTS
 SRC = "supplement section 10 (label audit; synthetic responses)"
 _present = audit_present
@@ -78,11 +82,63 @@ def _integrity_units(inst):
             wrong = stats_file_disagreements(inst, AUDIT_STATS, "table", structure)
             out.append(Value("audit.packet.stats_file_disagreements", len(wrong), source=AUDIT_STATS,
                               detail="; ".join(wrong[:6])))
+        if inst.exists(AUDIT_DESCRIPTION):
+            wrong = design_disagreements(read_json(inst.path(AUDIT_DESCRIPTION), AUDIT_DESCRIPTION),
+                                         audit_records(inst), lambda p: (inst.v1() if p.release == "v1" else
+                                                                         inst.v2()).corpus()[p.docid].pages)
+            out.append(Value("audit.packet.design_disagreements", len(wrong), source=AUDIT_DESCRIPTION,
+                             detail="; ".join(wrong[:4])))
         return out
     if not _present(inst):
         return []
-    return [Unit("integrity", INPUTS, compute),
-            Unit("packet", INPUTS + ([AUDIT_STATS] if inst.exists(AUDIT_STATS) else []), packet)]
+    extra = [rel for rel in (AUDIT_STATS, AUDIT_DESCRIPTION) if inst.exists(rel)]
+    return [Unit("integrity", INPUTS, compute), Unit("packet", INPUTS + extra, packet)]
+
+
+def design_disagreements(design, rec, pages_of):
+    """Where ``data/audit/audit.json``'s description of the audit disagrees with its records, as messages: the
+    responders (the initial and adjudication streams), the three-condition pairs, the pairs per (release, source,
+    stratum) cell, the pages shown per initial condition and the pages of each adjudication pool (``pool_pages``:
+    between its bounds, fewer only for a document with fewer pages; ``pages_of(pair)``: the document's pages).
+    (The responders' reading rates are parameters of the simulation; no record states them.)"""
+    out = []
+    where = AUDIT_DESCRIPTION
+
+    def disagree(field, declared, found):
+        if declared != found:
+            out.append("%s: field %r says %s, the records give %s" % (where, field, json.dumps(declared, sort_keys=True),
+                                                                       json.dumps(found, sort_keys=True)))
+    pairs = list(rec.pairs.values())
+    names = design.get("responders")
+    declared = sorted(r.get("name") for r in names if isinstance(r, dict)) if isinstance(names, list) else names
+    disagree("responders", declared, sorted(set(rec.initial_responders) | set(rec.adjudication_responders)))
+    disagree("n3_pairs", design.get("n3_pairs"), sum(1 for p in pairs if p.n == 3))
+    cells = {}
+    for p in pairs:
+        cell = cells.setdefault((p.release, p.source), {"release": p.release, "source": p.source, "gold": 0,
+                                                        "subset": 0})
+        cell[p.stratum] = cell.get(p.stratum, 0) + 1
+    strata = design.get("strata")
+    if isinstance(strata, list) and all(isinstance(s, dict) for s in strata):
+        declared = {(str(s.get("release")), str(s.get("source"))): s for s in strata}
+        for key in sorted(set(declared) - set(cells)):       # a cell the sample left empty
+            cells[key] = {"release": key[0], "source": key[1], "gold": 0, "subset": 0}
+        disagree("strata", [declared[k] for k in sorted(declared)], [cells[k] for k in sorted(cells)])
+    else:
+        disagree("strata", strata, [cells[k] for k in sorted(cells)])
+    shown = sorted({len(ans.shown) for p in pairs for answers in p.initial.values() for ans in answers})
+    disagree("shown_pages", design.get("shown_pages"), shown[-1] if shown else None)
+    bounds = design.get("pool_pages")
+    if not (isinstance(bounds, list) and len(bounds) == 2 and all(isinstance(b, int) for b in bounds)):
+        out.append("%s: field 'pool_pages' says %s, not a [lowest, highest] page count" % (where, json.dumps(bounds)))
+        return out
+    for p in pairs:
+        for cid, pool in sorted(p.queue.items()):
+            if not min(bounds[0], pages_of(p)) <= len(pool) <= bounds[1]:
+                out.append("%s: field 'pool_pages' says %s, but the pool of %s / %s holds %d pages (document of %d)"
+                           % (where, json.dumps(bounds), p.pair, cid, len(pool), pages_of(p)))
+                return out
+    return out
 
 
 def _agreement_units(inst):

@@ -433,15 +433,27 @@ def without_zero_gold(rows, queries):
     return [r for r in rows if r["qid"] in with_gold], removed
 
 
-def describe(cfg, seed):
-    """``data/audit/audit.json``: what the records are and the simulation's stated parameters."""
+def describe(cfg, seed, key=None):
+    """``data/audit/audit.json``: what the records are and the simulation's stated parameters.  ``key``: the
+    packet's key rows; the strata and the three-condition pairs are then those the sample realised (a cell of a
+    small configuration can hold fewer pairs than its target; on the full stand-in they are the targets)."""
+    strata = [(r, s, g, b) for r, s, g, b in cfg.strata]
+    n3_pairs = cfg.n3_pairs
+    if key is not None:
+        count = {}
+        for row in key:
+            cell = count.setdefault((row["release"], row["source"]), {"gold": 0, "subset": 0})
+            cell[row["stratum"]] += 1
+        strata = [(r, s, count.get((r, s), {}).get("gold", 0), count.get((r, s), {}).get("subset", 0))
+                  for r, s, _, _ in cfg.strata]
+        n3_pairs = sum(1 for row in key if row["n"] == 3)
     return {
         "synthetic": True,
         "note": "Simulated label audit of the stand-in (nclue/builder/simulated_audit.py). Responses come from a stated "
                 "reading model, not from people; no rate was set from the paper's agreement figures.",
         "seed": seed,
-        "strata": [{"release": r, "source": s, "gold": g, "subset": b} for r, s, g, b in cfg.strata],
-        "n3_pairs": cfg.n3_pairs,
+        "strata": [{"release": r, "source": s, "gold": g, "subset": b} for r, s, g, b in strata],
+        "n3_pairs": n3_pairs,
         "subset_frame": "subset qrels whose document contains a surface form (label or alias) of a condition "
                         "the pair lacks, then the cell's other subsets when that frame is short; gold frame: all "
                         "gold qrels; n3_pairs three-condition pairs spread over the cells in proportion to size",

@@ -142,7 +142,7 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift_instrument.SHIFT
         put_jsonl(layout.audit_records_path(name), records[name])
     for name in sorted(challenge):
         put_jsonl(layout.audit_records_path(name), challenge[name])
-    put_json(layout.AUDIT_DESCRIPTION, dict(simulated_audit.describe(labels["cfg"], seed),
+    put_json(layout.AUDIT_DESCRIPTION, dict(simulated_audit.describe(labels["cfg"], seed, records["key"]),
                                            challenge=simulated_challenge.describe()))
     put_jsonl(layout.QRELS, final_rows)
     put_json(layout.GENEALOGY, crosspage.genealogy_record(layout.V1_COPIES, v1g["queries"], (
