@@ -263,7 +263,8 @@ def export_pages_parser(prog):
     p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
     _data_option(p)
     p.add_argument("--release", choices=("v1", "v2", "all"), default="v1",
-                   help="v1 -> OUT/pages.jsonl, v2 -> OUT/pages_v2.jsonl, all -> both (default v1)")
+                   help="v1 -> OUT/%s, v2 -> OUT/%s, all -> both (default v1)" % (
+                       layout.PAGE_EXPORT_FILES["v1"], layout.PAGE_EXPORT_FILES["v2"]))
     return p
 
 
@@ -276,7 +277,7 @@ def cmd_export(argv, prog):
     root = data_root(args.data)
     check_output_dir(args.out, root, "page text")
     guard = ReleaseGuard(root)
-    for release, name in (("v1", "pages.jsonl"), ("v2", "pages_v2.jsonl")):
+    for release, name in sorted(layout.PAGE_EXPORT_FILES.items()):
         if args.release in (release, "all"):
             check_output_in(args.out, name, root, "the page text")
     if args.release in ("v1", "all"):

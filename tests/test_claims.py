@@ -111,3 +111,38 @@ def test_a_claim_id_frozen_in_two_files_fails(mini_copy):
     resign(mini_copy)
     fails = {c.id: c for c in run(mini_copy, levels=("integrity", "scoring")).checks if c.status == "fail"}
     assert "claims.unique_ids" in fails and doc["claims"][0]["id"] in fails["claims.unique_ids"].reason
+
+
+def test_a_registered_analysis_of_any_name_must_have_its_claims_file(release_copy, monkeypatch):
+    """Registering an analysis is its module's ANALYSES alone, and its release part comes with it: an analysis
+    named outside the known prefixes declares its part, and a present part without that analysis's claims
+    file fails (the shape check), whatever the name."""
+    import pytest as _pytest
+
+    from nclue.analyses import REGISTRY
+    from nclue.analyses.base import Analysis, Unit, Value
+    from nclue.core import layout
+    from nclue.harness.runner import run
+
+    with _pytest.raises(ValueError, match="name it with part="):
+        Analysis("zz.extra", "scoring", "a test", lambda inst: [])
+    extra = Analysis("zz.extra", "scoring", "a test", lambda inst: [
+        Unit("one", [layout.QUERIES], lambda: [Value("zz.extra.one", 1, source="a test")])], part="v1")
+    monkeypatch.setitem(REGISTRY, extra.name, extra)
+    result = run(release_copy, levels=("integrity",))
+    fails = {c.id: c for c in result.checks if c.status == "fail"}
+    assert "claims:reference_metrics/zz.extra.json" in fails, sorted(fails)[:5]
+    assert "release part v1 is present and analysis zz.extra has 1 units" in \
+        fails["claims:reference_metrics/zz.extra.json"].reason
+
+
+def test_every_analysis_module_declares_its_analyses():
+    """The registry is discovered from the package: every module but the shared pieces declares ANALYSES."""
+    import pkgutil
+
+    import nclue.analyses as package
+    from nclue.analyses import REGISTRY, SHARED
+
+    modules = [m.name for m in pkgutil.iter_modules(package.__path__) if m.name not in SHARED]
+    assert len(modules) >= 13
+    assert len(REGISTRY) == sum(len(__import__("nclue.analyses." + m, fromlist=["x"]).ANALYSES) for m in modules)

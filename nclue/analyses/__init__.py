@@ -7,11 +7,30 @@ objects (:mod:`nclue.analyses.base`).  ``freeze`` and ``reproduce`` both call th
 value and its recomputation come from one implementation.
 """
 
-from . import (audit_challenge, construction, diagnostics, genealogy, inference, label_audit, paper, release, scoring, sensitivity,
-               sourceshift, tables, validation_stages)
+import importlib
+import pkgutil
 
-REGISTRY = {}
-for _module in (release, construction, scoring, tables, diagnostics, inference, sensitivity, paper, sourceshift, genealogy,
-                label_audit, audit_challenge, validation_stages):
-    for _analysis in _module.ANALYSES:
-        REGISTRY[_analysis.name] = _analysis
+SHARED = ("base", "common")      # the shared pieces every analysis sits on; every other module declares ANALYSES
+
+
+def _registry():
+    """Every analysis of every module of this package (a new analysis is registered by its module's
+    ``ANALYSES`` alone), in module-name order; a module that declares none, or a name declared twice, is an
+    error at import, never a silent omission."""
+    out = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name in SHARED:
+            continue
+        module = importlib.import_module("%s.%s" % (__name__, info.name))
+        analyses = getattr(module, "ANALYSES", None)
+        if not analyses:
+            raise ImportError("nclue.analyses.%s declares no ANALYSES (shared pieces are %s)" % (
+                info.name, ", ".join(SHARED)))
+        for analysis in analyses:
+            if analysis.name in out:
+                raise ImportError("analysis %s is declared twice" % analysis.name)
+            out[analysis.name] = analysis
+    return out
+
+
+REGISTRY = _registry()

@@ -44,11 +44,26 @@ class Unit:
         self.compute = compute      # () -> [Value]
 
 
+# the release part an analysis's claims belong to, by the first segment of its name; an analysis named
+# otherwise declares its part (``Analysis(..., part=...)``).  A present part requires the claims file of every
+# analysis of that part with work to do (nclue.harness.runner's shape checks).
+PART_OF_PREFIX = {"v1": "v1", "v2": "v2", "audit": "audit", "paper": "paper", "release": "v1"}
+PARTS = ("v1", "v2", "audit", "paper")
+
+
 class Analysis:
-    def __init__(self, name, level, source, units):
+    """One frozen claims file's analysis: ``name`` (the file is ``reference_metrics/<name>.json``), ``level``,
+    ``source``, ``units(instrument)`` and ``part``, the release part whose presence requires its claims file
+    (default: :data:`PART_OF_PREFIX` of the name's first segment; a name outside it must declare one)."""
+
+    def __init__(self, name, level, source, units, part=None):
         if level not in LEVELS:
             raise ValueError("unknown level %r" % level)
-        self.name, self.level, self.source = name, level, source
+        part = PART_OF_PREFIX.get(name.split(".", 1)[0]) if part is None else part
+        if part not in PARTS:
+            raise ValueError("analysis %s: its release part is %r; name it with part= (one of %s)" % (
+                name, part, ", ".join(PARTS)))
+        self.name, self.level, self.source, self.part = name, level, source, part
         self._units = units
 
     def units(self, inst):

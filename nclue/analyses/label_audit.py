@@ -101,44 +101,52 @@ def design_disagreements(design, rec, pages_of):
     stratum) cell, the pages shown per initial condition and the pages of each adjudication pool (``pool_pages``:
     between its bounds, fewer only for a document with fewer pages; ``pages_of(pair)``: the document's pages).
     (The responders' reading rates are parameters of the simulation; no record states them.)"""
-    out = []
-    where = AUDIT_DESCRIPTION
-
-    def disagree(field, declared, found):
-        if declared != found:
-            out.append("%s: field %r says %s, the records give %s" % (where, field, json.dumps(declared, sort_keys=True),
-                                                                       json.dumps(found, sort_keys=True)))
     pairs = list(rec.pairs.values())
     names = design.get("responders")
     declared = sorted(r.get("name") for r in names if isinstance(r, dict)) if isinstance(names, list) else names
-    disagree("responders", declared, sorted(set(rec.initial_responders) | set(rec.adjudication_responders)))
-    disagree("n3_pairs", design.get("n3_pairs"), sum(1 for p in pairs if p.n == 3))
+    shown = sorted({len(ans.shown) for p in pairs for answers in p.initial.values() for ans in answers})
+    out = _disagreement("responders", declared, sorted(set(rec.initial_responders) | set(rec.adjudication_responders)))
+    out += _disagreement("n3_pairs", design.get("n3_pairs"), sum(1 for p in pairs if p.n == 3))
+    out += _strata_disagreement(design.get("strata"), pairs)
+    out += _disagreement("shown_pages", design.get("shown_pages"), shown[-1] if shown else None)
+    return out + _pool_disagreement(design.get("pool_pages"), pairs, pages_of)
+
+
+def _disagreement(field, declared, found):
+    if declared == found:
+        return []
+    return ["%s: field %r says %s, the records give %s" % (AUDIT_DESCRIPTION, field, json.dumps(declared, sort_keys=True),
+                                                           json.dumps(found, sort_keys=True))]
+
+
+def _strata_disagreement(strata, pairs):
+    """The pairs per (release, source) cell and stratum against audit.json's ``strata`` (a cell the sample left
+    empty counts zero pairs)."""
     cells = {}
     for p in pairs:
         cell = cells.setdefault((p.release, p.source), {"release": p.release, "source": p.source, "gold": 0,
                                                         "subset": 0})
         cell[p.stratum] = cell.get(p.stratum, 0) + 1
-    strata = design.get("strata")
-    if isinstance(strata, list) and all(isinstance(s, dict) for s in strata):
-        declared = {(str(s.get("release")), str(s.get("source"))): s for s in strata}
-        for key in sorted(set(declared) - set(cells)):       # a cell the sample left empty
-            cells[key] = {"release": key[0], "source": key[1], "gold": 0, "subset": 0}
-        disagree("strata", [declared[k] for k in sorted(declared)], [cells[k] for k in sorted(cells)])
-    else:
-        disagree("strata", strata, [cells[k] for k in sorted(cells)])
-    shown = sorted({len(ans.shown) for p in pairs for answers in p.initial.values() for ans in answers})
-    disagree("shown_pages", design.get("shown_pages"), shown[-1] if shown else None)
-    bounds = design.get("pool_pages")
+    if not (isinstance(strata, list) and all(isinstance(s, dict) for s in strata)):
+        return _disagreement("strata", strata, [cells[k] for k in sorted(cells)])
+    declared = {(str(s.get("release")), str(s.get("source"))): s for s in strata}
+    for key in sorted(set(declared) - set(cells)):
+        cells[key] = {"release": key[0], "source": key[1], "gold": 0, "subset": 0}
+    return _disagreement("strata", [declared[k] for k in sorted(declared)], [cells[k] for k in sorted(cells)])
+
+
+def _pool_disagreement(bounds, pairs, pages_of):
+    """The first adjudication pool outside audit.json's ``pool_pages`` bounds (fewer pages only for a shorter
+    document)."""
     if not (isinstance(bounds, list) and len(bounds) == 2 and all(isinstance(b, int) for b in bounds)):
-        out.append("%s: field 'pool_pages' says %s, not a [lowest, highest] page count" % (where, json.dumps(bounds)))
-        return out
+        return ["%s: field 'pool_pages' says %s, not a [lowest, highest] page count" % (
+            AUDIT_DESCRIPTION, json.dumps(bounds))]
     for p in pairs:
         for cid, pool in sorted(p.queue.items()):
             if not min(bounds[0], pages_of(p)) <= len(pool) <= bounds[1]:
-                out.append("%s: field 'pool_pages' says %s, but the pool of %s / %s holds %d pages (document of %d)"
-                           % (where, json.dumps(bounds), p.pair, cid, len(pool), pages_of(p)))
-                return out
-    return out
+                return ["%s: field 'pool_pages' says %s, but the pool of %s / %s holds %d pages (document of %d)" % (
+                    AUDIT_DESCRIPTION, json.dumps(bounds), p.pair, cid, len(pool), pages_of(p))]
+    return []
 
 
 def _agreement_units(inst):

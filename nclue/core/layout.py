@@ -26,6 +26,8 @@ AUDIT = DATA_DIR + "/audit"
 PAPER_DIR = CLAIMS_DIR + "/paper"
 PAPER_NUMBERS = PAPER_DIR + "/numbers.json"
 CROSSWALK = DATA_DIR + "/crosswalk.json"
+# the page text ``nclue export-pages`` writes for each release (outside the release: the text is regenerated)
+PAGE_EXPORT_FILES = {"v1": "pages.jsonl", "v2": "pages_v2.jsonl"}
 
 
 def abspath(root, rel):

@@ -21,7 +21,6 @@ from ..core import layout
 
 PARTS = ("v1", "v2", "audit")
 PART_DIRS = {"v1": layout.V1, "v2": layout.V2, "audit": layout.AUDIT}
-ANALYSIS_PARTS = {"v1": "v1", "v2": "v2", "audit": "audit", "paper": "paper", "release": "v1"}
 DOCUMENTATION_ONLY_ROLES = ()       # every released file is read by some check
 
 
@@ -37,7 +36,10 @@ def part_of(rel):
 
 
 def analysis_part(name):
-    return ANALYSIS_PARTS.get(name.split(".", 1)[0])
+    """The release part of a registered analysis (:attr:`nclue.analyses.base.Analysis.part`)."""
+    from ..analyses import REGISTRY
+    analysis = REGISTRY.get(name)
+    return None if analysis is None else analysis.part
 
 
 class Presence:

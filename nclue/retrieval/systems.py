@@ -19,7 +19,7 @@ rankings keep the top 10, page-score rows the best 5 pages of each.
 
 from ..core.rng import Stream
 from .compose import decompose, sdr_bottleneck
-from .engine import POOL
+from .engine import MU_DOC, POOL
 from .index import ranked
 
 DEPTH = 10
@@ -152,7 +152,7 @@ def _rerank_text(base, scorer):
             from .text import query_terms
             terms = query_terms(q.text)
             docs = env.engine.corpus.docs
-            scores = {d: docs.ql_unit(d, terms, 2000.0) for d in pool}
+            scores = {d: docs.ql_unit(d, terms, MU_DOC) for d in pool}
         else:
             from .text import tokens
             cos = env.engine.ngram(scorer).scores(tokens(q.text))
@@ -205,7 +205,7 @@ SYSTEMS = [
     _spec("bm25_or", _LEX, "representation", "joint OR query", None,
           "Document BM25 over all query tokens.", _joint("bm25_or")),
     _spec("ql_dirichlet", _LEX, "representation", "joint query likelihood", None,
-          "Document query likelihood, Dirichlet mu = 2000.", _joint("ql")),
+          "Document query likelihood, Dirichlet mu = %d." % MU_DOC, _joint("ql")),
     _spec("page_bm25_max", "page", "representation", "page max", None,
           "Page-level BM25 of the joint query; a document scores its best page (ColQwen MaxSim analogue).",
           _page(0), page_scored=True),
@@ -239,7 +239,7 @@ for _id, _parts, _desc in (
                          else _parts[0], "RRF (k = 60, depth 100) of %s." % _desc, _rrf(*_parts)))
 SYSTEMS += [
     _spec("rerank_ql_bm25or", "rerank", "reranking", "rerank BM25-OR candidates", "bm25_or",
-          "Fixed top-100 BM25-OR pool reordered by document query likelihood (mu = 2000).",
+          "Fixed top-100 BM25-OR pool reordered by document query likelihood (mu = %d)." % MU_DOC,
           _rerank_text("bm25_or", "ql")),
     _spec("rerank_cos_bm25or", "rerank", "reranking", "rerank BM25-OR candidates", "bm25_or",
           "Fixed top-100 BM25-OR pool reordered by char-4-gram 2^16 cosine.", _rerank_text("bm25_or", "quad_l")),
