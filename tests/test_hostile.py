@@ -613,3 +613,36 @@ def test_an_unknown_field_in_a_stats_row_is_refused(mini_all_copy):
     assert code == 1 and "Traceback" not in err
     assert any("data/v1/stats.json: field 'table1[0].bogus': unknown field 'bogus'" in c["reason"]
                for c in fails.values()), sorted(fails)[:4]
+
+
+def test_a_pair_audited_twice_is_named(mini_all_copy):
+    """Two key rows auditing the same (release, query, document) under two pair ids: the second is named, with
+    the pair it repeats, instead of surfacing as value drifts."""
+    rel = "data/audit/key.jsonl"
+    path = os.path.join(mini_all_copy, *rel.split("/"))
+    lines = open(path, encoding="utf-8").read().splitlines()
+    first, second = json.loads(lines[0]), json.loads(lines[1])
+    for field in ("release", "qid", "docid", "n", "grade_before", "stratum", "source", "frame"):
+        second[field] = first[field]
+    lines[1] = json.dumps(second, sort_keys=True, separators=(",", ":"))
+    open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    _resign(mini_all_copy, rel)
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    assert code == 1 and "Traceback" not in err
+    needle = "%s:2: field 'pair': pair %s audits" % (rel, second["pair"])
+    assert any(needle in c["reason"] and "which pair %s already audits" % first["pair"] in c["reason"]
+               for c in fails.values()), sorted(fails)[:4]
+
+
+def test_a_sourceshift_query_without_its_source_names_the_field(mini_all_copy):
+    rel = "data/v2/queries.jsonl"
+    path = os.path.join(mini_all_copy, *rel.split("/"))
+    lines = open(path, encoding="utf-8").read().splitlines()
+    row = json.loads(lines[0])
+    del row["source"]
+    lines[0] = json.dumps(row, sort_keys=True, separators=(",", ":"))
+    open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
+    _resign(mini_all_copy, rel)
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    assert code == 1 and "Traceback" not in err
+    assert any("%s:1: field 'source'" % rel in c["reason"] for c in fails.values()), sorted(fails)[:4]

@@ -81,7 +81,8 @@ class Instrument:
         return self.memo(self.CORPUS, lambda: loaders.load_corpus(self.root, self.CORPUS))
 
     def queries(self):
-        return self.memo(self.QUERIES, lambda: loaders.load_queries(self.root, self.QUERIES, self.conditions()))
+        return self.memo(self.QUERIES, lambda: loaders.load_queries(
+            self.root, self.QUERIES, self.conditions(), require_source=self.base == layout.V2))   # SourceShift's sources
 
     def inventory(self):
         return self.memo(self.INVENTORY, lambda: loaders.load_inventory(self.root, self.INVENTORY, self.corpus(),

@@ -114,7 +114,7 @@ def load_inventory(root, rel, corpus, conditions=None):
     return out
 
 
-def load_queries(root, rel, conditions=None):
+def load_queries(root, rel, conditions=None, require_source=False):
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
@@ -153,7 +153,7 @@ def load_queries(root, rel, conditions=None):
             if not isinstance(value, str) or not value.strip():
                 raise row.error("forms." + form, "must be a non-empty string")
             forms[form] = _check_plain(row, "forms." + form, value)
-        out[qid] = Query(qid, n, tuple(conds), forms, row.str("source", required=False) or "")
+        out[qid] = Query(qid, n, tuple(conds), forms, row.str("source", required=require_source) or "")
     if not out:
         raise InputError(rel, "no queries")
     return out

@@ -258,6 +258,10 @@ def _load_key(loading):
         queries, corpus, qrels = releases[release][:3]
         qrels_path = releases[release][3] if len(releases[release]) > 3 else "the initial %s qrels" % release
         qid, docid = row.str("qid"), row.str("docid")
+        twice = next((p.pair for p in pairs.values() if (p.release, p.qid, p.docid) == (release, qid, docid)), None)
+        if twice is not None:
+            raise row.error("pair", "pair %s audits %s / %s / %s, which pair %s already audits (a pair is audited "
+                            "once)" % (pid, release, qid, docid, twice))
         if qid not in queries:
             raise row.error("qid", "unknown %s query %r" % (release, qid))
         if docid not in corpus:
