@@ -101,15 +101,21 @@ def test_formats_and_per_query_rows():
     first = run["per_query"][0]
     assert set(first) == {"qid", "measure", "value", "unit"}
     assert json.loads(render(result, "json"))["runs"][0]["measures"]["gold_hit_at_10"]["unit"] == "points"
-    tsv = [line.split("\t") for line in render(result, "tsv").splitlines()]
+    tsv_text = render(result, "tsv").splitlines()
+    banner = tsv_text[0]                                  # every format opens with the release and copy line
+    assert banner.startswith("# nclue score: data/v1, data/v1/qrels.jsonl (1000 evaluation queries); SYNTHETIC")
+    tsv = [line.split("\t") for line in tsv_text[1:]]
     assert tsv[0] == ["run", "measure", "qid", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm"]
     assert all(len(row) == 10 for row in tsv)                          # qid in its own column
     assert any(row[1] == "Delta n-Clue Score@10 vs bm25_or" and row[2] == "all" for row in tsv)
     per_query = [row for row in tsv[1:] if row[2] != "all"]
     assert len(per_query) == 5000 and {row[2] for row in per_query} == set(run_ids := {r["qid"] for r in run["per_query"]})
     markdown, latex = render(result, "markdown"), render(result, "latex")
-    assert markdown.splitlines()[1].startswith("|---|") and len(markdown.splitlines()) == len(tsv) + 1
-    assert latex.startswith("\\begin{tabular}") and "Delta n-Clue Score@10 vs bm25\\_or" in latex
+    md = markdown.splitlines()
+    assert md[0] == banner[2:] and md[1] == "" and md[3] == "|---|---|---|---:|---:|---:|---|---:|---:|---:|"
+    assert len(md) == len(tsv) + 3
+    assert latex.startswith("% nclue score: data/v1") and "Delta n-Clue Score@10 vs bm25\\_or" in latex
+    assert "\\begin{tabular}{lllrrrlrrr}" in latex                    # numbers right-aligned
     assert sum(1 for line in latex.splitlines() if "nclue\\_0000" in line) == 5      # per query in LaTeX too
     text = render(result, "text")
     assert "depth 10" in text and "points" in text and "NDCG (0-1)" in text and "nclue_0000" in text

@@ -439,12 +439,25 @@ def render(result, fmt="text"):
     return RENDERERS[fmt](result)
 
 
+def _banner(result):
+    """The line every format opens with: the release, the qrel copy, its queries, SYNTHETIC, the depth."""
+    info = result["instrument"]
+    return "nclue score: %s, %s (%d evaluation queries)%s; %s" % (
+        info["release"], info["qrels"], info["queries"], "; SYNTHETIC stand-in" if info["synthetic"] else "",
+        result["depth_note"])
+
+
+# the numeric columns of HEADER (right-aligned in LaTeX)
+NUMERIC_COLUMNS = ("value", "ci_low", "ci_high", "p", "p_max_t", "p_holm")
+
+
 def _tsv(result):
-    return "\n".join("\t".join(r) for r in [HEADER] + _rows(result)) + "\n"
+    return "\n".join(["# " + _banner(result)] + ["\t".join(r) for r in [HEADER] + _rows(result)]) + "\n"
 
 
 def _markdown(result):
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines = [_banner(result), "", "| " + " | ".join(HEADER) + " |",
+             "|" + "".join("---:|" if h in NUMERIC_COLUMNS else "---|" for h in HEADER)]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in _rows(result)]
     return "\n".join(lines) + "\n"
 
@@ -455,7 +468,8 @@ def _latex_escape(text):
 
 
 def _latex(result):
-    lines = ["\\begin{tabular}{%s}" % ("l" * len(HEADER)), "\\hline",
+    lines = ["% " + _latex_escape(_banner(result)),
+             "\\begin{tabular}{%s}" % "".join("r" if h in NUMERIC_COLUMNS else "l" for h in HEADER), "\\hline",
              " & ".join(_latex_escape(h) for h in HEADER) + " \\\\", "\\hline"]
     lines += [" & ".join(_latex_escape(c) for c in r) + " \\\\" for r in _rows(result)]
     lines += ["\\hline", "\\end{tabular}"]
@@ -464,9 +478,7 @@ def _latex(result):
 
 def _text(result):
     info, bs, rnd = result["instrument"], result["bootstrap"], result["randomization"]
-    lines = ["nclue score: %s, %s (%d evaluation queries)%s; %s" % (
-        info["release"], info["qrels"], info["queries"],
-        "; SYNTHETIC stand-in" if info["synthetic"] else "", result["depth_note"]),
+    lines = [_banner(result),
         "intervals: 95%% family-clustered percentile bootstrap, %d draws over %d exact-gold-set families, %s" % (
             bs["draws"], bs["families"], bs["stream"]),
         "paired tests: n-Clue Score@10, run minus reference; %d whole-family sign flips, %s; p = (1 + c)/(B + 1); "
