@@ -174,3 +174,12 @@ def resign(root):
     """Re-sign a damaged copy's MANIFEST.json and SHA256SUMS (its frozen claims keep their input hashes)."""
     from nclue.harness.freeze import write_release_manifest
     write_release_manifest(root)
+
+
+def retranscribe(row, text):
+    """Give a transcribed number (a row of reference_metrics/paper/numbers.json) another displayed ``text``, as a
+    rehearsal does: its value follows, and its quote becomes the new text alone (the transcription's check holds
+    quote and text to each other, so a number changed while its quote is kept is refused)."""
+    row["text"] = text
+    row["value"] = float(text.replace(",", ""))
+    row["quote"], row["pick"] = "(rehearsal value) " + text, 0

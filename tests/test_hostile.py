@@ -576,7 +576,7 @@ def test_a_row_that_says_not_synthetic_inside_a_synthetic_release_fails(mini_all
     _resign(mini_all_copy, rel)
     code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
     assert code == 1 and "Traceback" not in err
-    needle = "%s: synthetic=false" % rel if edit == "top" else "%s:2: field 'synthetic': says false" % rel
+    needle = "%s: synthetic=false" % rel if edit == "top" else "%s:2: synthetic=false, MANIFEST.json says true" % rel
     assert any(needle in (c["reason"] + " " + (c.get("detail") or "")) for c in fails.values()), sorted(fails)[:5]
 
 

@@ -9,7 +9,7 @@ import shutil
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from conftest import REPO, reproduce_report
+from conftest import REPO, reproduce_report, retranscribe
 
 from nclue.paperaudit import results
 
@@ -107,8 +107,7 @@ def self_published(mini_all, tmp_path_factory):
            and b["recomputed"] is not None}
     for r in doc["numbers"]:
         if r["id"] in own:
-            r["text"] = _display(own[r["id"]]["recomputed"], own[r["id"]]["decimals"])
-            r["value"] = float(r["text"])
+            retranscribe(r, _display(own[r["id"]]["recomputed"], own[r["id"]]["decimals"]))
     open(os.path.join(root, "reference_metrics", "paper", "numbers.json"), "w", encoding="utf-8").write(
         json.dumps(doc, indent=1, sort_keys=True) + "\n")
     build = os.path.join(root, "data", "v1", "build.json")
@@ -140,8 +139,7 @@ def test_one_changed_published_value_fails_naming_table_and_row(self_published, 
     path = os.path.join(root, "reference_metrics", "paper", "numbers.json")
     doc = json.load(open(path, encoding="utf-8"))
     target = next(r for r in doc["numbers"] if r["id"] == "T3.bm25_and.score")
-    target["value"] += 0.5
-    target["text"] = "%.1f" % target["value"]
+    retranscribe(target, "%.1f" % (target["value"] + 0.5))
     open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     from nclue.harness.freeze import write_release_manifest
     write_release_manifest(root)

@@ -17,7 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import pytest
-from conftest import reproduce_report
+from conftest import reproduce_report, retranscribe
 
 REPLACED = ("T3.", "T4.", "T5.", "T6.", "T7.", "S1j.", "S2b.", "S3.")
 # Table 5's rows as the paper writes them ("base -> variant"), as crosswalk rows; Table 7 repeats six of them
@@ -212,8 +212,7 @@ def rehearsal(release_template, tmp_path_factory):
     replaced = []
     for r in doc["numbers"]:
         if r["id"].startswith(REPLACED) and r["id"] in own:
-            r["text"] = _display(own[r["id"]], r["decimals"], r["text"])
-            r["value"] = float(r["text"])
+            retranscribe(r, _display(own[r["id"]], r["decimals"], r["text"]))
             replaced.append(r["id"])
     _write_numbers(root, doc)
     _mark_not_synthetic(root)
@@ -251,8 +250,8 @@ def test_one_changed_cell_fails_exactly_that_check(rehearsal, tmp_path):
     shutil.copytree(root, copy)
     changed = json.loads(json.dumps(doc))
     target = next(r for r in changed["numbers"] if r["id"] == "T5.jina_composition.delta")
-    target["value"] = round(target["value"] + 0.3, 1)
-    target["text"] = ("+" if target["value"] > 0 else "") + "%.1f" % target["value"]
+    moved = round(target["value"] + 0.3, 1)
+    retranscribe(target, ("+" if moved > 0 else "") + "%.1f" % moved)
     _write_numbers(copy, changed)
     write_release_manifest(copy)
     code, out, _, report, _ = reproduce_report(copy, "--only", "construction,scoring,paper")

@@ -17,7 +17,7 @@ import os
 import shutil
 
 import pytest
-from conftest import reproduce_report
+from conftest import reproduce_report, retranscribe
 from test_rehearsal import T5_PAIRS, Release, _crosswalk, _mark_not_synthetic, _write_numbers
 
 np = pytest.importorskip("numpy")
@@ -196,8 +196,7 @@ def _release_with(template, root, numbers):
     doc = json.load(open(os.path.join(root, "reference_metrics", "paper", "numbers.json"), encoding="utf-8"))
     for r in doc["numbers"]:
         if r["id"] in numbers:
-            r["text"] = _shown(numbers[r["id"]], r["decimals"], r["text"])
-            r["value"] = float(r["text"])
+            retranscribe(r, _shown(numbers[r["id"]], r["decimals"], r["text"]))
     _write_numbers(root, doc)
     _mark_not_synthetic(root)
     write_release_manifest(root)

@@ -20,7 +20,9 @@ from fractions import Fraction
 
 from ..core import layout
 from ..core.integrity import load_manifest
-from ..core.jsonio import read_json
+from ..core.jsonio import iter_jsonl, read_json
+from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
+from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
 from ..paperaudit.bindings import BY_CLAIM
 from ..paperaudit.consistency import load_numbers
 from .base import Analysis, Unit, Value
@@ -33,7 +35,9 @@ PARTS = (
      (layout.STATS, "table1", "v1.table1.")),
     ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS, layout.V2_GENEALOGY), (layout.V2_BUILD, layout.RELEASES[layout.V2].seed_key),
      (layout.V2_STATS, "table", "v2.structure.")),
-    ("audit", None, (layout.AUDIT_DESCRIPTION, layout.AUDIT_STATS), (layout.AUDIT_DESCRIPTION, "shift_seed"),
+    ("audit", None, (layout.AUDIT_DESCRIPTION, layout.AUDIT_STATS) + tuple(
+        layout.audit_records_path(name) for name in sorted(set(AUDIT_RECORD_NAMES) | set(CHALLENGE_NAMES))),
+     (layout.AUDIT_DESCRIPTION, "shift_seed"),
      (layout.AUDIT_STATS, "table", "audit.packet.")),
 )
 
@@ -60,10 +64,23 @@ def _synthetic(inst, part, corpus, documents):
                 problems.append("%s: %s says synthetic=%s, MANIFEST.json says %s" % (
                     corpus, docid, json.dumps(doc.synthetic), json.dumps(declared)))
     for rel in documents:
+        if rel.endswith(".jsonl"):
+            problems += _row_flags(inst, rel, declared)
+            continue
         flag = _document(inst, rel).get("synthetic")
         if flag is not declared:
             problems.append("%s: synthetic=%s, MANIFEST.json says %s" % (rel, json.dumps(flag), json.dumps(declared)))
     return _count("release.consistency.%s.synthetic_disagreements" % part, problems)
+
+
+def _row_flags(inst, rel, declared):
+    """The rows of a JSON Lines file whose ``synthetic`` flag is not MANIFEST.json's (file:line each)."""
+    out = []
+    for line, obj in iter_jsonl(inst.path(rel), rel):
+        if "synthetic" in obj and obj["synthetic"] is not declared:
+            out.append("%s:%d: synthetic=%s, MANIFEST.json says %s" % (rel, line, json.dumps(obj["synthetic"]),
+                                                                       json.dumps(declared)))
+    return out
 
 
 def _seed(inst, part, rel, declared):

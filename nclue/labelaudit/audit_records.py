@@ -35,12 +35,10 @@ three adjudication responses.  A page referenced but absent from
 ``pages.jsonl`` is not an error here: the quote gate fails that answer.
 """
 
-import json
 import re
 
 from ..core import layout
-from ..core.errors import InputError, NclueError
-from ..core.integrity import load_manifest
+from ..core.errors import InputError
 from ..core.jsonio import Row, iter_jsonl
 from .pool import ROUTES as POOL_ROUTES
 from .rules import Answer
@@ -197,15 +195,6 @@ def load_for(inst):
                                    part.copies()[0].path) for name, part in (("v1", v1), ("v2", v2))})
 
 
-def _declared_synthetic(root):
-    """MANIFEST.json's ``synthetic`` flag (None when there is no usable manifest: the integrity level says why)."""
-    try:
-        flag = load_manifest(root).get("synthetic")
-    except (OSError, ValueError, NclueError):
-        return None
-    return flag if isinstance(flag, bool) else None
-
-
 class RecordLoading:
     """What per-file loaders of audit records share while a set of files is read in order (this module's
     and :mod:`nclue.labelaudit.challenge_records`): the root, the pairs of the key file named ``key``,
@@ -213,18 +202,11 @@ class RecordLoading:
 
     def __init__(self, root, key):
         self.root, self.key, self.pairs = root, key, {}
-        self.synthetic = _declared_synthetic(root)
 
     def rows(self, name):
-        """The rows of one audit file; a row whose ``synthetic`` flag is not MANIFEST.json's is refused (a row
-        saying ``"synthetic": false`` inside a synthetic release, or the reverse)."""
         rel = layout.audit_records_path(name)
         for line, obj in iter_jsonl(layout.abspath(self.root, rel), rel):
-            row = Row(obj, rel, line)
-            if self.synthetic is not None and "synthetic" in obj and obj["synthetic"] is not self.synthetic:
-                raise row.error("synthetic", "says %s, but MANIFEST.json says the release is %ssynthetic" % (
-                    json.dumps(obj["synthetic"]), "" if self.synthetic else "not "))
-            yield row
+            yield Row(obj, rel, line)
 
     def pair_of(self, row, field="pair"):
         pid = row.str(field)
