@@ -646,3 +646,24 @@ def test_a_sourceshift_query_without_its_source_names_the_field(mini_all_copy):
     code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
     assert code == 1 and "Traceback" not in err
     assert any("%s:1: field 'source'" % rel in c["reason"] for c in fails.values()), sorted(fails)[:4]
+
+
+def test_two_streams_swapped_for_one_pair_name_the_pair_and_the_file(release_copy):
+    """G and H swapped for one pair of challenge_responses.jsonl (re-signed): the duplicate export no longer
+    collapses, and the fail names the pair and the responses file instead of the claims file alone."""
+    rel = "data/audit/challenge_responses.jsonl"
+    path = os.path.join(release_copy, *rel.split("/"))
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    answers = {(r["pair"], r["stream"]): r["answers"] for r in rows}
+    pair = next(p for p, s in sorted(answers) if s == "G" and answers[(p, "G")] != answers.get((p, "H")))
+    swap = {"G": "H", "H": "G"}
+    for row in rows:
+        if row["pair"] == pair and row["stream"] in swap:
+            row["stream"] = swap[row["stream"]]
+    open(path, "w", encoding="utf-8").write("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n"
+                                                    for r in rows))
+    _resign(release_copy, rel)
+    code, out, err, report, fails = reproduce_report(release_copy, "--only", "construction")
+    assert code == 1 and "Traceback" not in err
+    reason = fails["audit.challenge.protocol.unique_streams"]["reason"]
+    assert "differ on %s (%s)" % (pair, rel) in reason, reason

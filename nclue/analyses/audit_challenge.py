@@ -69,7 +69,7 @@ def _protocol(inst):
     rec = challenge_records(inst)
     decided, tally, picks, duplicates = challenge_score.decide(rec)
     out = [Value("audit.challenge.protocol.%s" % k, v, source=SRC, detail=tally.get("first_problem", "")
-                 if k.endswith(("missing", "unneeded", "mismatches")) else "")
+                 if k.endswith(("missing", "unneeded", "mismatches", "streams", "streams_collapsed")) else "")
            for k, v in sorted(tally.items()) if k not in ("first_problem", "error")]
     if decided is None:
         out.append(Value("audit.challenge.protocol.unique_stream_error", 1, source=SRC, detail=tally["error"]))

@@ -6,6 +6,7 @@ quote gate is :func:`nclue.labelaudit.rules.gate` on the pool shown for that con
 """
 
 from . import challenge as rules
+from .challenge_records import path_of
 from .rules import gate
 
 
@@ -28,6 +29,20 @@ def collapse(records):
     return unique, duplicates
 
 
+def near_duplicate(records, unique):
+    """``"; ..."`` naming the first pair on which two streams differ that are identical on every other pair (a
+    duplicate export with a pair changed, or two streams swapped for one pair), else ``""``."""
+    pairs = list(records.pairs.values())
+    for i, a in enumerate(unique):
+        for b in unique[i + 1:]:
+            differ = [p.pair for p in pairs if _signature(p.streams[a]) != _signature(p.streams[b])]
+            if 0 < len(differ) <= max(1, len(pairs) // 100):
+                return "; streams %s and %s agree on %d of %d pairs and differ on %s (%s): a duplicate export that " \
+                       "was changed, or streams swapped for that pair" % (a, b, len(pairs) - len(differ), len(pairs),
+                                                                          ", ".join(differ[:3]), path_of("challenge_responses"))
+    return ""
+
+
 def _passes(records, p, answer):
     return answer.positive and gate(answer, set(answer.shown), records.text(p.docid))[0]
 
@@ -47,7 +62,8 @@ def decide(records):
     first_problem = ""
     if len(unique) != 2:
         return None, dict(tally, error="expected two unique response streams after collapsing duplicates, "
-                                       "found %d (%s)" % (len(unique), ", ".join(unique))), picks, duplicates
+                                       "found %d (%s)%s" % (len(unique), ", ".join(unique), near_duplicate(records, unique)),
+                          first_problem=near_duplicate(records, unique).lstrip("; ")), picks, duplicates
     first, second = unique
     for p in records.pairs.values():
         decided, broke = [], False
