@@ -397,3 +397,20 @@ def test_sigterm_during_deep_removes_its_temporary_folder(tmp_path):
             proc.kill()
     assert proc.returncode == 143 and "Traceback" not in err, err
     assert not [n for n in os.listdir(str(tmp_path)) if n.startswith("nclue-rebuild-")]
+
+
+def test_a_write_error_inside_a_run_says_cannot_be_written():
+    """An OSError of a write (ENOSPC, a quota, a read-only file system) caught by the runner is "cannot be written"
+    with the file; any other OSError stays "cannot be read"."""
+    import errno
+
+    from nclue.harness.guard import attempt
+
+    def full():
+        raise OSError(errno.ENOSPC, "No space left on device", "/tmp/nclue-rebuild-x/data/v1/corpus.jsonl")
+
+    def denied():
+        raise OSError(errno.EACCES, "Permission denied", "data/v1/corpus.jsonl")
+    assert attempt("rebuilding the stand-in", full) == (
+        False, "/tmp/nclue-rebuild-x/data/v1/corpus.jsonl: cannot be written (No space left on device)")
+    assert attempt("reading", denied) == (False, "data/v1/corpus.jsonl: cannot be read (Permission denied)")

@@ -9,6 +9,7 @@ place, so a user never sees a traceback.  The test suite sets
 ``NCLUE_RAISE_DEFECTS=1`` so that such a defect raises and fails loudly.
 """
 
+import errno
 import os
 import traceback
 
@@ -27,6 +28,10 @@ def defect_reason(what, exc):
     return "harness defect while %s: %s: %s%s (please report it)" % (what, type(exc).__name__, exc, where)
 
 
+# the errors of a write (a full disk, a quota, a read-only file system, a file too large): "cannot be written"
+WRITE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EFBIG") if hasattr(errno, name))
+
+
 def attempt(what, work):
     """``(True, value)`` or ``(False, reason)`` for ``work()``; ``what`` describes it for messages."""
     try:
@@ -35,7 +40,8 @@ def attempt(what, work):
         return False, str(exc)
     except OSError as exc:
         name = exc.filename if exc.filename is not None else what
-        return False, "%s: cannot be read (%s)" % (name, exc.strerror or exc)
+        verb = "written" if exc.errno in WRITE_ERRNOS else "read"
+        return False, "%s: cannot be %s (%s)" % (name, verb, exc.strerror or exc)
     except RecursionError as exc:
         if os.environ.get(DEFECT_ENV):
             raise
