@@ -332,3 +332,21 @@ def test_every_claim_the_reports_name_exists(mini_all):
     result.claim_values = None
     render_html(result)
     assert claim_values(result).missing == {"v1.scorecard.bm25_and.gold_hit_at_10"}
+
+
+def test_every_scatter_point_carries_its_label_or_its_number():
+    """Thirty points piled on one spot and one apart: every point is drawn with its label or its number (none is
+    left bare), and a number with no free spot sits beside its own dot."""
+    from nclue.harness.svg_figures import POINT_RADIUS, scatter
+
+    points = [("p%d" % i, 10 + 0.01 * i, 10 + 0.01 * i) for i in range(30)] + [("far", 50, 20)]
+    svg, key = scatter("fig-t", points, "x", "y", "t", diagonal=True)
+    texts = re.findall(r'<text class="label" x="([0-9.]+)" y="([0-9.]+)"[^>]*>([^<]*)</text>', svg)
+    assert len(texts) == len(points)
+    shown = {text for _, _, text in texts}
+    for number, label, _, _, by_name in key:
+        assert (label if by_name else str(number)) in shown, (number, label)
+    dots = re.findall(r'<circle cx="([0-9.]+)" cy="([0-9.]+)"', svg)
+    for (x, y, text), (cx, cy) in zip(texts, dots):
+        if text.isdigit() and abs(float(x) - float(cx)) <= POINT_RADIUS + 1.1:
+            assert abs(float(y) - float(cy)) <= POINT_RADIUS + 1.1          # the fallback: at its own dot

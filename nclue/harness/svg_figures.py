@@ -197,7 +197,10 @@ def scatter(fig_id, points, xlabel, ylabel, title, zero_lines=False, diagonal=Fa
         body.append('<circle cx="%.1f" cy="%.1f" r="%d" fill="#0969da"><title>%s: %s %s, %s %s</title></circle>' % (
             px, py, POINT_RADIUS, escape(label), escape(xlabel), fmt(dx), escape(ylabel), fmt(dy)))
         text = label if spot is not None else numbers[k][0]
-        body += _point_label(px, py, spot or number_spots.get(k), text)
+        # a number with no free spot still sits at its own dot (up and right of it), so every point carries
+        # its label or its number and a number is never read as a neighbour's
+        at = spot or number_spots.get(k) or (round(px + POINT_RADIUS + 1, 1), round(py - POINT_RADIUS - 1, 1), "start")
+        body += _point_label(px, py, at, text)
         key.append((k + 1, label, dx, dy, spots[k] is not None))
     desc = "; ".join("%s: %s, %s" % (label, fmt(px), fmt(py)) for label, px, py in points)
     return svg(fig_id, width, height, title, "%s (x: %s; y: %s). %s" % (title, xlabel, ylabel, desc),
