@@ -252,3 +252,21 @@ def test_design_numbers_are_only_what_the_construction_fixes(repo_run):
     for nid in ("T1.queries", "T1.documents", "X.s4.draws", "S7.all.pairs"):
         assert kinds[nid] == "design", (nid, kinds[nid])
     assert kinds["S4.lexical.raw.p"] == "floor" and kinds["T5.fusion.ci_lo"] == "monte_carlo"
+
+
+def test_a_number_stated_once_for_several_cells_is_checked_against_each():
+    """'125 each' (X.s8.per_source) is bound to all four sources' document counts: with every count 125 it passes;
+    with one of them 124 it fails naming that cell, not only the first."""
+    from nclue.harness.checks import Check
+    from nclue.harness.published import build
+
+    def verdict(counts):
+        checks = [Check("v2.structure.documents_%s" % src, "construction", "pass", "", "exact", n, n, "test")
+                  for src, n in counts.items()]
+        out, summary = build(REPO, checks, synthetic=False)
+        check = next(c for c in out if c.id == "published:X.s8.per_source")
+        return check.status, check.reason
+    status, _ = verdict({"arxiv": 125, "eric": 125, "fedreg": 125, "pmc": 125})
+    assert status == "pass"
+    status, reason = verdict({"arxiv": 125, "eric": 124, "fedreg": 125, "pmc": 125})
+    assert status == "fail" and "v2.structure.documents_eric" in reason

@@ -178,6 +178,11 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic):
     kind = number_kind(rule, num, row, declared)
     judged = _Judged(nid, num, row, rule, claim, value, declared)
     status, reason = judged.verdict(why, crosswalk.notes.get((rule.namespace, key), ""), synthetic)
+    also = _also_bound(nid, num, row, crosswalk, observed, estimates, synthetic, claim) if status == "pass" else []
+    for other_status, other_reason in also:
+        if other_status == "fail":
+            status, reason = "fail", "%s; the same published number for another cell: %s" % (reason, other_reason)
+            break
     cause = None
     if status == "skip":
         cause = "blocked configurations" if claim is None and "blocked" in why else (
@@ -188,6 +193,22 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic):
              "note": rule.note, "status": status}
     entry.update(judged.entry())
     return entry, Check("published:" + nid, "published", status, reason, cause=cause)
+
+
+def _also_bound(nid, num, row, crosswalk, observed, estimates, synthetic, primary):
+    """The verdicts ``(status, reason)`` of a number's further bindings (:func:`nclue.paperaudit.results.rules_for`
+    beyond the first) whose claims this run computed: each must pass too."""
+    out = []
+    for rule, key in results.rules_for(nid)[1:]:
+        claim, why = results.resolve(rule, key, crosswalk.rows, observed)
+        if claim is None or claim == primary or claim not in observed:
+            continue
+        value = results.claim_value(rule, claim, observed)
+        if value is None:
+            continue
+        judged = _Judged(nid, num, row, rule, claim, value, _declared(rule, claim, estimates))
+        out.append(judged.verdict(why, "", synthetic))
+    return out
 
 
 MC_CONSISTENT = "consistent within Monte Carlo error"

@@ -546,6 +546,17 @@ def _match(pattern, number_id):
     return row != "", row
 
 
+def rules_for(number_id):
+    """``[(rule, row)]`` of every rule binding ``number_id``, the first the primary binding (:func:`rule_for`): a
+    number the paper states once for several cells ("125 each" of four sources) is bound to each of them."""
+    out = []
+    for rule in RULES:
+        ok, row = _match(rule.pattern, number_id)
+        if ok:
+            out.append((rule, rule.key or row))
+    return out
+
+
 def rule_for(number_id):
     """``(rule, row)`` of the first rule binding ``number_id`` (``(None, None)`` when unbound)."""
     for rule in RULES:
