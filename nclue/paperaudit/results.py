@@ -59,7 +59,9 @@ PAPER_FAMILY = ("Table 5's p is 'selection + Holm' (section 3.3): the named vari
                 "(v1.inference.paper_block.<block>), not to the instrument's best variant of each of its blocks")
 PAGE_SET = ("'Exact condition page-set agreement 78.7%' (Table S8) sits beside 'Condition support agreement 661/710': "
             "its population is the 710 conditions (two negative answers select the same empty set); over the 533 "
-            "conditions both evaluators supported no count shows as 78.7%, over 710 559 does")
+            "conditions both evaluators supported no count shows as 78.7%, over 710 559 does. The arithmetic admits "
+            "661 as well (520/661 shows as 78.7%, the conditions whose support agrees); the binding takes 710, the "
+            "denominator of the row beside it, and says both")
 SAMPLED = ("Table S13's CrossPage row reads 'All (98 WB, 2 PMC) 100 20': 98 and 2 are the sampled pairs by source, "
            "100 sampled and 20 corrected the row's totals")
 REPRESENTATIVE = ("'representative gold-only NDCG@10 moves by at most .0012' (supplement 10.6): the largest change "
