@@ -20,6 +20,7 @@ nclue.core.errors.InputError: x.json: values nested deeper than 64 levels
 """
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -71,6 +72,10 @@ def shown_path(path, limit=200):
     return text if len(text) <= limit else text[:limit // 3] + "..." + text[-(2 * limit // 3):]
 
 
+# the errors of a write (a full disk, a quota, a read-only file system, a file too large)
+WRITE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EFBIG") if hasattr(errno, name))
+
+
 @contextlib.contextmanager
 def open_output(path, what="the output", guard=None):
     """The one way a file is written (release files, reports, exports): a text file object on a temporary
@@ -106,6 +111,8 @@ def open_output(path, what="the output", guard=None):
         os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         tmp = None
     except OSError as exc:
+        if exc.filename is not None and exc.errno not in WRITE_ERRNOS:
+            raise                           # a file the block read, not the output: reported as the read it was
         raise UsageError("%s %s cannot be written: %s" % (what, shown_path(path), exc.strerror or exc))
     finally:
         if tmp is not None:

@@ -9,11 +9,11 @@ place, so a user never sees a traceback.  The test suite sets
 ``NCLUE_RAISE_DEFECTS=1`` so that such a defect raises and fails loudly.
 """
 
-import errno
 import os
 import traceback
 
 from ..core.errors import NclueError
+from ..core.jsonio import WRITE_ERRNOS
 
 DEFECT_ENV = "NCLUE_RAISE_DEFECTS"
 
@@ -28,8 +28,6 @@ def defect_reason(what, exc):
     return "harness defect while %s: %s: %s%s (please report it)" % (what, type(exc).__name__, exc, where)
 
 
-# the errors of a write (a full disk, a quota, a read-only file system, a file too large): "cannot be written"
-WRITE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EROFS", "EFBIG") if hasattr(errno, name))
 
 
 def attempt(what, work):
@@ -40,7 +38,7 @@ def attempt(what, work):
         return False, str(exc)
     except OSError as exc:
         name = exc.filename if exc.filename is not None else what
-        verb = "written" if exc.errno in WRITE_ERRNOS else "read"
+        verb = "written" if exc.errno in WRITE_ERRNOS else "read"      # nclue.core.jsonio.WRITE_ERRNOS
         return False, "%s: cannot be %s (%s)" % (name, verb, exc.strerror or exc)
     except RecursionError as exc:
         if os.environ.get(DEFECT_ENV):

@@ -230,6 +230,7 @@ def _load_key(loading):
     """``key.jsonl``: one row per audited pair, checked against its release's query, document, n, the grade
     the initial copy gives it, its stratum and the document's source."""
     releases, pairs = loading.releases, loading.pairs
+    audited = {}                # (release, qid, docid) -> the pair that audits it
     for row in loading.rows("key"):
         pid = row.str("pair")
         if not _PAIR.match(pid):
@@ -240,7 +241,7 @@ def _load_key(loading):
         queries, corpus, qrels = releases[release][:3]
         qrels_path = releases[release][3] if len(releases[release]) > 3 else "the initial %s qrels" % release
         qid, docid = row.str("qid"), row.str("docid")
-        twice = next((p.pair for p in pairs.values() if (p.release, p.qid, p.docid) == (release, qid, docid)), None)
+        twice = audited.get((release, qid, docid))
         if twice is not None:
             raise row.error("pair", "pair %s audits %s / %s / %s, which pair %s already audits (a pair is audited "
                             "once)" % (pid, release, qid, docid, twice))
@@ -262,6 +263,7 @@ def _load_key(loading):
         if source != corpus[docid].source:
             raise row.error("source", "is %r but %s is from %r" % (source, docid, corpus[docid].source))
         pairs[pid] = Pair(pid, release, source, stratum, qid, docid, n, g0)
+        audited[(release, qid, docid)] = pid
     if not pairs:
         raise InputError(path_of("key"), "no audited pairs")
 

@@ -155,7 +155,9 @@ class Estimate:
     ``statistic`` (``p`` or ``percentile``), this run's ``n_draws`` and the paper's ``paper_draws``,
     ``expected`` (the value the paper's estimator has in expectation given this run), ``se`` and ``se_paper``,
     ``exact`` (the expectation comes from an exact p: ``se`` is 0) and ``alternatives``: ``(name, value)``
-    pairs, the values plausible wrong procedures give, on the same scale as ``expected``."""
+    pairs, the values plausible wrong procedures give, on the same scale as ``expected``.  An alternative whose
+    value is the expected value itself is left out: for that number the two procedures are the same (a block
+    with one endpoint has max-|T| p = raw p), so there is nothing to tell apart."""
 
     kind = "monte_carlo"
     __slots__ = ("resampling", "statistic", "n_draws", "paper_draws", "expected", "se", "se_paper", "exact",
