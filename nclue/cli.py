@@ -8,6 +8,7 @@ arguments, no data root).  Errors are messages, never tracebacks.
 import argparse
 import os
 import sys
+import textwrap
 
 from . import __version__
 from .analyses.base import LEVELS
@@ -296,7 +297,9 @@ def _measure_lines():
 SCORE_EPILOG = """measures (all at depth {depth}; docs/metrics.md):
 {measures}
   --per-query lists {per_query},
-  each in the unit of its total, so the rows average to the totals.
+  each in the unit of its total, so the rows average to the totals.  One scale per kind of measure:
+{scales}
+{ids}
 intervals: {level:.0%} family-clustered percentile bootstrap ({bootstrap:,} draws over exact-gold-set families);
 paired tests: {randomization:,} whole-family sign flips of Delta n-Clue successes, p = (1 + c)/(B + 1), with
 studentized max-|T| and Holm over each run's comparisons (each pair of runs once).  References:
@@ -309,10 +312,14 @@ exit codes: 0 scored; 1 a release file failed verification, or a run ranks nothi
 
 def _score_epilog():
     """The epilog with the measures table's lines and the protocol's draws (nclue/stats/protocol.py)."""
-    from .core.measures import DEPTH, PER_QUERY_MEASURES
+    from .core.measures import DEPTH, KINDS, PER_QUERY_MEASURES, SCORE_COMMAND_MEASURES
     from .stats import protocol
     return SCORE_EPILOG.format(depth=DEPTH, measures=_measure_lines(),
                                per_query=", ".join(m.label for m in PER_QUERY_MEASURES),
+                               scales="\n".join("  %-17s %s" % (k.unit, k.meaning) for k in KINDS.values()),
+                               ids=textwrap.fill("-m picks measures by id: %s." % ", ".join(
+                                   n for m in SCORE_COMMAND_MEASURES for n in m.ids()), width=98,
+                                   initial_indent="  ", subsequent_indent="    "),
                                level=protocol.INTERVAL_LEVEL, bootstrap=protocol.BOOTSTRAP.n_draws,
                                randomization=protocol.RANDOMIZATION.n_draws)
 
@@ -335,7 +342,8 @@ def cmd_score(argv, prog):
         a for a in args.against.split(",") if a]
     result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
                    verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query, names=args.name,
-                   allow_empty=args.allow_empty)
+                   allow_empty=args.allow_empty, qrels_file=args.qrels_file,
+                   measures=[m for given in args.measure or () for m in given.split(",") if m] or None)
     STDOUT.write(render(result, args.format))
     if args.html is not None:
         from .harness.html_report import render_score_html
@@ -361,6 +369,13 @@ def score_parser(prog):
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
     p.add_argument("--release", choices=("v1", "v2"), default="v1", help="%s (CrossPage) or %s (SourceShift)" % (layout.V1, layout.V2))
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
+    p.add_argument("--qrels-file", metavar="FILE", default=None,
+                   help="score against a TREC qrels file of your own (qid iteration docno grade; grade n = gold, "
+                        "1..n-1 = subset, 0 = judged non-relevant; .gz accepted) instead of a released copy; its "
+                        "queries are the ones it names")
+    p.add_argument("-m", "--measure", action="append", metavar="ID[,ID]",
+                   help="report only these measures (ids as in the per-query rows, or trec_eval's names: "
+                        "ndcg_cut.10); repeatable; default: all")
     p.add_argument("--against", metavar="ID[,ID]", default=None,
                    help="reference systems to compare with (default: the release's fair scorecard systems; controls, "
                         "oracles, floors and ablations only when named; 'none' for no comparison); several runs are "

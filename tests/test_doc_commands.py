@@ -198,6 +198,39 @@ def check_trec_eval_c(ctx):
     assert abs(ours - with_c) < 1e-9 and abs(ours - without_c) > 1e-3
 
 
+def check_own_qrels(ctx):
+    """The three lines of docs/usage.md#your-own-qrels, run in order: `nclue export-qrels /tmp/q` writes the
+    graded qrels; `nclue score run.trec --qrels-file ... -m ndcg_cut.10 --per-query` prints only graded
+    NDCG@10 with one `measure qid value unit` row per query; those rows and the mean are trec_eval's `-c -q -m
+    ndcg_cut.10` on the same file (pytrec_eval, queries the run misses as 0)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    out = str(ctx["tmp"] / "q")
+    code, _, err = _nclue("export-qrels", out, cwd=REPO)
+    assert code == 0, err
+    qrels_file = os.path.join(out, "qrels.graded.trec")
+    qrels = {}
+    for line in open(qrels_file, encoding="utf-8"):
+        qid, _, doc, grade = line.split()
+        qrels.setdefault(qid, {})[doc] = int(grade)
+    run_path = _trec_run(str(ctx["tmp"] / "run.trec"), "bm25_or", skip_every=9)
+    run = {}
+    for line in open(run_path, encoding="utf-8"):
+        qid, _, doc, rank, score, _ = line.split()
+        run.setdefault(qid, {})[doc] = float(score)
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
+    code, text, err = _nclue("score", run_path, "--qrels-file", qrels_file, "-m", "ndcg_cut.10", "--per-query",
+                             cwd=REPO)
+    assert code == 0, err
+    rows = {parts[1]: float(parts[2]) for parts in (line.split() for line in text.splitlines())
+            if len(parts) == 4 and parts[0] == "graded_ndcg_at_10"}
+    assert set(rows) == set(qrels)
+    for qid, value in rows.items():
+        assert abs(value - (reference[qid]["ndcg_cut_10"] if qid in reference else 0.0)) < 5e-5, qid
+    total = re.search(r"^  graded NDCG@10\s+([\d.]+) NDCG \(0-1\)", text, re.M)
+    assert total and abs(float(total.group(1)) - sum(v["ndcg_cut_10"] for v in reference.values()) / len(qrels)) < 5e-5
+    assert "Gold-NDCG" not in text and "qrels file, sha256" in text
+
+
 def check_mini_build(ctx):
     """`nclue build --config mini --out /tmp/mini`: a mini stand-in with its frozen claims and manifest,
     which reproduce verifies."""
@@ -296,11 +329,15 @@ COMMANDS = {
     "nclue export-qrels OUT [--release v1|v2] [--qrels ...] [--form raw|clean_v2|natural]": ("synopsis", None),
     "trec_eval -c -m ndcg_cut.10 OUT/qrels.graded.trec RUN": ("run", check_trec_eval_c),
     "nclue freeze": ("name", None),
+    "nclue export-qrels /tmp/q": ("run", check_own_qrels),
+    "nclue score run.trec --qrels-file /tmp/q/qrels.graded.trec -m ndcg_cut.10 --per-query": ("run", check_own_qrels),
+    "trec_eval -c -q -m ndcg_cut.10 /tmp/q/qrels.graded.trec run.trec": ("run", check_own_qrels),
     "nclue score": ("name", None),
     "nclue reproduce": ("name", None),
     "nclue COMMAND": ("synopsis", None),
     "sha256sum -c": ("name", None),
     "trec_eval -q": ("name", None),
+    "trec_eval -c": ("name", None),
 }
 
 

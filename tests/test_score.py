@@ -29,10 +29,16 @@ def test_a_shipped_ranking_gets_its_frozen_interval_and_p():
     result = score([_rankings("page_bm25_top3")], REPO, against=["page_bm25_max"])
     run = result["runs"][0]
     boot = _frozen("v1.inference.bootstrap")
-    for name, key in (("nclue_score_at_10", "score"), ("gold_hit_at_10", "hit"), ("gold_ndcg_at_10", "gold_ndcg")):
+    for name, key in (("nclue_score_at_10", "score"), ("gold_hit_at_10", "hit")):
         m = run["measures"][name]
         assert (m["ci_low"], m["ci_high"]) == (boot["v1.inference.bootstrap.page_bm25_top3.%s.ci_low" % key],
                                                boot["v1.inference.bootstrap.page_bm25_top3.%s.ci_high" % key])
+    # score reports every NDCG on trec_eval's 0-1 scale; the claim keeps the paper's x100
+    m = run["measures"]["gold_ndcg_at_10"]
+    assert m["unit"] == "NDCG (0-1)" and m["decimals"] == 3
+    for end in ("ci_low", "ci_high"):
+        assert m[end] == pytest.approx(boot["v1.inference.bootstrap.page_bm25_top3.gold_ndcg.%s" % end] / 100, abs=1e-12)
+    assert m["value"] == pytest.approx(_frozen("v1.matrix")["v1.matrix.page_bm25_top3.gold_ndcg_at_10"] / 100, abs=1e-12)
     contrast = _frozen("v1.inference.contrasts")
     prefix = "v1.inference.contrast.page_aggregation.page_bm25_top3."
     c = run["comparisons"][0]
@@ -381,3 +387,156 @@ def test_per_query_text_rows_split_on_whitespace_like_trec_eval():
         assert len(fields) == 4 and fields[1].startswith("nclue_"), line
     assert {line.split()[0] for line in rows} == {"nclue_score_at_10", "gold_hit_at_10", "gold_ndcg_at_10",
                                                   "graded_ndcg_at_10", "pairwise_auc"}
+
+
+def _graded_qrels(tmp_path):
+    """The release's graded qrels exported (export-qrels), as ``{qid: {docid: grade}}`` and the file's path."""
+    code, out, err = _cli("export-qrels", str(tmp_path / "q"), "--data", REPO)
+    assert code == 0, err
+    path = tmp_path / "q" / "qrels.graded.trec"
+    table = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        qid, _, docid, grade = line.split()
+        table.setdefault(qid, {})[docid] = int(grade)
+    return table, path
+
+
+def _trec_run(tmp_path, name="bm25_and"):
+    """A released ranking as a TREC run, scores descending so trec_eval keeps its order; and as a dict."""
+    rows = [json.loads(line) for line in open(_rankings(name), encoding="utf-8")]
+    run = {r["qid"]: {d: float(100 - k) for k, d in enumerate(r["docids"])} for r in rows}
+    path = tmp_path / ("%s.trec" % name)
+    path.write_text("".join("%s Q0 %s %d %s %s\n" % (q, d, k + 1, s, name) for q in run
+                            for k, (d, s) in enumerate(run[q].items())), encoding="utf-8")
+    return run, str(path)
+
+
+def test_a_qrels_file_of_ones_own_agrees_with_trec_eval_ndcg_cut_10(tmp_path):
+    # issue 36: `score RUN --qrels-file F -m ndcg_cut_10` is trec_eval's -m ndcg_cut.10 on F (with -c: queries
+    # F names that the run does not rank count as 0).  F is not a released copy: every 7th query dropped,
+    # every 5th query's gold demoted to a subset, and grade-0 rows added.
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    graded, _ = _graded_qrels(tmp_path)
+    mine = {}
+    for i, qid in enumerate(sorted(graded)):
+        if i % 7 == 0:
+            continue
+        grades = dict(graded[qid])
+        if i % 5 == 0:
+            top = max(grades.values())
+            grades = {d: (g - 1 if g == top else g) for d, g in grades.items()}
+        mine[qid] = grades
+    extra = sorted(json.loads(line)["docid"] for line in open(os.path.join(REPO, "data", "v1", "corpus.jsonl"),
+                                                              encoding="utf-8"))[:3]
+    lines = ["%s 0 %s %d" % (q, d, g) for q in sorted(mine) for d, g in sorted(mine[q].items())]
+    lines += ["%s 0 %s 0" % (q, d) for q in sorted(mine)[:50] for d in extra if d not in mine[q]]
+    path = tmp_path / "mine.qrels"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run, run_path = _trec_run(tmp_path)
+    result = score([run_path], REPO, against=[], qrels_file=str(path), measures=["ndcg_cut_10"], per_query=True)
+    got = result["runs"][0]
+    assert list(got["measures"]) == ["graded_ndcg_at_10"] and result["instrument"]["queries"] == len(mine)
+    assert "qrels file, sha256" in result["instrument"]["qrels"]
+    qrels = {q: {d: g for d, g in grades.items()} for q, grades in mine.items()}
+    for q in sorted(mine)[:50]:
+        qrels[q].update({d: 0 for d in extra if d not in mine[q]})
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate({q: run[q] for q in qrels if q in run})
+    per_query = {r["qid"]: r["value"] for r in got["per_query"]}
+    assert set(per_query) == set(mine)
+    for qid in mine:
+        expected = reference[qid]["ndcg_cut_10"] if qid in reference else 0.0      # trec_eval -c
+        assert per_query[qid] == pytest.approx(expected, abs=1e-12), qid
+    mean_c = sum(reference[q]["ndcg_cut_10"] for q in reference) / len(mine)
+    assert got["measures"]["graded_ndcg_at_10"]["value"] == pytest.approx(mean_c, abs=1e-12)
+    # the command line says the same, whitespace-split like trec_eval -q
+    code, out, err = _cli("score", run_path, "--data", REPO, "--against", "none", "--qrels-file", str(path),
+                          "-m", "ndcg_cut.10", "--per-query")
+    assert code == 0, err
+    rows = [line.split() for line in out.splitlines() if line.startswith("  graded_ndcg_at_10 ")]
+    assert len(rows) == len(mine) and all(len(r) == 4 for r in rows)
+    assert "Gold-NDCG" not in out and "n-Clue Score@10 " not in out
+
+
+def test_the_exported_qrels_given_back_score_as_the_released_copy(tmp_path):
+    _, path = _graded_qrels(tmp_path)
+    mine = score([_rankings("bm25_and")], REPO, against=[], qrels_file=str(path))["runs"][0]["measures"]
+    released = score([_rankings("bm25_and")], REPO, against=[])["runs"][0]["measures"]
+    assert {k: v["value"] for k, v in mine.items()} == {k: v["value"] for k, v in released.items()}
+
+
+def test_a_query_with_no_gold_in_ones_own_qrels_is_a_family_of_its_own(tmp_path):
+    graded, _ = _graded_qrels(tmp_path)
+    qids = sorted(graded)[:40]
+    lines = ["%s 0 %s %d" % (q, d, min(g, 1)) for q in qids for d, g in sorted(graded[q].items())]   # no gold
+    path = tmp_path / "nogold.qrels"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = score([_rankings("bm25_and")], REPO, against=[], qrels_file=str(path))
+    assert result["bootstrap"]["families"] == 40
+    measures = result["runs"][0]["measures"]
+    assert measures["nclue_score_at_10"]["value"] == 0.0 and measures["gold_hit_at_10"]["value"] == 0.0
+
+
+BAD_QRELS = [
+    # (file content, expected message) -- each must exit 2 naming file:line: field, without a traceback
+    ("nclue_0000 0 sim_wb_00001\n", ":1: expected 4 columns"),
+    ("nclue_0000 0 sim_wb_00001 1 extra\n", ":1: expected 4 columns"),
+    ("nclue_9999 0 sim_wb_00001 1\n", ":1: field 'qid': unknown query"),
+    ("nclue_0000 0 ../../etc/passwd 1\n", ":1: field 'docno': unknown document"),
+    ("nclue_0000 0 sim_wb_00001 1.5\n", ":1: field 'grade': not an integer"),
+    ("nclue_0000 0 sim_wb_00001 inf\n", ":1: field 'grade': not an integer"),
+    ("nclue_0000 0 sim_wb_00001 nan\n", ":1: field 'grade': not an integer"),
+    ("nclue_0000 0 sim_wb_00001 -1\n", ":1: field 'grade': grade -1 is outside 0.."),
+    ("nclue_0000 0 sim_wb_00001 4\n", ":1: field 'grade': grade 4 is outside 0.."),
+    ("nclue_0000 0 sim_wb_00001 " + "9" * 5000 + "\n", ":1: field 'grade': grade '999"),
+    ("nclue_0000 0 sim_wb_00001 1\nnclue_0000 0 sim_wb_00001 0\n", ":2: field 'docno': (nclue_0000, "
+                                                                   "'sim_wb_00001') is judged twice (first at line 1)"),
+    ("", ": no qrel rows"),
+    ("\n \n\t\n", ": no qrel rows"),
+    ("nclue_0000 0 sim_wb_00001 \uff11\n", ":1: field 'grade': not an integer"),
+]
+
+
+@pytest.mark.parametrize("content,message", BAD_QRELS, ids=[m.split(":")[-1].strip()[:30] + str(i)
+                                                             for i, (_, m) in enumerate(BAD_QRELS)])
+def test_a_bad_qrels_file_exits_2_naming_file_line_and_field(tmp_path, content, message):
+    path = tmp_path / "bad.qrels"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "--against", "none", "--qrels-file",
+                          str(path))
+    assert code == 2 and str(path) + message in err and "Traceback" not in err, err
+    assert out == ""
+
+
+def test_a_damaged_or_missing_qrels_file_exits_2(tmp_path):
+    good = "nclue_0000 0 sim_wb_00001 1\n".encode()
+    cases = {"truncated.gz": gzip.compress(good * 5000)[:200], "binary": b"\xff\xfe\x00nclue", "dir": None,
+             "dangling": None}
+    (tmp_path / "dir").mkdir()
+    os.symlink(str(tmp_path / "nowhere"), str(tmp_path / "dangling"))
+    for name, data in cases.items():
+        if data is not None:
+            (tmp_path / name).write_bytes(data)
+        code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "--against", "none", "--qrels-file",
+                              str(tmp_path / name))
+        assert code == 2 and str(tmp_path / name) in err and "Traceback" not in err, (name, err)
+
+
+def test_measures_are_picked_by_id_and_an_unknown_one_is_a_usage_error():
+    result = score([_rankings("bm25_and")], REPO, against=[], measures=["pairwise_auc", "nclue_score_at_10"])
+    assert list(result["runs"][0]["measures"]) == ["nclue_score_at_10", "pairwise_auc"]
+    assert [r[1] for r in __import__("nclue.harness.score", fromlist=["_rows"])._rows(result)] == [
+        "n-Clue Score@10", "pairwise AUC"]
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", "map,ndcg_cut.10")
+    assert code == 2 and "-m: unknown measure 'map'" in err and "ndcg_cut.10" in err and "Traceback" not in err
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "--qrels", "final", "--qrels-file", "x")
+    assert code == 2 and "give one of them" in err
+
+
+def test_one_scale_per_kind_of_measure():
+    from nclue.core.measures import KINDS, SCORE_COMMAND_MEASURES
+    result = score([_rankings("bm25_and")], REPO, against=[])
+    measures = result["runs"][0]["measures"]
+    for m in SCORE_COMMAND_MEASURES:
+        assert measures[m.name]["unit"] == KINDS[m.kind].unit, m.name
+    assert measures["gold_ndcg_at_10"]["unit"] == measures["graded_ndcg_at_10"]["unit"] == "NDCG (0-1)"
+    assert 0 <= measures["gold_ndcg_at_10"]["value"] <= 1 and result["scales"]["ndcg"]["unit"] == "NDCG (0-1)"

@@ -31,6 +31,7 @@ scale (the paper's graded NDCG .265); ``queries`` are integer counts.
 [0, 1, 0]
 """
 
+import math
 from collections import namedtuple
 from typing import Callable, NamedTuple, Optional
 
@@ -53,6 +54,8 @@ class Measure(NamedTuple):
     per_query_rows: bool = False    # score --per-query lists it (in ``unit``: scale x the per-query value)
     help: str = ""              # score --help's line (empty: not a score measure)
     integer: bool = False       # per-query values are 0/1 counts: a mean is scale * count / queries, exactly
+    kind: str = "share"         # a key of KINDS: the scale ``score`` reports it on
+    trec_eval: str = ""         # trec_eval's name of the same measure (``score -m`` accepts it)
 
     def values(self, out):
         """Its per-query values on the outcome vectors ``out`` (a sequence; None where undefined)."""
@@ -66,6 +69,45 @@ class Measure(NamedTuple):
             return "%d" % value
         return "%.*f" % (self.decimals, value)
 
+    def on_kind_scale(self):
+        """The measure on its kind's scale (:data:`KINDS`), as ``score`` reports it: a Gold-NDCG the paper
+        prints x100 (32.2) is 0.322 there, with two more decimals.
+
+        >>> m = MEASURES["gold_ndcg_at_10"].on_kind_scale()
+        >>> m.unit, m.scale, m.decimals
+        ('NDCG (0-1)', 1.0, 3)
+        """
+        kind = KINDS[self.kind]
+        if kind.scale == self.scale:
+            return self
+        extra = round(math.log10(self.scale / kind.scale))
+        return self._replace(unit=kind.unit, scale=kind.scale, decimals=self.decimals + extra)
+
+    def ids(self):
+        """Every name ``score -m`` knows it by: its own id, trec_eval's name, and pytrec_eval's (dots as
+        underscores)."""
+        names = [self.name]
+        if self.trec_eval:
+            names += [self.trec_eval, self.trec_eval.replace(".", "_")]
+        return names
+
+
+class Kind(NamedTuple):
+    """A kind of measure and the one scale ``score`` reports every measure of that kind on."""
+    unit: str
+    scale: float
+    meaning: str
+
+
+# score reports every measure of a kind on that kind's scale (docs/metrics.md#units); the claims and the
+# report keep the paper's own (Gold-NDCG x100, graded NDCG 0-1)
+KINDS = {
+    "share": Kind("points", 100.0, "percent of the evaluation queries (0-100)"),
+    "ndcg": Kind("NDCG (0-1)", 1.0, "a mean NDCG on trec_eval's 0-1 scale"),
+    "auc": Kind("AUC (0-1)", 1.0, "a mean pairwise AUC on the 0-1 scale"),
+    "count": Kind("queries", 1.0, "an integer count of queries"),
+}
+
 
 def _column(name):
     return lambda out: getattr(out, name)
@@ -78,12 +120,13 @@ _TABLE = (
             help="share of queries whose first top-10 gold precedes every judged subset", integer=True),
     Measure("success_count", "success_count", "n-Clue successes", "queries", 0,
             "number of queries counted by n-Clue Score@10", "n-clue-score10", _column("success"), "count", 1.0,
-            integer=True),
+            integer=True, kind="count"),
     Measure("gold_hit_at_10", "gold_hit", "Gold Hit@10", "points", 1,
             "share of queries with a gold in the top 10 (r_G <= 10)", "gold-hit10", _column("hit"),
             per_query_rows=True, help="share of queries with a gold in the top 10", integer=True),
     Measure("hit_count", "hit_count", "Gold hits", "queries", 0,
-            "number of queries counted by Gold Hit@10", "gold-hit10", _column("hit"), "count", 1.0, integer=True),
+            "number of queries counted by Gold Hit@10", "gold-hit10", _column("hit"), "count", 1.0, integer=True,
+            kind="count"),
     Measure("complete_first", "complete_first", "Complete first", "points", 1,
             "outcome: a top-10 gold precedes every subset (= n-Clue Score@10)", "outcomes", _column("success"),
             help="outcome: a top-10 gold precedes every subset (the three outcomes sum to 100)", integer=True),
@@ -97,18 +140,18 @@ _TABLE = (
     Measure("gold_ndcg_at_10", "gold_ndcg", "Gold-NDCG@10", "NDCG x100", 1,
             "binary-gain NDCG@10 with gain 1 for gold only; ideal from min(10, |G_q|) golds; mean x 100",
             "gold-ndcg10", _column("gold_ndcg"), per_query_rows=True,
-            help="binary gain for gold documents only"),
+            help="binary gain for gold documents only", kind="ndcg"),
     Measure("graded_ndcg_at_10", "graded_ndcg", "graded NDCG@10", "NDCG (0-1)", 3,
             "trec_eval ndcg_cut.10: linear gain = grade, ideal from all nonzero qrels; mean on 0-1",
             "graded-ndcg10", _column("graded_ndcg"), scale=1.0, per_query_rows=True,
-            help="linear gain = grade (trec_eval ndcg_cut.10)"),
+            help="linear gain = grade (trec_eval ndcg_cut.10)", kind="ndcg", trec_eval="ndcg_cut.10"),
     Measure("pairwise_auc", "pairwise_auc", "pairwise AUC", "AUC (0-1)", 3,
             "per query mean over gold x subset pairs of 1[rank(g) < rank(s)], 0.5 when both unranked; macro mean",
             "pairwise-auc", _column("auc"), "mean_defined", 1.0, per_query_rows=True,
-            help="gold ranked before subset, over queries with both"),
+            help="gold ranked before subset, over queries with both", kind="auc"),
     Measure("auc_queries", "auc_queries", "AUC queries", "queries", 0,
             "queries with a gold and a subset (the pairwise AUC denominator)", "pairwise-auc",
-            lambda out: [0 if a is None else 1 for a in out.auc], "count", 1.0, integer=True),
+            lambda out: [0 if a is None else 1 for a in out.auc], "count", 1.0, integer=True, kind="count"),
 )
 
 MEASURES = {m.name: m for m in _TABLE}
@@ -124,5 +167,26 @@ SCORECARD_MEASURES = _TABLE
 V1_FORM_MEASURES = group("nclue_score_at_10", "gold_hit_at_10")
 V2_FORM_MEASURES = group("nclue_score_at_10", "success_count", "gold_hit_at_10", "gold_ndcg_at_10",
                          "graded_ndcg_at_10")
-SCORE_COMMAND_MEASURES = tuple(m for m in _TABLE if m.help)      # the measures score prints, each with an interval
+# the measures score prints, each with an interval, each on its kind's scale
+SCORE_COMMAND_MEASURES = tuple(m.on_kind_scale() for m in _TABLE if m.help)
 PER_QUERY_MEASURES = tuple(m for m in SCORE_COMMAND_MEASURES if m.per_query_rows)
+
+
+def score_measures(asked=None):
+    """The measures ``score -m`` picks, in the table's order: each name in ``asked`` is a measure's id, its
+    trec_eval name (``ndcg_cut.10``) or pytrec_eval's (``ndcg_cut_10``); None or empty: all of
+    :data:`SCORE_COMMAND_MEASURES`.  An unknown name is a :class:`~nclue.core.errors.UsageError` listing them.
+
+    >>> [m.name for m in score_measures(["ndcg_cut.10", "nclue_score_at_10"])]
+    ['nclue_score_at_10', 'graded_ndcg_at_10']
+    """
+    if not asked:
+        return SCORE_COMMAND_MEASURES
+    known = {name: m for m in SCORE_COMMAND_MEASURES for name in m.ids()}
+    for name in asked:
+        if name not in known:
+            from .errors import UsageError, bounded
+            raise UsageError("-m: unknown measure %s (measures: %s)" % (
+                bounded(repr(name), 80), ", ".join(n for m in SCORE_COMMAND_MEASURES for n in m.ids())))
+    wanted = {known[name].name for name in asked}
+    return tuple(m for m in SCORE_COMMAND_MEASURES if m.name in wanted)

@@ -22,6 +22,7 @@ nclue.core.errors.InputError: r.txt:1: field 'score': not a number: '1_0'
 
 import math
 import re
+from typing import NamedTuple
 
 from .errors import InputError
 from .jsonio import read_bytes_text
@@ -46,15 +47,7 @@ def read_trec_run(path, where, queries, corpus, ties="trec", depth=10, text=None
     if text is None:
         text = read_bytes_text(path, where)
     per_query, seen = {}, {}
-    # split on "\n" only (str.splitlines also splits on form feeds and other separators, and
-    # would shift every line number after one); a CRLF line end is accepted
-    for number, line in enumerate(text.split("\n"), 1):
-        if line.endswith("\r"):
-            line = line[:-1]
-        stripped = line.strip(" \t\v\f\r")
-        if not stripped:
-            continue
-        parts = _SPLIT.split(stripped)
+    for number, parts in _lines(text):
         if len(parts) != 6:
             raise InputError(where, "expected 6 columns 'qid Q0 docno rank score tag' separated by ASCII spaces or "
                              "tabs, got %d" % len(parts), line=number)
@@ -91,3 +84,61 @@ def read_trec_run(path, where, queries, corpus, ties="trec", depth=10, text=None
         rows = rows[:depth]
         out[qid] = RankingRow(qid, tuple(d for d, _, _ in rows), tuple(s for _, s, _ in rows))
     return out
+
+
+def _lines(text):
+    """``(line number, columns)`` of every non-blank line, split as trec_eval splits them (see module doc).
+    Lines end at "\n" only (str.splitlines would also split at form feeds and shift every later line
+    number); a CRLF end is accepted."""
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.strip(" \t\v\f\r")
+        if stripped:
+            yield number, _SPLIT.split(stripped)
+
+
+def read_trec_qrels(where, queries, corpus, text):
+    """``{qid: {docno: grade}}`` of a TREC qrels file (``qid iteration docno grade``), the judged pairs with a
+    nonzero grade, under this benchmark's grade rule (docs/usage.md#your-own-qrels): a query's grades are
+    0..n, n = its number of conditions; n is gold, 1..n-1 a subset, 0 judged non-relevant.  Every query the
+    file names is evaluated (a query with only grade-0 rows has no gold).  Refused with file, line and field:
+    a line of another width, an unknown query or document, a grade that is not an ASCII integer or lies
+    outside 0..n, a pair judged twice, a file with no row.
+
+    >>> read_trec_qrels("q.txt", {"q": _Query(2)}, {"d1", "d2"}, "q 0 d1 2\\nq 0 d2 0\\n")
+    {'q': {'d1': 2}}
+    >>> read_trec_qrels("q.txt", {"q": _Query(2)}, {"d1"}, "q 0 d1 3\\n")
+    Traceback (most recent call last):
+    ...
+    nclue.core.errors.InputError: q.txt:1: field 'grade': grade 3 is outside 0..2 (q has 2 conditions: gold is grade 2)
+    """
+    out, first = {}, {}
+    for number, parts in _lines(text):
+        if len(parts) != 4:
+            raise InputError(where, "expected 4 columns 'qid iteration docno grade' separated by ASCII spaces or "
+                             "tabs, got %d" % len(parts), line=number)
+        qid, _, docno, grade = parts
+        if qid not in queries:
+            raise InputError(where, "unknown query %s" % _show(qid), line=number, field="qid")
+        if docno not in corpus:
+            raise InputError(where, "unknown document %s" % _show(docno), line=number, field="docno")
+        if not _INT.match(grade):
+            raise InputError(where, "not an integer: %s" % _show(grade), line=number, field="grade")
+        n = queries[qid].n
+        value = int(grade) if len(grade) <= 12 else None        # no conversion of a 5,000-digit number
+        if value is None or not 0 <= value <= n:
+            raise InputError(where, "grade %s is outside 0..%d (%s has %d conditions: gold is grade %d)" % (
+                _show(grade) if len(grade) > 12 else grade, n, qid, n, n), line=number, field="grade")
+        if (qid, docno) in first:
+            raise InputError(where, "(%s, %s) is judged twice (first at line %d)" % (qid, _show(docno), first[
+                qid, docno]), line=number, field="docno")
+        first[qid, docno] = number
+        grades = out.setdefault(qid, {})
+        if value:
+            grades[docno] = value
+    if not out:
+        raise InputError(where, "no qrel rows (a qrels file lists at least one judged pair)")
+    return out
+
+
+class _Query(NamedTuple):            # stands for a released query in the doctest
+    n: int

@@ -19,9 +19,10 @@ from html import escape
 
 from .. import __version__
 from ..core.layout import QUERY_FORMS
-from ..core.measures import SCORE_COMMAND_MEASURES, SCORECARD_MEASURES
+from ..core.measures import SCORECARD_MEASURES
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
 from .published import paper_order
+from .score import picked_measures
 from .report import REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence
 from .svg_figures import fmt, forest, scatter, stacked
 
@@ -305,7 +306,7 @@ def render_score_html(result):
     body.append(contents([("run-%d" % k, run["run"]) for k, run in enumerate(runs)]))
     for k, run in enumerate(runs):
         rows = []
-        for m in SCORE_COMMAND_MEASURES:
+        for m in picked_measures(result):
             v = run["measures"][m.name]
             rows.append([escape(v["label"]), num(v["value"], m.decimals + 1), escape(v["unit"]),
                          interval(v["ci_low"], v["ci_high"], m.decimals + 1)])

@@ -33,9 +33,9 @@ from ..core.loaders import load_ranking
 from ..core.records import RankingRow
 from ..core import measures as measure_table
 from ..core.measures import DEPTH
-from ..core.metrics import evaluate, summary
-from ..core.structure import families
-from ..core.trec import read_trec_run
+from ..core.metrics import evaluate, ideal_graded_dcg, summary
+from ..core.structure import families, gold_and_subsets
+from ..core.trec import read_trec_qrels, read_trec_run
 from ..stats import bootstrap, protocol, randomization
 from .locate import data_root
 from .runner import check_root
@@ -99,20 +99,64 @@ def verify_inputs(inst, rels, verify=True, warn=None):
             warn("warning: %s (scoring anyway: --no-verify)\n" % problem)
 
 
-class Design:
-    """Queries, families, bootstrap draws and sign-flip masks of one release and qrel copy."""
+class Judgements:
+    """What a run is scored against: a released qrel copy (``--qrels``) or a TREC qrels file of the user's
+    (``--qrels-file``, docs/usage.md#your-own-qrels) -- its label, evaluation queries, grades, gold and subset
+    sets, ideal DCGs, the release files it rests on, and the labels of its random streams."""
 
-    def __init__(self, inst, rel, shared):
-        self.qrels_rel = rel
+    def __init__(self, label, queries, qrels, sets, ideal, inputs, stream_copy, released):
+        self.label, self.queries, self.qrels, self.sets = label, queries, qrels, sets
+        self.ideals, self.inputs, self.stream_copy, self.released = ideal, inputs, stream_copy, released
+
+    @classmethod
+    def of_copy(cls, inst, name):
+        """A released qrel copy (None: the release's last)."""
+        rel = inst.copy_path(name)
+        return cls(rel, inst.evaluation_queries(rel), inst.qrels(rel), gold_sets(inst, rel), ideals(inst, rel),
+                   inst.copy_inputs(rel), rel, rel)
+
+    @classmethod
+    def of_file(cls, inst, path):
+        """A TREC qrels file (gzip accepted): checked row by row against the release's queries and documents
+        (:func:`nclue.core.trec.read_trec_qrels`); its evaluation queries are the ones it names, and its streams
+        are labelled by its SHA-256, so the same judgements draw the same resamples wherever the file lies."""
+        import hashlib
+        data = read_maybe_gzip(path, path)
+        grades = read_trec_qrels(path, inst.queries(), inst.corpus(), decode_text(data, path))
+        queries = {q: inst.queries()[q] for q in sorted(grades)}
+        digest = hashlib.sha256(data).hexdigest()
+        return cls("%s (qrels file, sha256 %s)" % (path, digest[:12]), queries, grades,
+                   gold_and_subsets(queries, grades), {q: ideal_graded_dcg(g) for q, g in grades.items()}, [],
+                   "qrels-file:" + digest, None)
+
+    def outcomes(self, inst, ranking_rel=None, ranking=None):
+        """Per-query outcome vectors of a released ranking file (memoised for a released copy) or of a ranking."""
+        if ranking is None and self.released is not None:
+            return outcomes(inst, ranking_rel, self.released)
+        return evaluate(inst.ranking(ranking_rel) if ranking is None else ranking, self.queries, self.qrels,
+                        self.sets, ideals=self.ideals)
+
+
+def _families(sets):
+    """Exact-gold-set families (:func:`nclue.core.structure.families`); a query with no gold (possible only in a
+    user's qrels file) is a family of its own rather than one family of every gold-less query."""
+    golden = families({q: s for q, s in sets.items() if s[0]})
+    return sorted(golden + [[q] for q in sorted(sets) if not sets[q][0]], key=lambda fam: fam[0])
+
+
+class Design:
+    """Queries, families, bootstrap draws and sign-flip masks of one release and set of judgements."""
+
+    def __init__(self, inst, judged, shared):
         if shared:                 # v1's final qrels: exactly the harness's inference draws and masks
             ctx = context(inst)
             self.qids, self.design, self.fams = ctx.qids, ctx.design, ctx.fams
             self.draws, self.masks = ctx.draws, ctx.masks
             self.streams = (protocol.describe(protocol.BOOTSTRAP), protocol.describe(protocol.RANDOMIZATION))
         else:
-            labels = {"release": inst.base, "copy": rel}
-            self.qids = sorted(inst.evaluation_queries(rel))
-            self.fams = families(gold_sets(inst, rel))
+            labels = {"release": inst.base, "copy": judged.stream_copy}
+            self.qids = sorted(judged.queries)
+            self.fams = _families(judged.sets)
             self.design = bootstrap.FamilyDesign(self.qids, self.fams)
             self.draws = bootstrap.draw_indices(protocol.stream(protocol.SCORE_BOOTSTRAP, **labels),
                                                 self.design.n_families, protocol.SCORE_BOOTSTRAP.n_draws)
@@ -131,14 +175,14 @@ def _integer_units(values):
     return randomization.to_integer_units(values), randomization.FIXED_POINT
 
 
-def intervals(design, out):
+def intervals(design, out, measures=measure_table.SCORE_COMMAND_MEASURES):
     """``{measure name: (low, high)}``: the 95% family-clustered percentile interval of every measure
     ``score`` prints (:data:`nclue.core.measures.SCORE_COMMAND_MEASURES`), from its declared per-query
     column, aggregate and scale: a draw's value is ``scale * (sum over its queries) / (its queries)``, over
     the queries where the measure is defined for a ``mean_defined`` measure (pairwise AUC: those with a
     gold and a subset)."""
     result = {}
-    for measure in measure_table.SCORE_COMMAND_MEASURES:
+    for measure in measures:
         values = measure.values(out)
         if measure.aggregate == "mean_defined":
             units, fixed = _integer_units([0 if v is None else v for v in values])
@@ -257,14 +301,17 @@ def _release_hint(inst, release, exc):
 
 
 def score(runs, root=None, release="v1", qrels=None, against=None, run_format="auto", ties="trec",
-          verify=True, warn=None, per_query=False, names=None, allow_empty=False, stdin=None):
+          verify=True, warn=None, per_query=False, names=None, allow_empty=False, stdin=None, measures=None,
+          qrels_file=None):
     """Score ``runs`` on an instrument; returns a JSON-ready dict (see module doc).
 
     ``runs``: paths (TREC or JSONL, gzip accepted; ``-`` reads standard input) or, from Python, rankings as
     data (``{qid: [docid, ...]}`` or ``{qid: [(docid, score), ...]}``, best first).  ``against``: reference
     system ids (None: the fair scorecard systems, :func:`default_references`; ``[]``: none).  ``names``: a
-    label per run (else a TREC run's tag, else its path).  A run that ranks nothing for any query raises
-    :class:`~nclue.core.errors.EmptyRun` unless ``allow_empty``.
+    label per run (else a TREC run's tag, else its path).  ``measures``: the names ``-m`` picks
+    (:func:`nclue.core.measures.score_measures`; None: all).  ``qrels_file``: a TREC qrels file to score
+    against instead of a released copy (``qrels`` then must be None).  A run that ranks nothing for any query
+    raises :class:`~nclue.core.errors.EmptyRun` unless ``allow_empty``.
 
     >>> import os
     >>> from nclue.api import score
@@ -274,34 +321,39 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
     >>> run["measures"]["nclue_score_at_10"]["unit"], run["comparisons"][0]["against"]
     ('points', 'bm25_or')
     """
+    picked = measure_table.score_measures(measures)
+    if qrels is not None and qrels_file is not None:
+        raise UsageError("--qrels names a released copy and --qrels-file a file of your own: give one of them")
     root = data_root(root)
     check_root(root)
     inst = Instrument(root)
     if release == "v2":
         inst = inst.v2()
-    rel = inst.copy_path(qrels)
     known = dict(_reference_runs(inst, release))
     wanted = default_references(inst) if against is None else list(against)
     unknown = [sid for sid in wanted if sid not in known]
     if unknown:
         raise UsageError("--against: unknown system %s (systems: %s)" % (bounded(repr(unknown[0]), 80),
                                                                          ", ".join(sorted(known))))
-    needed = [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel) + [
-        inst.SYSTEMS] + [known[sid] for sid in wanted] + ([inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else [])
-    verify_inputs(inst, needed, verify, warn)
-    design = Design(inst, rel, shared=(release == "v1" and rel == inst.QRELS))
+    base = [inst.CORPUS, inst.QUERIES]
+    if qrels_file is None:
+        base += inst.copy_inputs(inst.copy_path(qrels))
+    verify_inputs(inst, base + [inst.SYSTEMS] + [known[sid] for sid in wanted] + (
+        [inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else []), verify, warn)
+    judged = Judgements.of_copy(inst, qrels) if qrels_file is None else Judgements.of_file(inst, qrels_file)
+    design = Design(inst, judged, shared=(release == "v1" and judged.released == inst.QRELS))
     scored, tags = [], []
     for i, run in enumerate(runs):
         found = set()
-        scored.append(_score_run(inst, rel, release, i, run, run_format, ties, stdin, found, allow_empty, warn))
+        scored.append(_score_run(inst, judged, release, i, run, run_format, ties, stdin, found, allow_empty, warn))
         tags.append(found)
     labels = _labels(runs, names, tags)
-    result = _header(inst, root, rel, wanted, design)
+    result = _header(inst, root, judged, wanted, design, picked)
     for i, (where, ranking, order, out, ranked) in enumerate(scored):
         itself = [sid for sid in wanted if _same_ranking(ranking, inst.ranking(known[sid]))]
-        refs = [(sid, outcomes(inst, known[sid], rel)) for sid in wanted if sid not in itself]
+        refs = [(sid, judged.outcomes(inst, known[sid])) for sid in wanted if sid not in itself]
         refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]   # each pair once
-        entry = _run_entry(design, labels[i], where, order, out, ranked, refs, per_query)
+        entry = _run_entry(design, labels[i], where, order, out, ranked, refs, per_query, picked)
         if itself:
             entry["not_compared"] = {sid: "the run ranks every query as this reference's released ranking does: "
                                           "a run is never its own reference" for sid in itself}
@@ -319,10 +371,10 @@ def _same_ranking(ranking, reference):
     return all(list(ranking[q].docids[:DEPTH]) == list(reference[q].docids[:DEPTH]) for q in ranking)
 
 
-def _score_run(inst, rel, release, i, run, run_format, ties, stdin, found, allow_empty, warn):
+def _score_run(inst, judged, release, i, run, run_format, ties, stdin, found, allow_empty, warn):
     """``(where, ranking, order, outcomes, ranked queries)`` of the ``i``-th run (a path, ``-`` or data);
     :class:`~nclue.core.errors.EmptyRun` when it ranks nothing, unless ``allow_empty``."""
-    queries, corpus = inst.evaluation_queries(rel), inst.corpus()
+    queries, corpus = judged.queries, inst.corpus()
     if isinstance(run, str):
         try:
             ranking, order = read_run(run, inst.queries(), corpus, run_format, ties, stdin=stdin, tags=found)
@@ -340,14 +392,16 @@ def _score_run(inst, rel, release, i, run, run_format, ties, stdin, found, allow
             raise EmptyRun(message + "; --allow-empty scores it as all zeros")
         if warn is not None:
             warn("WARNING: %s; scored as all zeros (--allow-empty)\n" % message)
-    out = evaluate(ranking, queries, inst.qrels(rel), gold_sets(inst, rel), ideals=ideals(inst, rel))
+    out = judged.outcomes(inst, ranking=ranking)
     return where, ranking, order, out, ranked
 
 
-def _header(inst, root, rel, wanted, design):
-    """The result's description of the instrument, the depth, the references and the protocol."""
-    return {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": rel,
-                           "queries": len(inst.evaluation_queries(rel)), "synthetic": _synthetic(inst)},
+def _header(inst, root, judged, wanted, design, picked):
+    """The result's description of the instrument, the depth, the measures, the references and the protocol."""
+    return {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": judged.label,
+                           "queries": len(judged.queries), "synthetic": _synthetic(inst)},
+            "measures": [m.name for m in picked],
+            "scales": {kind: {"unit": k.unit, "meaning": k.meaning} for kind, k in sorted(measure_table.KINDS.items())},
             "depth": DEPTH, "depth_note": "every measure is defined at depth %d; documents below it are ignored"
                                           % DEPTH,
             "references": wanted,
@@ -362,21 +416,30 @@ def _header(inst, root, rel, wanted, design):
             "runs": []}
 
 
-def _run_entry(design, label, where, order, out, ranked, refs, per_query):
-    """One run's totals with intervals, its comparisons with ``refs`` and (``per_query``) its per-query rows."""
+def _run_entry(design, label, where, order, out, ranked, refs, per_query, picked):
+    """One run's totals (the measures ``picked``, each on its kind's scale) with intervals, its comparisons with
+    ``refs`` and (``per_query``) its per-query rows."""
     s = summary(out)
-    ivs = intervals(design, out)
-    measures = {m.name: {"value": s[m.key], "unit": m.unit, "label": m.label, "decimals": m.decimals,
+    ivs = intervals(design, out, picked)
+    measures = {m.name: {"value": _on_scale(m, s[m.key]), "unit": m.unit, "label": m.label, "decimals": m.decimals,
                          "ci_low": ivs.get(m.name, (None, None))[0], "ci_high": ivs.get(m.name, (None, None))[1]}
-                for m in measure_table.SCORE_COMMAND_MEASURES}
+                for m in picked}
     entry = {"run": label, "file": where, "order": order, "ranked_queries": ranked,
              "successes": s["success_count"], "measures": measures,
              "comparisons": comparisons(design, out, refs)}
     if per_query:
-        columns = [(m, m.values(out)) for m in measure_table.PER_QUERY_MEASURES]
+        columns = [(m, m.values(out)) for m in picked if m.per_query_rows]
         entry["per_query"] = [{"qid": q, "measure": m.name, "unit": m.unit, "value": _per_query_value(m, values[k])}
                               for k, q in enumerate(out.qids) for m, values in columns]
     return entry
+
+
+def _on_scale(measure, value):
+    """A summary value (on the paper's scale, :func:`nclue.core.metrics.summary`) on ``measure``'s scale."""
+    paper = measure_table.MEASURES[measure.name].scale
+    if value is None or paper == measure.scale:
+        return value
+    return value * measure.scale / paper
 
 
 def _per_query_value(measure, value):
@@ -408,6 +471,12 @@ def _in_unit(measure, value):
     return _num(value, measure["decimals"] + 1)
 
 
+def picked_measures(result):
+    """The measures a result reports (``-m``), as declared in :data:`nclue.core.measures.SCORE_COMMAND_MEASURES`."""
+    names = set(result.get("measures", [m.name for m in measure_table.SCORE_COMMAND_MEASURES]))
+    return tuple(m for m in measure_table.SCORE_COMMAND_MEASURES if m.name in names)
+
+
 HEADER = ("run", "measure", "qid", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm")
 
 
@@ -417,7 +486,7 @@ def _rows(result):
     rows = []
     for run in result["runs"]:
         name = run["run"]
-        for m in measure_table.SCORE_COMMAND_MEASURES:
+        for m in picked_measures(result):
             v = run["measures"][m.name]
             rows.append((name, v["label"], "all", _in_unit(v, v["value"]), _in_unit(v, v["ci_low"]),
                          _in_unit(v, v["ci_high"]), v["unit"], "", "", ""))
@@ -488,16 +557,16 @@ def _text(result):
     if itself:
         lines[-1] += " (not %s: a run is never compared with its own released ranking)" % ", ".join(itself)
     for run in result["runs"]:
-        lines += [""] + _text_run(run, info["queries"])
+        lines += [""] + _text_run(run, info["queries"], picked_measures(result))
     return "\n".join(lines) + "\n"
 
 
-def _text_run(run, queries):
+def _text_run(run, queries, measures):
     """One run's lines of the text format: totals with intervals, comparisons, per-query rows."""
     lines = ["run %s (%s%s; %d of %d queries ranked, absent queries score as empty lists)" % (
         run["run"], "" if run["file"] == run["run"] else "file %s; " % run["file"], run["order"],
         run["ranked_queries"], queries)]
-    for m in measure_table.SCORE_COMMAND_MEASURES:
+    for m in measures:
         v = run["measures"][m.name]
         ci = "" if v["ci_low"] is None else "  [%s, %s]" % (_in_unit(v, v["ci_low"]), _in_unit(v, v["ci_high"]))
         lines.append("  %-18s %10s %-11s%s" % (m.label, _in_unit(v, v["value"]), v["unit"], ci))
