@@ -43,7 +43,7 @@ def test_html_is_self_contained_deterministic_and_complete_without_scripts(repor
     for section in SECTION_IDS:
         assert '<section id="%s">' % section in html, section
     for fig in FIGURES:
-        assert '<svg id="%s" role="img"' % fig in html and 'id="%s-t"' % fig in html and 'id="%s-d"' % fig in html
+        assert re.search(r'<svg id="%s"( class="forest")? role="img"' % fig, html) and 'id="%s-t"' % fig in html and 'id="%s-d"' % fig in html
     # no network: no external script, style sheet, font or image
     assert not re.search(r"<script[^>]+src=|<link\b|@import|url\(|<img\b", html)
     assert re.findall(r"https?://[^\"' ]+", html) == ["http://www.w3.org/2000/svg"] * html.count("<svg ")
@@ -143,20 +143,57 @@ PROBE = r"""
                 after:left.map(function(r){return r.getAttribute("data-status");})};
     f.click();
   }
+  // every dot of a scatter carries its label or its number, at the dot or joined to it by a leader line
+  out.points=0;out.unmatched=[];
+  document.querySelectorAll("svg circle[data-point]").forEach(function(c){
+    var svg=c.ownerSVGElement,k=c.getAttribute("data-point"),name=c.getAttribute("data-label");out.points++;
+    var t=svg.querySelector('text.label[data-point="'+k+'"]');
+    if(!t){out.unmatched.push(svg.id+": point "+k+" ("+name+") has no label");return;}
+    if(t.textContent!==name&&t.textContent!==k){out.unmatched.push(svg.id+": point "+k+" is labelled "+t.textContent);}
+    var cb=c.getBoundingClientRect(),tb=t.getBoundingClientRect(),cx=(cb.left+cb.right)/2,cy=(cb.top+cb.bottom)/2;
+    var gx=Math.max(tb.left-cx,0,cx-tb.right),gy=Math.max(tb.top-cy,0,cy-tb.bottom);
+    var leader=svg.querySelector('line.leader[data-point="'+k+'"]');
+    var joined=leader&&Math.abs(+leader.getAttribute("x1")-(+c.getAttribute("cx")))<0.2&&
+               Math.abs(+leader.getAttribute("y1")-(+c.getAttribute("cy")))<0.2;
+    if(Math.sqrt(gx*gx+gy*gy)>12&&!joined){out.unmatched.push(svg.id+": the label of point "+k+" ("+t.textContent+
+      ") is "+Math.round(Math.sqrt(gx*gx+gy*gy))+" px from its dot with no leader line");}
+  });
+  // at the screen's width: captions, long-text tables and forest plots stay on screen
+  var W=document.documentElement.clientWidth;out.inner_width=window.innerWidth;out.offscreen=[];
+  document.querySelectorAll("caption").forEach(function(c){var b=c.getBoundingClientRect();
+    if(b.right>W+1){out.offscreen.push("caption '"+c.textContent.slice(0,50)+"' ends at "+Math.round(b.right)+" px");}});
+  document.querySelectorAll("table.cards").forEach(function(t){var b=t.getBoundingClientRect();
+    if(b.right>W+1){out.offscreen.push("table '"+(t.caption?t.caption.textContent.slice(0,50):"")+"' ends at "+Math.round(b.right)+" px");}});
+  document.querySelectorAll("svg.forest").forEach(function(f){var b=f.getBoundingClientRect();
+    if(b.right>W+1){out.offscreen.push("forest plot "+f.id+" ends at "+Math.round(b.right)+" px");}});
+  out.forests=document.querySelectorAll("svg.forest").length;out.card_tables=document.querySelectorAll("table.cards").length;
   var pre=document.createElement("pre");pre.id="probe";pre.textContent=JSON.stringify(out);document.body.appendChild(pre);
+  if(window.parent!==window){window.parent.postMessage(pre.textContent,"*");}
 })();
 </script>
 """
 
 
+# Headless Chromium keeps a window at least 500 px wide, so a narrower screen is an iframe of that width: the
+# probe inside it posts its findings to this page, which --dump-dom prints.
+FRAME = ('<!DOCTYPE html><html><body style="margin:0"><pre id="probe"></pre><iframe src="%s" style="width:%dpx;'
+         'height:900px;border:0"></iframe><script>window.addEventListener("message",function(e){'
+         'document.getElementById("probe").textContent=e.data;});</script></body></html>')
+
+
 def probe(browser, html, tmp_path, width, name="page"):
-    """Render ``html`` (with :data:`PROBE` appended) at ``width`` px and return the probe's findings and the
-    browser's console lines."""
+    """Render ``html`` (with :data:`PROBE` appended) at a true ``width`` px (in an iframe of that width below
+    Chromium's 500 px window minimum) and return the probe's findings and the browser's console lines."""
     page = tmp_path / ("%s-%d.html" % (name, width))
     page.write_text(html.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    target = page
+    if width < 500:
+        target = tmp_path / ("%s-%d-frame.html" % (name, width))
+        target.write_text(FRAME % (page.name, width), encoding="utf-8")
     proc = subprocess.run([browser] + FLAGS + ["--user-data-dir=" + str(tmp_path / ("profile-%s-%d" % (name, width))),
                                                "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000",
-                                               "--window-size=%d,900" % width, "--dump-dom", "file://" + str(page)],
+                                               "--window-size=%d,900" % max(width, 1280), "--dump-dom",
+                                               "file://" + str(target)],
                           capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0 and "</html>" in proc.stdout, proc.stderr[-2000:]
     found = re.search(r'<pre id="probe">(.*?)</pre>', proc.stdout, re.S)
@@ -178,6 +215,8 @@ def _problems(found, width):
     bad += ["figure text of %.1f px at %d px" % (min(found["fonts"]), width)] if min(found["fonts"]) < 9.5 else []
     if width >= 1280:
         bad += ["table wider than the page at 1280 px: " + t for t in found["wide_tables"]]
+    bad += found["unmatched"] + ["at %d px: %s" % (width, o) for o in found["offscreen"]]
+    bad += ["the page was %d px wide, not %d" % (found["inner_width"], width)] if found["inner_width"] != width else []
     d = found["diagonal"]
     if d is None:
         bad.append("Figure 2(a) has no diagonal")
@@ -198,6 +237,7 @@ def test_report_renders_in_a_real_browser(reports, tmp_path):
         assert not _problems(found, width), _problems(found, width)
         assert len(found["sort"]) > 100 and sum(s["numeric"] for s in found["sort"]) > 50
         assert found["labels_checked"] > 20 and len(found["toc"]) == len(SECTIONS)
+        assert found["points"] > 20 and found["forests"] >= 1 and found["card_tables"] >= 1
         assert not [line for line in console if "rror" in line or "Uncaught" in line], console
     artifacts = os.environ.get("NCLUE_ARTIFACTS") or str(tmp_path)
     os.makedirs(artifacts, exist_ok=True)
@@ -235,6 +275,33 @@ def test_the_browser_test_fails_on_the_old_sort_and_without_the_diagonal(reports
     bad = _problems(found, 1280)
     assert "Figure 2(a) has no diagonal" in bad
     assert any(line.startswith("sort: table 1 ") for line in bad), bad       # the second table sorts wrongly
+
+
+def test_the_narrow_probe_fails_on_the_old_captions_tables_and_forest_plot(reports, tmp_path):
+    """At a true 420 px, the page as it was before issue 36's fix -- captions as wide as their table, long-text
+    tables without cards, a 780 px forest plot -- is caught, and so is a label moved away from its dot."""
+    from nclue.harness.html_page import STYLE
+
+    browser = _need_browser()
+    paths, _, _ = reports
+    html = open(paths["html"], encoding="utf-8").read()
+    old_style = STYLE.replace("position:sticky;left:0;max-width:calc(100vw - 2rem);\nbox-sizing:border-box", "")
+    assert old_style != STYLE
+    old = html.replace(STYLE, old_style).replace("table.cards", "table.nocards")
+    old = re.sub(r'(<svg id="fig-contrasts" class="forest"[^>]*?) width="\d+"', r'\1 width="780"', old)
+    figure = old[old.index('<svg id="fig-figure2a"'):]
+    joined = set(re.findall(r'<line class="leader" data-point="(\d+)"', figure[:figure.index("</svg>")]))
+    bare = next(k for k in re.findall(r'<text class="label" data-point="(\d+)"', figure) if k not in joined)
+    old = re.sub(r'(<svg id="fig-figure2a".*?<text class="label" data-point="%s" x="[0-9.]+" y=")([0-9.]+)' % bare,
+                 lambda m: m.group(1) + "%.1f" % (float(m.group(2)) + (50 if float(m.group(2)) < 200 else -50)),
+                 old, count=1, flags=re.S)
+    found, _ = probe(browser, old, tmp_path, 420, name="narrow-old")
+    bad = _problems(found, 420)
+    assert found["inner_width"] == 420
+    assert any("caption '" in line for line in bad), bad
+    assert any("forest plot fig-contrasts ends at" in line for line in bad), bad
+    assert any("table 'Findings" in line for line in bad), bad
+    assert any("point %s " % bare in line and "from its dot" in line for line in bad), bad
 
 
 def test_published_results_are_grouped_by_table_and_filter_to_their_fails(tmp_path):
@@ -309,7 +376,7 @@ def test_score_writes_an_html_page(tmp_path):
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     html = page.read_text(encoding="utf-8")
-    assert '<svg id="fig-run-0" role="img"' in html and "Paired comparisons" in html and "bm25_or" in html
+    assert '<svg id="fig-run-0" class="forest" role="img"' in html and "Paired comparisons" in html and "bm25_or" in html
     assert not re.search(r"<script[^>]+src=|<link\b", html)
 
 
@@ -341,12 +408,12 @@ def test_every_scatter_point_carries_its_label_or_its_number():
 
     points = [("p%d" % i, 10 + 0.01 * i, 10 + 0.01 * i) for i in range(30)] + [("far", 50, 20)]
     svg, key = scatter("fig-t", points, "x", "y", "t", diagonal=True)
-    texts = re.findall(r'<text class="label" x="([0-9.]+)" y="([0-9.]+)"[^>]*>([^<]*)</text>', svg)
+    texts = re.findall(r'<text class="label" data-point="\d+" x="([0-9.]+)" y="([0-9.]+)"[^>]*>([^<]*)</text>', svg)
     assert len(texts) == len(points)
     shown = {text for _, _, text in texts}
     for number, label, _, _, by_name in key:
         assert (label if by_name else str(number)) in shown, (number, label)
-    dots = re.findall(r'<circle cx="([0-9.]+)" cy="([0-9.]+)"', svg)
+    dots = re.findall(r'<circle data-point="\d+" data-label="[^"]*" cx="([0-9.]+)" cy="([0-9.]+)"', svg)
     for (x, y, text), (cx, cy) in zip(texts, dots):
         if text.isdigit() and abs(float(x) - float(cx)) <= POINT_RADIUS + 1.1:
             assert abs(float(y) - float(cy)) <= POINT_RADIUS + 1.1          # the fallback: at its own dot

@@ -22,7 +22,8 @@ margin-top:2rem}
 nav ol{columns:2 16rem;margin:.3rem 0}
 .table-wrap{overflow-x:auto;max-width:100%;margin:.5rem 0 1rem}
 table{border-collapse:collapse;font-size:.85rem}
-caption{text-align:left;font-weight:600;padding:.3rem 0}
+caption{text-align:left;font-weight:600;padding:.3rem 0;position:sticky;left:0;max-width:calc(100vw - 2rem);
+box-sizing:border-box}
 th,td{border:1px solid #d0d7de;padding:.2rem .45rem;vertical-align:top}
 th{background:#f6f8fa;text-align:left}
 table.sortable th{cursor:pointer}table.sortable th:after{content:" \\2195";color:#8c959f}
@@ -36,6 +37,11 @@ svg{max-width:none;background:#fff}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8rem}
 ul.reasons li{margin:.15rem 0}
 details{margin:.3rem 0}summary{cursor:pointer;font-weight:600}
+@media (max-width:40rem){table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}
+table.cards thead{display:none}table.cards tr{border:1px solid #d0d7de;margin:.4rem 0}
+table.cards td{border:0;border-top:1px solid #eaeef2;white-space:normal}table.cards td:first-child{border-top:0}
+table.cards td:before{content:attr(data-label) ": ";font-weight:600;color:#57606a}
+table.cards td.long{overflow-wrap:break-word}}
 """
 
 SCRIPT = """
@@ -115,15 +121,24 @@ def _td(cell):
 def table(caption, header, rows, cls="sortable", row_attrs=None, wrap_first=False):
     """A ``<table>`` with a caption; ``rows`` of cells (text or :class:`Num`); ``row_attrs`` an optional
     attribute string per row (``data-status="fail"``).  The first column (an identifier) does not wrap
-    unless ``wrap_first``."""
+    unless ``wrap_first``.  A table with a :class:`Long` cell is also ``cards``: below 40rem (a phone) each
+    row is shown as a block of cells labelled by their column, so long text is not squeezed into narrow
+    columns."""
     if wrap_first:
         cls += " wrap"
+    cards = any(isinstance(c, Long) for row in rows for c in row)
+    if cards:                   # long text: on a narrow screen each row is a card of labelled cells
+        cls += " cards"
     out = ['<div class="table-wrap"><table class="%s"><caption>%s</caption><thead><tr>' % (cls, escape(caption))]
     out += ['<th scope="col">%s</th>' % escape(h) for h in header]
     out.append("</tr></thead><tbody>")
+    labels = [' data-label="%s"' % escape(h) for h in header]
     for k, row in enumerate(rows):
         attrs = (" " + row_attrs[k]) if row_attrs else ""
-        out.append("<tr%s>" % attrs + "".join(_td(c) for c in row) + "</tr>")
+        cells = [_td(c) for c in row]
+        if cards:
+            cells = [c.replace("<td", "<td" + label, 1) for c, label in zip(cells, labels)]
+        out.append("<tr%s>" % attrs + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 

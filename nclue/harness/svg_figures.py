@@ -141,13 +141,32 @@ def _tick(t):
     return ("%d" % t) if abs(t - round(t)) < 1e-9 else ("%g" % t)
 
 
-def svg(fig_id, width, height, title, desc, body):
-    """The ``<svg>`` element: natural size, visible title, ``<title>``/``<desc>`` text alternative."""
-    return ('<svg id="%s" role="img" aria-labelledby="%s-t %s-d" viewBox="0 0 %d %d" width="%d" height="%d" '
+def _title_lines(title, width):
+    """The panel title broken at spaces into lines that fit ``width`` px at 12 px bold (10% wider than regular)."""
+    lines = [""]
+    for word in title.split(" "):
+        trial = (lines[-1] + " " + word).strip()
+        if lines[-1] and 1.1 * text_width(trial, 12) > width - 16:
+            lines.append(word)
+        else:
+            lines[-1] = trial
+    return lines
+
+
+def svg(fig_id, width, height, title, desc, body, cls=None):
+    """The ``<svg>`` element: natural size, visible title (on as many lines as the width needs; the plot moves
+    down by the extra lines), ``<title>``/``<desc>`` text alternative."""
+    lines = _title_lines(title, width)
+    extra = 15 * (len(lines) - 1)
+    shown = "".join('<tspan x="8" dy="%d">%s</tspan>' % (0 if k == 0 else 15, escape(line))
+                    for k, line in enumerate(lines)) if extra else escape(title)
+    body = '<g transform="translate(0,%d)">%s</g>' % (extra, body) if extra else body
+    height += extra
+    return ('<svg id="%s"%s role="img" aria-labelledby="%s-t %s-d" viewBox="0 0 %d %d" width="%d" height="%d" '
             'xmlns="http://www.w3.org/2000/svg" font-size="11" font-family="sans-serif"><title id="%s-t">%s</title>'
             '<desc id="%s-d">%s</desc><text class="panel-title" x="8" y="16" font-size="12" font-weight="600">%s'
-            '</text>%s</svg>' % (fig_id, fig_id, fig_id, width, height, width, height, fig_id, escape(title), fig_id,
-                                 escape(desc), escape(title), body))
+            '</text>%s</svg>' % (fig_id, ' class="%s"' % cls if cls else "", fig_id, fig_id, width, height, width, height, fig_id, escape(title), fig_id,
+                                 escape(desc), shown, body))
 
 
 TOP = 28               # room for the panel title above every plot
@@ -194,13 +213,13 @@ def scatter(fig_id, points, xlabel, ylabel, title, zero_lines=False, diagonal=Fa
     number_spots = dict(zip(missing, place_labels([numbers[k] for k in missing], area, taken=taken)))
     key = []
     for k, ((label, dx, dy), (_, px, py), spot) in enumerate(zip(points, pixels, spots)):
-        body.append('<circle cx="%.1f" cy="%.1f" r="%d" fill="#0969da"><title>%s: %s %s, %s %s</title></circle>' % (
-            px, py, POINT_RADIUS, escape(label), escape(xlabel), fmt(dx), escape(ylabel), fmt(dy)))
+        body.append('<circle data-point="%d" data-label="%s" cx="%.1f" cy="%.1f" r="%d" fill="#0969da"><title>%s: %s %s, '
+                    '%s %s</title></circle>' % (k + 1, escape(label), px, py, POINT_RADIUS, escape(label), escape(xlabel), fmt(dx), escape(ylabel), fmt(dy)))
         text = label if spot is not None else numbers[k][0]
         # a number with no free spot still sits at its own dot (up and right of it), so every point carries
         # its label or its number and a number is never read as a neighbour's
         at = spot or number_spots.get(k) or (round(px + POINT_RADIUS + 1, 1), round(py - POINT_RADIUS - 1, 1), "start")
-        body += _point_label(px, py, at, text)
+        body += _point_label(px, py, at, text, k + 1)
         key.append((k + 1, label, dx, dy, spots[k] is not None))
     desc = "; ".join("%s: %s, %s" % (label, fmt(px), fmt(py)) for label, px, py in points)
     return svg(fig_id, width, height, title, "%s (x: %s; y: %s). %s" % (title, xlabel, ylabel, desc),
@@ -232,44 +251,68 @@ def _reference_lines(x, y, zero_lines, diagonal, width, height, left, bottom):
     return out
 
 
-def _point_label(px, py, spot, text):
-    """A point's label (or number) at ``spot``, with a leader line when it sits away from the point."""
+LEADER_GAP = 8        # a label whose box is farther than this from its dot's centre gets a leader line
+
+
+def _gap(px, py, spot, text):
+    """The distance in px from a dot's centre to the box of its label drawn at ``spot`` = (x, y, anchor)."""
+    width = text_width(text, LABEL_FONT)
+    x0 = {"start": spot[0], "end": spot[0] - width, "middle": spot[0] - width / 2}[spot[2]]
+    y0, y1 = spot[1] - 0.8 * LABEL_FONT, spot[1] + 0.2 * LABEL_FONT
+    dx, dy = max(x0 - px, 0, px - (x0 + width)), max(y0 - py, 0, py - y1)
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def _point_label(px, py, spot, text, number):
+    """A point's label (or number) at ``spot``, with a leader line when it sits away from the point; label,
+    leader and dot share ``data-point`` = the point's number, so a reader (or the browser probe) can match
+    each label to its dot."""
     if spot is None:
         return []
     out = []
-    if abs(spot[0] - px) > 8 or abs(spot[1] - py) > 16:
-        out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#afb8c1" stroke-width="0.8"/>' % (
-            px, py, spot[0], spot[1] - 3))
-    out.append('<text class="label" x="%.1f" y="%.1f" text-anchor="%s" font-size="%d" fill="#24292f">%s'
-               '</text>' % (spot[0], spot[1], spot[2], LABEL_FONT, escape(text)))
+    if _gap(px, py, spot, text) > LEADER_GAP:
+        out.append('<line class="leader" data-point="%d" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#afb8c1" '
+                   'stroke-width="0.8"/>' % (number, px, py, spot[0], spot[1] - 3))
+    out.append('<text class="label" data-point="%d" x="%.1f" y="%.1f" text-anchor="%s" font-size="%d" '
+               'fill="#24292f">%s</text>' % (number, spot[0], spot[1], spot[2], LABEL_FONT, escape(text)))
     return out
 
 
+FOREST_WIDTH = 380        # fits a 420 px phone screen (less the page's margins) at natural size
+
+
 def forest(fig_id, rows, xlabel, title):
-    """``rows``: ``[(label, estimate, low, high, note)]`` as horizontal intervals."""
-    height = TOP + 30 + 26 * max(1, len(rows))
-    width = 780
-    left = 16 + max([text_width(r[0], 11) for r in rows] + [60])
-    right = 16 + max([text_width(r[4], 11) for r in rows] + [60])
+    """``rows``: ``[(label, estimate, low, high, note)]`` as horizontal intervals, each under a line holding
+    its label (left) and its note (right; on a line of its own when both do not fit), so that the figure is
+    :data:`FOREST_WIDTH` px wide (wider only for a label that needs it) and reads on a narrow screen without
+    scrolling."""
+    width = max([FOREST_WIDTH] + [int(text_width(r[0], 11)) + 24 for r in rows])
+    own_line = [text_width(r[0], 11) + text_width(r[4], 11) + 32 > width for r in rows]
+    heights = [46 if own else 32 for own in own_line]
+    height = TOP + 34 + sum(heights)
+    left, right = 12, width - 12
     values = [v for _, e, lo, hi, _ in rows for v in (e, lo, hi) if v is not None] + [0.0]
-    x = Axis(min(values), max(values), left, width - right)
-    body = ['<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999" stroke-dasharray="4 3"/>' % (
-        x(0), TOP, x(0), height - 30)]
+    x = Axis(min(values), max(values), left, right)
+    plot_bottom = height - 34
+    body = ['<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#d0d7de"/>' % (left, plot_bottom, right, plot_bottom)]
     for t in x.ticks():
-        body.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x(t), height - 16, _tick(t)))
-    body.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % ((left + width - right) / 2, height - 2,
-                                                                         escape(xlabel)))
-    for i, (label, est, lo, hi, note) in enumerate(rows):
-        cy = TOP + 12 + 26 * i
-        body.append('<text x="%.1f" y="%d" text-anchor="end">%s</text>' % (left - 8, cy + 4, escape(label)))
+        body.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x(t), plot_bottom + 14, _tick(t)))
+    body.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (width / 2, height - 4, escape(xlabel)))
+    top = TOP
+    for (label, est, lo, hi, note), own, step in zip(rows, own_line, heights):
+        body.append('<text x="%d" y="%d">%s</text>' % (left, top + 11, escape(label)))
+        body.append('<text x="%d" y="%d" text-anchor="end" fill="#57606a">%s</text>' % (
+            right, top + (25 if own else 11), escape(note)))
+        cy = top + step - 9
+        body.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999"/>' % (x(0), cy - 6, x(0), cy + 6))
         if lo is not None and hi is not None:
             body.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#0969da" stroke-width="2"/>' % (
                 x(lo), cy, x(hi), cy))
         if est is not None:
             body.append('<rect x="%.1f" y="%.1f" width="7" height="7" fill="#0969da"/>' % (x(est) - 3.5, cy - 3.5))
-        body.append('<text x="%.1f" y="%d">%s</text>' % (width - right + 8, cy + 4, escape(note)))
+        top += step
     desc = "; ".join("%s: %s [%s, %s] %s" % (label, fmt(e), fmt(lo), fmt(hi), note) for label, e, lo, hi, note in rows)
-    return svg(fig_id, width, height, title, "%s (%s). %s" % (title, xlabel, desc), "".join(body))
+    return svg(fig_id, width, height, title, "%s (%s). %s" % (title, xlabel, desc), "".join(body), cls="forest")
 
 
 def stacked(fig_id, rows, title, parts):
