@@ -26,6 +26,7 @@ QREL_COPY_HELP = ("the qrel copy by its genealogy name: v1 construction (qrels_c
 COMMAND_HELP = {
     "reproduce": "verify an instrument: integrity, construction, scoring, inference, sensitivity, paper audit",
     "score": "score runs (TREC or JSONL) against an instrument's qrels; prints the result (--html also writes a page)",
+    "reproduce-run": "check a re-run of one of the paper's roles against the released ranking and the paper's row",
     "build": "build the synthetic stand-in instrument from its seeds (builder only)",
     "freeze": "write reference_metrics/*.json, MANIFEST.json and SHA256SUMS (builder only)",
     "export-pages": "write the stand-in's page text for external retrievers",
@@ -393,6 +394,59 @@ def score_parser(prog):
     return p
 
 
+REPRODUCE_RUN_EPILOG = """ROLE: a paper system as the crosswalk names it (bm25_and, jina_joint; one RUN) or a Table 5
+block (lexical_composition; two runs, BASE then VARIANT).  Reports, per run: Kendall's tau union
+and rank-biased overlap (p = 0.95) at depth 10 against the role's released ranking, as repro_eval
+defines them; per measure the released and re-run totals, the per-query RMSE, the paired
+whole-family sign-flip p of the difference and the re-run's bootstrap SE; the queries whose outcome
+changed (listed with --per-query).  Then every published cell of the role's row (Tables 3, 4, 6,
+S1j, S2b; Table 5 for a block), recomputed by the analyses on the re-run, beside the published and
+released values, with one verdict per table (skips on the synthetic stand-in).  For a block: the
+effect ratio and Delta RI per measure, and whether the re-run's paired interval covers the
+released and published Delta n-Clue Score (docs/usage.md#checking-a-re-run).
+--form: the query form the run ranks (default: clean_v2 for a system, Table 3's; raw for a block,
+Table 5's).  Nothing is written.
+exit codes: 0 compared; 1 a release file failed verification; 2 bad usage, an unknown or blocked
+role, or a bad run file."""
+
+
+def reproduce_run_parser(prog):
+    from .harness.reproduce_run import FORMATS
+
+    p = _Parser(prog=prog, description="Check a re-run of one of the paper's roles: agreement with the role's "
+                                       "released ranking, and the paper's published row recomputed on the run.",
+                epilog=REPRODUCE_RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("run", nargs="+", metavar="RUN", help="the re-run (TREC or JSONL; .gz accepted; - reads standard "
+                                                          "input); for a Table 5 block BASE then VARIANT")
+    p.add_argument("--role", required=True, metavar="ROLE", help="the paper role the run re-does (see below)")
+    _data_option(p)
+    p.add_argument("--form", choices=layout.QUERY_FORMS, default=None, help="the query form the run ranks")
+    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
+    p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv or markdown")
+    p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
+                   help="input format of the runs (default: detected from content)")
+    p.add_argument("--ties", choices=("trec", "file"), default="trec",
+                   help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+    p.add_argument("--per-query", action="store_true", help="also list tau and RBO per query and every query whose "
+                                                             "outcome changed")
+    p.add_argument("--no-verify", action="store_true",
+                   help="compare even when a release file it reads fails its integrity check (warn on stderr)")
+    return p
+
+
+def cmd_reproduce_run(argv, prog):
+    """Check a re-run of a paper role (docs/usage.md#checking-a-re-run); prints the result, writes nothing."""
+    from .harness.reproduce_run import render, reproduce_run
+
+    args = reproduce_run_parser(prog).parse_args(argv)
+    if args.run.count("-") > 1:
+        raise UsageError("standard input can be read once: give '-' at most once among the runs")
+    result = reproduce_run(args.run, args.role, args.data, args.form, args.qrels, args.run_format, args.ties,
+                           verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query)
+    STDOUT.write(render(result, args.format))
+    return 0
+
+
 EXPORT_QRELS_EPILOG = """files (OUT/): qrels.graded.trec (every judged row with its grade), qrels.gold.trec,
 qrels.subset.trec, topics.trec, topics.jsonl and README.txt with the grade semantics.  trec_eval
 needs -c to count the queries a run does not rank (trec_eval -c -m ndcg_cut.10
@@ -441,10 +495,10 @@ def cmd_export_qrels(argv, prog):
     return 0
 
 
-PARSERS = {"reproduce": reproduce_parser, "score": score_parser, "build": build_parser, "freeze": freeze_parser,
+PARSERS = {"reproduce": reproduce_parser, "score": score_parser, "reproduce-run": reproduce_run_parser, "build": build_parser, "freeze": freeze_parser,
            "export-pages": export_pages_parser, "export-qrels": export_qrels_parser}
 
-COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "build": cmd_build, "freeze": cmd_freeze,
+COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "reproduce-run": cmd_reproduce_run, "build": cmd_build, "freeze": cmd_freeze,
             "export-pages": cmd_export, "export-qrels": cmd_export_qrels}
 
 

@@ -45,6 +45,16 @@ class Instrument:
             return self
         return self.memo("release:v1", lambda: Instrument(self.root, layout.V1))
 
+    def with_rankings(self, replaced):
+        """A fresh instrument of the same root and release on which each ranking file of ``replaced``
+        (``{rel: {qid: RankingRow}}``) reads as the ranking given instead: how ``reproduce-run`` computes the
+        paper's cells for a reviewer's re-run with the analyses' own code (docs/usage.md#checking-a-re-run)."""
+        other = Instrument(self.root, self.base)
+        for rel, ranking in replaced.items():
+            other._memo[rel] = (True, ranking)
+            other._reads[rel] = frozenset()
+        return other
+
     def path(self, rel):
         return layout.abspath(self.root, rel)
 

@@ -329,18 +329,8 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
     inst = Instrument(root)
     if release == "v2":
         inst = inst.v2()
-    known = dict(_reference_runs(inst, release))
-    wanted = default_references(inst) if against is None else list(against)
-    unknown = [sid for sid in wanted if sid not in known]
-    if unknown:
-        raise UsageError("--against: unknown system %s (systems: %s)" % (bounded(repr(unknown[0]), 80),
-                                                                         ", ".join(sorted(known))))
-    base = [inst.CORPUS, inst.QUERIES]
-    if qrels_file is None:
-        base += inst.copy_inputs(inst.copy_path(qrels))
-    verify_inputs(inst, base + [inst.SYSTEMS] + [known[sid] for sid in wanted] + (
-        [inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else []), verify, warn)
-    judged = Judgements.of_copy(inst, qrels) if qrels_file is None else Judgements.of_file(inst, qrels_file)
+    known, wanted = _references(inst, release, against)
+    judged = _judgements(inst, known, wanted, qrels, qrels_file, verify, warn)
     design = Design(inst, judged, shared=(release == "v1" and judged.released == inst.QRELS))
     scored, tags = [], []
     for i, run in enumerate(runs):
@@ -349,19 +339,50 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
         tags.append(found)
     labels = _labels(runs, names, tags)
     result = _header(inst, root, judged, wanted, design, picked)
-    for i, (where, ranking, order, out, ranked) in enumerate(scored):
-        itself = [sid for sid in wanted if _same_ranking(ranking, inst.ranking(known[sid]))]
-        refs = [(sid, judged.outcomes(inst, known[sid])) for sid in wanted if sid not in itself]
-        refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]   # each pair once
-        entry = _run_entry(design, labels[i], where, order, out, ranked, refs, per_query, picked)
-        if itself:
-            entry["not_compared"] = {sid: "the run ranks every query as this reference's released ranking does: "
-                                          "a run is never its own reference" for sid in itself}
-            if warn is not None:
-                warn("note: %s is the released ranking of %s; it is not compared with itself\n" % (
-                    labels[i], ", ".join(itself)))
-        result["runs"].append(entry)
+    for i in range(len(scored)):
+        result["runs"].append(_compared_entry(inst, judged, design, known, wanted, scored, labels, i, per_query,
+                                              picked, warn))
     return result
+
+
+def _references(inst, release, against):
+    """``(known, wanted)``: every reference system's ranking path, and the ids ``against`` picks (None: the
+    fair scorecard systems); an unknown id is a :class:`~nclue.core.errors.UsageError` naming the systems."""
+    known = dict(_reference_runs(inst, release))
+    wanted = default_references(inst) if against is None else list(against)
+    unknown = [sid for sid in wanted if sid not in known]
+    if unknown:
+        raise UsageError("--against: unknown system %s (systems: %s)" % (bounded(repr(unknown[0]), 80),
+                                                                         ", ".join(sorted(known))))
+    return known, wanted
+
+
+def _judgements(inst, known, wanted, qrels, qrels_file, verify, warn):
+    """The judgements scored against (a released copy, or a qrels file of one's own), after verifying every
+    released file the score reads."""
+    base = [inst.CORPUS, inst.QUERIES]
+    if qrels_file is None:
+        base += inst.copy_inputs(inst.copy_path(qrels))
+    verify_inputs(inst, base + [inst.SYSTEMS] + [known[sid] for sid in wanted] + (
+        [inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else []), verify, warn)
+    return Judgements.of_copy(inst, qrels) if qrels_file is None else Judgements.of_file(inst, qrels_file)
+
+
+def _compared_entry(inst, judged, design, known, wanted, scored, labels, i, per_query, picked, warn):
+    """The ``i``-th run's entry: compared with every wanted reference that is not its own released ranking,
+    and with each later run (so each pair of runs once)."""
+    where, ranking, order, out, ranked = scored[i]
+    itself = [sid for sid in wanted if _same_ranking(ranking, inst.ranking(known[sid]))]
+    refs = [(sid, judged.outcomes(inst, known[sid])) for sid in wanted if sid not in itself]
+    refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]
+    entry = _run_entry(design, labels[i], where, order, out, ranked, refs, per_query, picked)
+    if itself:
+        entry["not_compared"] = {sid: "the run ranks every query as this reference's released ranking does: "
+                                      "a run is never its own reference" for sid in itself}
+        if warn is not None:
+            warn("note: %s is the released ranking of %s; it is not compared with itself\n" % (
+                labels[i], ", ".join(itself)))
+    return entry
 
 
 def _same_ranking(ranking, reference):

@@ -1,0 +1,463 @@
+"""Checking a reviewer's re-run of one of the paper's configurations (docs/usage.md#checking-a-re-run).
+
+``nclue reproduce-run RUN --role ROLE`` asks whether a run re-does a role of the paper: ``ROLE`` is a paper
+system named as in the crosswalk's ``system`` namespace (``bm25_and``, ``jina_joint``), played on this
+instrument by the crosswalk's system; ``nclue reproduce-run BASE VARIANT --role BLOCK`` re-does a Table 5
+block (``lexical_composition``) with one run for each side.  Each run is compared:
+
+1. with the released ranking of its role (the original release's; on the stand-in, the system that plays
+   the role), query by query: Kendall's tau union and rank-biased overlap at depth 10, the RMSE of every
+   per-query measure, the paired whole-family sign-flip test of the difference (the harness's masks), and
+   the queries whose outcome (complete first / subset first / no gold) changed
+   (:mod:`nclue.stats.reproducibility`, docs/statistics.md#reproduction-measures);
+2. with the paper's published row of that role, in every table the paper audit binds it in (3, 4, 6, S1j,
+   S2b, S3; Table 5 for a pair): the analyses whose units read the role's ranking are computed again on an
+   instrument where that ranking is the run (:meth:`nclue.core.instrument.Instrument.with_rankings`), so each
+   cell is recomputed by the code that computed the released one, and judged by the paper audit's rule
+   (the Monte Carlo rule for an estimate, docs/claims.md#monte-carlo-verdicts).  On the synthetic stand-in
+   every such verdict is a skip: its values are not the paper's.
+
+For a pair, the effect ratio and Delta RI of the contrast (re-run against released), and whether the
+re-run's paired interval covers the released and the published Delta n-Clue Score.
+"""
+
+import math
+import os
+
+from ..analyses import REGISTRY
+from ..core import layout
+from ..core.errors import UsageError, bounded
+from ..core.instrument import Instrument
+from ..core.jsonio import read_json
+from ..core.measures import MEASURES, PER_QUERY_MEASURES
+from ..core.metrics import summary
+from ..paperaudit import results, roles
+from ..paperaudit.consistency import load_numbers
+from ..paperaudit.crosswalk import load as load_crosswalk
+from ..stats import bootstrap, randomization
+from ..stats import reproducibility as repro
+from .locate import data_root
+from .runner import check_root
+from .score import Design, Judgements, _on_scale, _synthetic, comparisons, intervals, read_run, verify_inputs
+
+# the tables in which the paper reports a CrossPage system's row (Table S3 is SourceShift's: a CrossPage run
+# does not re-do it), and Table 5 for a block
+SYSTEM_TABLES = ("Table 3", "Table 4", "Table 6", "Table S1j", "Table S2b")
+# the query form a role's main table ranks: Table 3 is the clean scorecard, Table 5's contrasts are on the raw
+# queries (the raw-form matrix)
+DEFAULT_FORM = {"system": "clean_v2", "block": "raw"}
+BLOCK_TABLES = ("Table 5",)
+OUTCOMES = ("complete first", "subset first", "no gold")
+
+
+def _outcome(hit, success):
+    return OUTCOMES[0] if success else OUTCOMES[1] if hit else OUTCOMES[2]
+
+
+def role_systems(crosswalk, role):
+    """``(kind, [(paper key, system id)])`` of a role: a ``system`` row (one system) or a Table 5 block (its base
+    and variant, :data:`nclue.paperaudit.roles.BLOCKS`, through the crosswalk).  An unknown role, or one this
+    instrument cannot play, is a :class:`~nclue.core.errors.UsageError` saying which roles there are."""
+    systems = crosswalk.rows["system"]
+    if role in systems:
+        sides = [("system", role)]
+        kind = "system"
+    elif role in roles.BLOCKS:
+        block = roles.BLOCKS[role]
+        sides = [block.base, block.variant]
+        kind = "block"
+    else:
+        raise UsageError("--role: unknown role %s (systems: %s; Table 5 blocks: %s)" % (
+            bounded(repr(role), 80), ", ".join(sorted(systems)), ", ".join(sorted(roles.BLOCKS))))
+    out = []
+    for namespace, key in sides:
+        sid = crosswalk.rows.get(namespace, {}).get(key)
+        if sid is None:
+            raise UsageError("--role %s: %s / %s is blocked on this instrument (%s)" % (
+                role, namespace, key, crosswalk.notes.get((namespace, key), "no system plays it")))
+        out.append((key, sid))
+    return kind, out
+
+
+def _released_files(inst, sid, form):
+    """The released ranking files of a system in one query form: for ``raw`` the raw-form matrix's file and the
+    query-form matrix's raw file (both rank the raw queries), for another form the query-form matrix's."""
+    rels = [layout.ranking_path(sid), layout.ranking_path(sid, "raw")] if form == "raw" else [
+        layout.ranking_path(sid, form)]
+    return [rel for rel in rels if inst.exists(rel)]
+
+
+def _agreement(released, rerun, qids):
+    """Mean Kendall's tau union and RBO over the queries the re-run ranks, as repro_eval averages over the
+    re-run's topics, with the per-query values."""
+    taus, rbos = {}, {}
+    for q in qids:
+        if q not in rerun:
+            continue
+        a = list(released[q].docids) if q in released else []
+        b = list(rerun[q].docids)
+        taus[q] = repro.kendall_tau_union(a, b)
+        rbos[q] = repro.rank_biased_overlap(a, b)
+    defined = [t for t in taus.values() if t is not None]
+    return {"kendall_tau_union": math.fsum(defined) / len(defined) if defined else None,
+            "rbo": math.fsum(rbos.values()) / len(rbos) if rbos else None,
+            "rbo_p": repro.RBO_P, "depth": repro.DEPTH, "queries": len(rbos),
+            "tau_undefined": len(taus) - len(defined)}, taus, rbos
+
+
+def _per_query(measure, out):
+    """A measure's per-query values in its ``score`` unit, None where undefined."""
+    return [None if v is None else measure.scale * v for v in measure.values(out)]
+
+
+def _measures(design, released_out, rerun_out):
+    """Per measure: released and re-run totals, their difference, the per-query RMSE and the paired sign-flip
+    p of the per-query difference (one test per measure on the harness's masks), and the re-run's bootstrap
+    standard error."""
+    rows, diffs = {}, []
+    ivs = intervals(design, rerun_out, PER_QUERY_MEASURES)
+    s_rel, s_run = summary(released_out), summary(rerun_out)
+    for m in PER_QUERY_MEASURES:
+        a, b = _per_query(m, released_out), _per_query(m, rerun_out)
+        pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+        released, rerun = _on_scale(m, s_rel[m.key]), _on_scale(m, s_run[m.key])
+        rows[m.name] = {"unit": m.unit, "released": released, "rerun": rerun,
+                        "delta": None if released is None or rerun is None else rerun - released,
+                        "rmse": repro.rmse([x for x, _ in pairs], [y for _, y in pairs]),
+                        "se": _standard_error(design, m, rerun_out), "ci_low": ivs[m.name][0],
+                        "ci_high": ivs[m.name][1]}
+        diffs.append(randomization.family_differences(design.design, [0 if x is None else x for x in a],
+                                                      [0 if y is None else y for y in b]))
+    for m, test in zip(PER_QUERY_MEASURES, randomization.sign_flip_tests(diffs, design.masks)):
+        rows[m.name]["p"] = test.p_value() if any(diffs[PER_QUERY_MEASURES.index(m)]) else 1.0
+    return rows
+
+
+def _standard_error(design, measure, out):
+    """The bootstrap standard error of a measure's mean (the standard deviation of its draws), in its unit."""
+    values = [0 if v is None else v for v in measure.values(out)]
+    defined = [0 if v is None else 1 for v in measure.values(out)]
+    units = randomization.to_integer_units(values)
+    fixed = 1 if units == values else randomization.FIXED_POINT
+    num, den = bootstrap.draw_sums(design.design, [units, defined], design.draws)
+    dist = [measure.scale * x / fixed / d for x, d in zip(num, den) if d]
+    if len(dist) < 2:
+        return None
+    mean = math.fsum(dist) / len(dist)
+    return math.sqrt(math.fsum((x - mean) ** 2 for x in dist) / (len(dist) - 1))
+
+
+def _outcome_changes(released_out, rerun_out, per_query):
+    """How many queries changed outcome, by transition; with ``per_query`` the changed queries themselves."""
+    transitions, changed = {}, []
+    for i, q in enumerate(rerun_out.qids):
+        before = _outcome(released_out.hit[i], released_out.success[i])
+        after = _outcome(rerun_out.hit[i], rerun_out.success[i])
+        if before != after:
+            key = "%s -> %s" % (before, after)
+            transitions[key] = transitions.get(key, 0) + 1
+            changed.append({"qid": q, "released": before, "rerun": after})
+    out = {"changed": len(changed), "queries": len(rerun_out.qids), "transitions": dict(sorted(transitions.items()))}
+    if per_query:
+        out["changed_queries"] = changed
+    return out
+
+
+def _frozen_values(root, names):
+    """``{claim id: frozen value}`` of the named analyses' claim files."""
+    out = {}
+    for name in names:
+        rel = layout.claim_file(name)
+        document = read_json(layout.abspath(root, rel), rel)
+        for claim in document.get("claims", []):
+            if isinstance(claim, dict) and "id" in claim:
+                out[claim["id"]] = claim.get("value")
+    return out
+
+
+def _wanted(root, role, kind, synthetic):
+    """The claims the paper audit binds the role's row to, in the role's tables (whether computed or not)."""
+    from .published import build as build_published
+
+    tables = BLOCK_TABLES if kind == "block" else SYSTEM_TABLES
+    rows = {nid: row for nid, (_, row) in load_numbers(root).items()}
+    _, built = build_published(root, [], synthetic, {})
+    return {b["claim"] for b in built["bindings"] if b.get("bound") and b["claim"] and b["table"] in tables
+            and rows[b["number"]].get("row") == role}
+
+
+def _recompute(inst, replaced, wanted):
+    """``({claim id: (value, estimate JSON)}, frozen values, analyses)``: the units that read one of the
+    ``replaced`` ranking files, of the v1 analyses whose frozen claims hold a ``wanted`` claim, computed on an
+    instrument where those files are the re-runs."""
+    overlay = inst.with_rankings(replaced)
+    out, frozen, names = {}, {}, []
+    for name in sorted(REGISTRY):
+        analysis = REGISTRY[name]
+        if analysis.part != "v1":
+            continue
+        units = [u for u in analysis.units(inst) if set(u.inputs) & set(replaced)]
+        if not units:
+            continue
+        values = _frozen_values(inst.root, [name])
+        if not set(values) & wanted:
+            continue
+        names.append(name)
+        frozen.update(values)
+        keys = {u.key for u in units}
+        for unit in analysis.units(overlay):
+            if unit.key in keys:
+                for value in unit.compute():
+                    out[value.id] = (value.value, value.estimate.as_json() if value.estimate else None)
+    return out, frozen, names
+
+
+def _cells(root, role, kind, recomputed, frozen, synthetic, ses):
+    """The published cells of the role's row in its tables (each as :func:`_cell`), in the paper's order, and
+    each table's verdict (:func:`_table_verdicts`)."""
+    from .published import build as build_published, paper_order
+
+    checks, built = build_published(root, [], synthetic, recomputed)
+    reasons = {c.id: c.reason for c in checks}
+    tables = BLOCK_TABLES if kind == "block" else SYSTEM_TABLES
+    numbers = {nid: row for nid, (_, row) in load_numbers(root).items()}
+    cells = [_cell(b, frozen, ses, reasons) for b in built["bindings"]
+             if b.get("bound") and b["table"] in tables and b["claim"] in recomputed
+             and numbers.get(b["number"], {}).get("row") == role]
+    cells.sort(key=lambda c: (paper_order(c["table"]), c["number"]))
+    return cells, _table_verdicts(cells, tables, synthetic)
+
+
+def _cell(binding, frozen, ses, reasons):
+    """One published cell: published, released and re-run values, the difference (re-run minus published) and,
+    where the cell is a whole-query measure of the run, that difference in the re-run's standard errors."""
+    claim = binding["claim"]
+    released = frozen.get(claim)
+    released = results.scale_value(released, binding["scale"]) if isinstance(released, (int, float)) else None
+    leaf = claim.rsplit(".", 1)[-1]
+    se = ses.get(leaf)
+    if se is not None and leaf in MEASURES and "scorecard" not in claim and "matrix" not in claim:
+        se = None          # a slice or a contrast: the whole-query SE does not apply
+    paper_se = None if se is None else results.scale_value(se, binding["scale"]) * MEASURES[leaf].scale / \
+        _score_scale(leaf)
+    diff = None if binding["recomputed"] is None else binding["recomputed"] - binding["published_value"]
+    return {"number": binding["number"], "table": binding["table"], "claim": claim,
+            "published": binding["published"], "published_value": binding["published_value"],
+            "released": released, "rerun": binding["recomputed"], "difference": diff,
+            "difference_in_se": None if diff is None or not paper_se else diff / paper_se,
+            "monte_carlo": binding.get("monte_carlo"), "status": binding["status"],
+            "reason": reasons.get("published:" + binding["number"], "")}
+
+
+def _table_verdicts(cells, tables, synthetic):
+    """Per table holding a cell: its counts and verdict (fail if any cell fails, pass if every cell passes,
+    else skip; on the stand-in a skip says why)."""
+    out = []
+    for table in tables:
+        mine = [c for c in cells if c["table"] == table]
+        if not mine:
+            continue
+        counts = {s: sum(1 for c in mine if c["status"] == s) for s in ("pass", "fail", "skip")}
+        verdict = "fail" if counts["fail"] else "pass" if counts["pass"] == len(mine) else "skip"
+        out.append({"table": table, "cells": len(mine), "verdict": verdict, **counts,
+                    "reason": ("SYNTHETIC stand-in: its values are not the paper's; the published cells sit "
+                               "beside the re-run's as skips") if synthetic and verdict == "skip" else ""})
+    return out
+
+
+def _score_scale(leaf):
+    """The scale ``score`` reports a measure on (its kind's)."""
+    from ..core.measures import SCORE_COMMAND_MEASURES
+    for m in SCORE_COMMAND_MEASURES:
+        if m.name == leaf:
+            return m.scale
+    return MEASURES[leaf].scale
+
+
+def _pair(design, judged, inst, sides, rels, outs):
+    """ER and Delta RI of the re-run contrast against the released one, per measure, and whether the re-run's
+    paired interval of Delta n-Clue Score covers the released and the published deltas."""
+    (base_key, base_sid), (variant_key, variant_sid) = sides
+    released = [judged.outcomes(inst, rel) for rel in rels]
+    out = {}
+    for m in PER_QUERY_MEASURES:
+        ob, ov = (_per_query(m, o) for o in released)
+        rb, rv = (_per_query(m, o) for o in outs)
+        keep = [i for i in range(len(ob)) if None not in (ob[i], ov[i], rb[i], rv[i])]
+        pick = lambda xs: [xs[i] for i in keep]          # noqa: E731 -- the queries all four define
+        out[m.name] = {"unit": m.unit, "effect_ratio": repro.effect_ratio(pick(ob), pick(ov), pick(rb), pick(rv)),
+                       "delta_ri": repro.delta_relative_improvement(pick(ob), pick(ov), pick(rb), pick(rv)),
+                       "released_delta": math.fsum(pick(ov)) / len(keep) - math.fsum(pick(ob)) / len(keep),
+                       "rerun_delta": math.fsum(pick(rv)) / len(keep) - math.fsum(pick(rb)) / len(keep)}
+    contrast = comparisons(design, outs[1], [("base", outs[0])])[0]
+    released_delta = out["nclue_score_at_10"]["released_delta"]
+    return {"base": base_sid, "variant": variant_sid, "paper_base": base_key, "paper_variant": variant_key,
+            "measures": out, "rerun_delta_score": contrast["delta_score"],
+            "rerun_ci": [contrast["ci_low"], contrast["ci_high"]], "rerun_p": contrast["p"],
+            "covers_released": contrast["ci_low"] <= released_delta <= contrast["ci_high"]}
+
+
+def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto", ties="trec", verify=True,
+                  warn=None, per_query=False, stdin=None):
+    """Check ``runs`` (one for a system role, base and variant for a Table 5 block) against the role's released
+    rankings and the paper's published row (module doc); returns a JSON-ready dict.
+
+    >>> from nclue.harness.locate import CHECKOUT
+    >>> result = reproduce_run([layout.abspath(CHECKOUT, layout.ranking_path("bm25_and", "clean_v2"))], "bm25_and")
+    >>> run = result["runs"][0]
+    >>> run["agreement"]["kendall_tau_union"], run["measures"]["nclue_score_at_10"]["rmse"], run["outcomes"]["changed"]
+    (1.0, 0.0, 0)
+    """
+    root = data_root(root)
+    check_root(root)
+    inst = Instrument(root)
+    kind, sides = role_systems(load_crosswalk(root), role)
+    if len(runs) != len(sides):
+        raise UsageError("--role %s is %s: give %s" % (
+            role, "a Table 5 block" if kind == "block" else "a system",
+            "two runs, BASE then VARIANT" if kind == "block" else "one run"))
+    form, files = _role_files(inst, role, kind, sides, form)
+    rels = [found[0] for found in files]
+    judged = Judgements.of_copy(inst, qrels)
+    verify_inputs(inst, [inst.CORPUS, inst.QUERIES, inst.SYSTEMS, layout.CROSSWALK] + judged.inputs + [
+        rel for found in files for rel in found], verify, warn)
+    design = Design(inst, judged, shared=(judged.released == inst.QRELS))
+    rankings, outs, entries = [], [], []
+    for path, rel, (key, sid) in zip(runs, rels, sides):
+        ranking, order = read_run(path, inst.queries(), inst.corpus(), run_format, ties, stdin=stdin)
+        out = judged.outcomes(inst, ranking=ranking)
+        entries.append(_run_entry(inst, judged, design, path, order, key, sid, rel, ranking, out, per_query))
+        rankings.append(ranking)
+        outs.append(out)
+    ses = {name: row["se"] for name, row in entries[0]["measures"].items()} if kind == "system" else {}
+    synthetic = _synthetic(inst) is not False
+    recomputed, frozen, names = _recompute(
+        inst, {rel: ranking for found, ranking in zip(files, rankings) for rel in found},
+        _wanted(root, role, kind, synthetic))
+    cells, tables = _cells(root, role, kind, recomputed, frozen, synthetic, ses)
+    result = {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": judged.label,
+                             "queries": len(judged.queries), "synthetic": _synthetic(inst)},
+              "role": {"name": role, "kind": kind, "form": form,
+                       "systems": [sid for _, sid in sides], "released": rels},
+              "runs": entries, "cells": cells, "tables": tables, "analyses_recomputed": names}
+    if kind == "block":
+        result["pair"] = _pair(design, judged, inst, sides, rels, outs)
+        published = [c for c in cells if c["number"].endswith(".delta")]
+        if published:
+            lo, hi = result["pair"]["rerun_ci"]
+            result["pair"]["covers_published"] = lo <= published[0]["published_value"] <= hi
+    return result
+
+
+def _role_files(inst, role, kind, sides, form):
+    """``(form, [released files per side])``: the form defaults to the role's main table's where the release
+    ranks it for every side, else ``raw``; a side with no ranking in the form is a
+    :class:`~nclue.core.errors.UsageError`."""
+    if form is None:
+        form = DEFAULT_FORM[kind] if all(_released_files(inst, sid, DEFAULT_FORM[kind]) for _, sid in sides) \
+            else "raw"
+    files = [_released_files(inst, sid, form) for _, sid in sides]
+    for (_, sid), found in zip(sides, files):
+        if not found:
+            raise UsageError("--role %s: the release has no %s ranking of %s; the query forms are ranked only for "
+                             "the query-form matrix's systems (--form raw reads the raw-form matrix)" % (
+                                 role, form, sid))
+    return form, files
+
+
+def _run_entry(inst, judged, design, path, order, key, sid, rel, ranking, out, per_query):
+    """One re-run against its released ranking: agreement, measures and outcome changes."""
+    released_out = judged.outcomes(inst, rel)
+    agreement, taus, rbos = _agreement(inst.ranking(rel), ranking, sorted(judged.queries))
+    entry = {"run": path, "order": order, "role": key, "system": sid, "released": rel,
+             "ranked_queries": sum(1 for q in judged.queries if q in ranking and ranking[q].docids),
+             "agreement": agreement, "measures": _measures(design, released_out, out),
+             "outcomes": _outcome_changes(released_out, out, per_query)}
+    if per_query:
+        entry["per_query"] = [{"qid": q, "kendall_tau_union": taus.get(q), "rbo": rbos.get(q)}
+                              for q in sorted(judged.queries)]
+    return entry
+
+
+FORMATS = ("text", "json", "tsv", "markdown")
+
+
+def _banner(result):
+    info, role = result["instrument"], result["role"]
+    return "nclue reproduce-run: role %s (%s: %s; %s queries), %s, %s (%d evaluation queries)%s" % (
+        role["name"], role["kind"], " -> ".join(role["systems"]), role["form"], info["release"], info["qrels"],
+        info["queries"], "; SYNTHETIC stand-in" if info["synthetic"] else "")
+
+
+def _num(value, digits=4):
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "%.*f" % (digits, value)
+
+
+def rows(result):
+    """``(section, item, measure, released, rerun, difference, extra)`` rows of every table format."""
+    out = []
+    for run in result["runs"]:
+        a = run["agreement"]
+        out.append(("agreement", run["system"], "kendall_tau_union@%d" % a["depth"], "", _num(a["kendall_tau_union"]),
+                    "", "%d queries, %d undefined" % (a["queries"], a["tau_undefined"])))
+        out.append(("agreement", run["system"], "rbo@%d(p=%g)" % (a["depth"], a["rbo_p"]), "", _num(a["rbo"]), "",
+                    "%d queries" % a["queries"]))
+        for name, m in run["measures"].items():
+            out.append(("measure", run["system"], name, _num(m["released"]), _num(m["rerun"]), _num(m["delta"]),
+                        "rmse %s, p %s, se %s (%s)" % (_num(m["rmse"]), _num(m["p"]), _num(m["se"]), m["unit"])))
+        o = run["outcomes"]
+        out.append(("outcomes", run["system"], "changed", "", str(o["changed"]), "", "; ".join(
+            "%s: %d" % kv for kv in o["transitions"].items()) or "none"))
+        for q in o.get("changed_queries", ()):
+            out.append(("outcome", run["system"], q["qid"], q["released"], q["rerun"], "", ""))
+    pair = result.get("pair")
+    if pair:
+        for name, m in pair["measures"].items():
+            out.append(("pair", "%s -> %s" % (pair["base"], pair["variant"]), name, _num(m["released_delta"]),
+                        _num(m["rerun_delta"]), "", "ER %s, Delta RI %s" % (_num(m["effect_ratio"]),
+                                                                          _num(m["delta_ri"]))))
+        out.append(("pair", "%s -> %s" % (pair["base"], pair["variant"]), "interval", "", "[%s, %s]" % (
+            _num(pair["rerun_ci"][0], 2), _num(pair["rerun_ci"][1], 2)), "", "covers the released delta: %s; the "
+            "published: %s" % (_num(pair["covers_released"]), _num(pair.get("covers_published")))))
+    for c in result["cells"]:
+        out.append(("cell", c["table"], c["number"], _num(c["released"], 2), _num(c["rerun"], 2),
+                    _num(c["difference"], 2), "published %s (difference: re-run minus published); %s%s" % (
+                        c["published"], c["status"], "" if c["difference_in_se"] is None else
+                        "; %+.1f SE" % c["difference_in_se"])))
+    for t in result["tables"]:
+        out.append(("verdict", t["table"], "%d cells" % t["cells"], "", t["verdict"], "",
+                    "%d pass, %d fail, %d skip%s" % (t["pass"], t["fail"], t["skip"],
+                                                     "; " + t["reason"] if t["reason"] else "")))
+    return out
+
+
+HEADER = ("section", "item", "measure", "released", "rerun", "difference", "detail")
+
+
+def render(result, fmt="text"):
+    """The result as text (default), json, tsv or markdown; every format opens with the banner (the role, the
+    qrel copy, SYNTHETIC)."""
+    from ..core.jsonio import dumps_pretty
+
+    if fmt == "json":
+        return dumps_pretty(result)
+    if fmt == "tsv":
+        return "\n".join(["# " + _banner(result)] + ["\t".join(r) for r in [HEADER] + rows(result)]) + "\n"
+    if fmt == "markdown":
+        lines = [_banner(result), "", "| " + " | ".join(HEADER) + " |",
+                 "|---|---|---|---:|---:|---:|---|"]
+        return "\n".join(lines + ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |"
+                                  for r in rows(result)]) + "\n"
+    if fmt != "text":
+        raise UsageError("unknown format %s (formats: %s)" % (bounded(repr(fmt), 80), ", ".join(FORMATS)))
+    lines = [_banner(result)]
+    for r in rows(result):
+        lines.append("  %-9s %-24s %-30s %10s %10s %10s  %s" % r)
+    lines.append("not verified here: " + ("the published cells, whose values are the paper's and not this "
+                                          "synthetic stand-in's (each a skip)" if result["instrument"]["synthetic"]
+                                          else "nothing beyond the cells listed"))
+    return "\n".join(lines) + "\n"
