@@ -1,4 +1,5 @@
-"""The Python API: what the commands do, as functions returning plain data (docs/usage.md#scoring-a-new-retriever).
+"""The Python API: what the commands do, as functions returning plain data (docs/usage.md#scoring-a-new-retriever,
+docs/usage.md#checking-a-re-run).
 
 >>> from nclue.api import score
 >>> callable(score)
@@ -6,6 +7,7 @@ True
 """
 
 from .harness.export_qrels import export as export_qrels
+from .harness.reproduce_run import reproduce_run
 from .harness.score import score
 
-__all__ = ["score", "export_qrels"]
+__all__ = ["score", "reproduce_run", "export_qrels"]

@@ -400,14 +400,14 @@ and rank-biased overlap (p = 0.95) at depth 10 against the role's released ranki
 defines them; per measure the released and re-run totals, the per-query RMSE, the paired
 whole-family sign-flip p of the difference and the re-run's bootstrap SE; the queries whose outcome
 changed (listed with --per-query).  Then every published cell of the role's row (Tables 3, 4, 6,
-S1j, S2b; Table 5 for a block), recomputed by the analyses on the re-run, beside the published and
+S1j, S2b; Table S3 with --release v2; Table 5 for a block), recomputed by the analyses on the re-run, beside the published and
 released values, with one verdict per table (skips on the synthetic stand-in).  For a block: the
 effect ratio and Delta RI per measure, and whether the re-run's paired interval covers the
 released and published Delta n-Clue Score (docs/usage.md#checking-a-re-run).
 --form: the query form the run ranks (default: clean_v2 for a system, Table 3's; raw for a block,
 Table 5's).  Nothing is written.
-exit codes: 0 compared; 1 a release file failed verification; 2 bad usage, an unknown or blocked
-role, or a bad run file."""
+exit codes: 0 compared; 1 a release file failed verification, or a run ranks nothing; 2 bad usage,
+an unknown or blocked role, or a bad run file."""
 
 
 def reproduce_run_parser(prog):
@@ -420,6 +420,8 @@ def reproduce_run_parser(prog):
                                                           "input); for a Table 5 block BASE then VARIANT")
     p.add_argument("--role", required=True, metavar="ROLE", help="the paper role the run re-does (see below)")
     _data_option(p)
+    p.add_argument("--release", choices=("v1", "v2"), default="v1",
+                   help="%s (CrossPage; default) or %s (SourceShift: Table S3's row)" % (layout.V1, layout.V2))
     p.add_argument("--form", choices=layout.QUERY_FORMS, default=None, help="the query form the run ranks")
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv or markdown")
@@ -442,7 +444,8 @@ def cmd_reproduce_run(argv, prog):
     if args.run.count("-") > 1:
         raise UsageError("standard input can be read once: give '-' at most once among the runs")
     result = reproduce_run(args.run, args.role, args.data, args.form, args.qrels, args.run_format, args.ties,
-                           verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query)
+                           verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query,
+                           release=args.release)
     STDOUT.write(render(result, args.format))
     return 0
 

@@ -231,6 +231,86 @@ def check_own_qrels(ctx):
     assert "Gold-NDCG" not in text and "qrels file, sha256" in text
 
 
+def _trec_copy(rel, path, swap_every=0, limit=100):
+    """A TREC run made from a shipped ranking file ``rel``, ranks 1 and 6 swapped in every ``swap_every``-th
+    query ranking six or more documents (up to ``limit`` of them)."""
+    done = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for k, line in enumerate(open(os.path.join(REPO, rel), encoding="utf-8")):
+            row = json.loads(line)
+            docs = list(row["docids"])
+            if swap_every and len(docs) > 5 and k % swap_every == 0 and done < limit:
+                docs[0], docs[5] = docs[5], docs[0]
+                done += 1
+            for rank, doc in enumerate(docs, 1):
+                out.write("%s Q0 %s %d %d mine\n" % (row["qid"], doc, rank, 100 - rank))
+    return path
+
+
+def check_reproduce_run_system(ctx):
+    """`nclue reproduce-run my_bm25_and.trec --role bm25_and`: a copy of the released clean-form ranking as a
+    TREC run reproduces it exactly (tau 1, RMSE 0, no changed outcome) and Table 3's cells sit beside the
+    released values, as skips on the stand-in."""
+    _trec_copy("data/v1/rankings/forms/bm25_and__clean_v2.jsonl", str(ctx["tmp"] / "my_bm25_and.trec"))
+    code, out, err = _nclue("reproduce-run", "my_bm25_and.trec", "--role", "bm25_and", "--data", REPO,
+                            cwd=str(ctx["tmp"]))
+    assert code == 0, err
+    assert re.search(r"kendall_tau_union@10\s+1\.0000", out) and "rmse 0.0000" in out
+    assert re.search(r"outcomes\s+bm25_and\s+changed\s+0 ", out)
+    assert re.search(r"verdict\s+Table 3\s+3 cells\s+skip", out) and "SYNTHETIC" in out.splitlines()[0]
+
+
+def check_reproduce_run_block(ctx):
+    """`nclue reproduce-run base.trec variant.trec --role lexical_composition`: the raw-form pair; ER 1 and
+    Delta RI 0 for the released pair itself, and Table 5's verdict line."""
+    _trec_copy("data/v1/rankings/bm25_and.jsonl", str(ctx["tmp"] / "base.trec"))
+    _trec_copy("data/v1/rankings/bm25_dec_sdr.jsonl", str(ctx["tmp"] / "variant.trec"))
+    code, out, err = _nclue("reproduce-run", "base.trec", "variant.trec", "--role", "lexical_composition", "--data",
+                            REPO, cwd=str(ctx["tmp"]))
+    assert code == 0, err
+    assert "block: bm25_and -> bm25_dec_sdr; raw queries" in out
+    assert re.search(r"pair\s+bm25_and -> bm25_dec_sdr nclue_score_at_10 .* ER 1\.0000, Delta RI 0\.0000", out)
+    assert re.search(r"verdict\s+Table 5\s+\d+ cells\s+skip", out)
+
+
+def check_reproduce_run_sourceshift(ctx):
+    """`nclue reproduce-run my_bm25_and_natural.trec --role bm25_and --release v2 --form natural`: SourceShift's
+    natural-form ranking, checked against Table S3's natural cell only."""
+    _trec_copy("data/v2/rankings/forms/bm25_and__natural.jsonl", str(ctx["tmp"] / "my_bm25_and_natural.trec"))
+    code, out, err = _nclue("reproduce-run", "my_bm25_and_natural.trec", "--role", "bm25_and", "--release", "v2",
+                            "--form", "natural", "--data", REPO, cwd=str(ctx["tmp"]))
+    assert code == 0, err
+    cells = re.findall(r"^  cell\s+Table S3\s+(\S+)", out, re.M)
+    assert cells == ["S3.bm25_and.natural"] and "data/v2" in out.splitlines()[0]
+
+
+def check_reproduce_run_example(ctx):
+    """The worked example of docs/usage.md#checking-a-re-run: ranks 1 and 6 swapped in 100 queries give tau
+    union below 1, an RMSE above 0, changed outcomes in both directions, and Table 3's score cell published 26.8
+    beside the released 33.6."""
+    rows = [json.loads(line) for line in open(os.path.join(REPO, "data/v1/rankings/forms/bm25_and__clean_v2.jsonl"),
+                                              encoding="utf-8")]
+    done = 0
+    with open(str(ctx["tmp"] / "swapped.jsonl"), "w", encoding="utf-8") as out:
+        for k, row in enumerate(rows):
+            docs = list(row["docids"])
+            if len(docs) > 5 and k % 5 == 0 and done < 100:
+                docs[0], docs[5] = docs[5], docs[0]
+                done += 1
+            out.write(json.dumps({"qid": row["qid"], "docids": docs, "scores": row["scores"]}) + "\n")
+    assert done == 100
+    code, out, err = _nclue("reproduce-run", "swapped.jsonl", "--role", "bm25_and", "--format", "markdown", "--data",
+                            REPO, cwd=str(ctx["tmp"]))
+    assert code == 0, err
+    tau = re.search(r"^\| agreement \| bm25_and \| kendall_tau_union@10 \|  \| ([\d.]+) \|", out, re.M)
+    assert tau and float(tau.group(1)) < 1
+    rmse = re.search(r"^\| measure \| bm25_and \| nclue_score_at_10 \|.*rmse ([\d.]+)", out, re.M)
+    assert rmse and float(rmse.group(1)) > 0
+    assert "complete first -> subset first" in out and "subset first -> complete first" in out
+    assert re.search(r"^\| cell \| Table 3 \| T3.bm25_and.score \| 33.60 \| [\d.]+ \| [-\d.]+ \| published 26.8 ", out,
+                     re.M)
+
+
 def check_mini_build(ctx):
     """`nclue build --config mini --out /tmp/mini`: a mini stand-in with its frozen claims and manifest,
     which reproduce verifies."""
@@ -332,6 +412,13 @@ COMMANDS = {
     "nclue export-qrels /tmp/q": ("run", check_own_qrels),
     "nclue score run.trec --qrels-file /tmp/q/qrels.graded.trec -m ndcg_cut.10 --per-query": ("run", check_own_qrels),
     "trec_eval -c -q -m ndcg_cut.10 /tmp/q/qrels.graded.trec run.trec": ("run", check_own_qrels),
+    "nclue reproduce-run RUN --role ROLE": ("synopsis", None),
+    "nclue reproduce-run": ("name", None),
+    "nclue reproduce-run my_bm25_and.trec --role bm25_and": ("run", check_reproduce_run_system),
+    "nclue reproduce-run base.trec variant.trec --role lexical_composition": ("run", check_reproduce_run_block),
+    "nclue reproduce-run my_bm25_and_natural.trec --role bm25_and --release v2 --form natural":
+        ("run", check_reproduce_run_sourceshift),
+    "nclue reproduce-run swapped.jsonl --role bm25_and --format markdown": ("run", check_reproduce_run_example),
     "nclue score": ("name", None),
     "nclue reproduce": ("name", None),
     "nclue COMMAND": ("synopsis", None),

@@ -5,6 +5,7 @@ every cell equal to the released value; bad roles, runs and pairs exit 2 naming 
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import OrderedDict
@@ -72,8 +73,7 @@ def test_the_released_ranking_against_its_own_role_is_a_perfect_reproduction():
 
 
 def test_tau_union_rbo_and_rmse_agree_with_repro_eval(tmp_path):
-    document_order = pytest.importorskip("repro_eval.measure.document_order")
-    effectiveness = pytest.importorskip("repro_eval.measure.effectiveness")
+    from repro_eval.measure import document_order, effectiveness     # a dev requirement: never skipped
     released = _ranking(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"))
     swapped = _swapped(released, every=5)
     assert sum(1 for a, b in zip(released, swapped) if a["docids"] != b["docids"]) == 100
@@ -111,7 +111,7 @@ def test_tau_union_rbo_and_rmse_agree_with_repro_eval(tmp_path):
 
 
 def test_a_table5_pair_reports_effect_ratio_and_delta_ri_as_repro_eval(tmp_path):
-    overall = pytest.importorskip("repro_eval.measure.overall_effects")
+    from repro_eval.measure import overall_effects as overall
     raw = os.path.join(REPO, "data", "v1", "rankings")
     base, variant = _ranking(os.path.join(raw, "bm25_and.jsonl")), _ranking(os.path.join(raw, "bm25_dec_sdr.jsonl"))
     paths = [_write(_swapped(base, every=7), tmp_path / "base.jsonl"),
@@ -200,3 +200,80 @@ def test_bad_roles_runs_and_pairs_exit_2_naming_what_is_wrong(tmp_path):
     assert code == 0, err                   # a natural-form run of bm25_and: compared with the natural ranking
     code, out, err = _cli("-", "-", "--role", "lexical_composition", "--data", REPO)
     assert code == 2 and "standard input can be read once" in err
+
+
+def test_sourceshift_role_reports_table_s3_and_a_pair_named_by_its_sides(tmp_path):
+    v2 = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_and__natural.jsonl")
+    result = reproduce_run([v2], "bm25_and", REPO, form="natural", release="v2")
+    assert result["instrument"]["release"] == "data/v2" and result["role"]["released"] == [
+        "data/v2/rankings/forms/bm25_and__natural.jsonl"]
+    assert [t["table"] for t in result["tables"]] == ["Table S3"]
+    (cell,) = result["cells"]           # only the natural form's cell: the other forms' rankings are not replaced
+    assert cell["number"] == "S3.bm25_and.natural" and cell["rerun"] == pytest.approx(cell["released"], abs=1e-9)
+    assert cell["difference_in_se"] is not None
+    code, out, err = _cli(v2, "--role", "lexical_composition", "--release", "v2", "--data", REPO)
+    assert code == 2 and "drop --release v2" in err
+    # the block named by its two sides, as the crosswalk names them; a pair that is no block's is refused
+    raw = os.path.join(REPO, "data", "v1", "rankings")
+    base, variant = os.path.join(raw, "bm25_and.jsonl"), os.path.join(raw, "bm25_dec_sdr.jsonl")
+    code, out, err = _cli(base, variant, "--role", "bm25_and,bm25_sdr", "--data", REPO, "--format", "json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["role"]["name"] == "lexical_composition" and document["pair"]["looks_swapped"] is False
+    code, out, err = _cli(base, variant, "--role", "bm25_and,jina_dec", "--data", REPO)
+    assert code == 2 and "do not form a Table 5 block" in err and "lexical_composition = bm25_and,bm25_sdr" in err
+    # base and variant given the wrong way round: compared as given, with a warning
+    code, out, err = _cli(variant, base, "--role", "lexical_composition", "--data", REPO, "--format", "json")
+    assert code == 0 and "wrong order" in err and json.loads(out)["pair"]["looks_swapped"] is True
+
+
+def test_the_overlay_reads_the_rerun_and_shares_only_what_the_rerun_cannot_change():
+    from nclue.analyses.common import outcomes
+    from nclue.core.instrument import Instrument
+    inst = Instrument(REPO)
+    rel, other = "data/v1/rankings/bm25_and.jsonl", "data/v1/rankings/bm25_or.jsonl"
+    before, kept = outcomes(inst, rel), outcomes(inst, other)
+    inst.v2().queries()
+    replaced = {rel: {q: row for q, row in inst.ranking(other).items()}}
+    overlay = inst.with_rankings(replaced)
+    assert overlay.ranking(rel) is replaced[rel] and overlay.v2().ranking(rel) is replaced[rel]
+    assert outcomes(overlay, other) is kept                         # read no replaced file: shared
+    after = outcomes(overlay, rel)                                  # read the replaced file: computed again
+    assert after is not before and after.success == kept.success and after.success != before.success
+    assert overlay.v2() is not inst.v2() and overlay.v2().v1() is overlay
+    assert overlay.v2().queries() is inst.v2().queries()
+
+
+def test_hostile_runs_and_roles_fail_with_a_message_and_no_traceback(tmp_path):
+    """Truncated, empty, wrong-typed, non-finite, duplicated and symlinked runs, and huge or empty role names:
+    each refused with file:line:field (or the role) and exit 1 or 2, never a traceback."""
+    import gzip
+    good = open(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"), "rb").read()
+    cases = {}
+    (tmp_path / "truncated.jsonl.gz").write_bytes(gzip.compress(good)[:5000])
+    cases["truncated.jsonl.gz"] = (2, "truncated.jsonl.gz")
+    (tmp_path / "empty.trec").write_text("", encoding="utf-8")
+    cases["empty.trec"] = (1, "ranks no document for any of the 1000 evaluation queries")
+    first = json.loads(good.splitlines()[0])
+    wrong = dict(first, docids="not a list")
+    (tmp_path / "wrong_type.jsonl").write_text(json.dumps(wrong) + "\n", encoding="utf-8")
+    cases["wrong_type.jsonl"] = (2, "wrong_type.jsonl:1: field 'docids'")
+    (tmp_path / "nan.trec").write_text("%s Q0 %s 1 nan mine\n" % (first["qid"], first["docids"][0]), encoding="utf-8")
+    cases["nan.trec"] = (2, "nan.trec:1: field 'score'")
+    line = "%s Q0 %s 1 2.0 mine\n" % (first["qid"], first["docids"][0])
+    (tmp_path / "twice.trec").write_text(line + line.replace(" 1 2.0", " 2 1.0"), encoding="utf-8")
+    cases["twice.trec"] = (2, "twice.trec:2:")
+    os.symlink(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"), str(tmp_path / "link.jsonl"))
+    for name, (code_wanted, text) in sorted(cases.items()):
+        code, out, err = _cli(str(tmp_path / name), "--role", "bm25_and", "--data", REPO)
+        assert code == code_wanted and text in err and "Traceback" not in err, (name, code, err)
+    # a run of one's own may be a symlink (it is not a release file): followed; a dangling one is absent
+    code, out, err = _cli(str(tmp_path / "link.jsonl"), "--role", "bm25_and", "--data", REPO)
+    assert code == 0 and re.search(r"kendall_tau_union@10\s+1\.0000", out), err
+    os.symlink(str(tmp_path / "nowhere"), str(tmp_path / "dangling"))
+    code, out, err = _cli(str(tmp_path / "dangling"), "--role", "bm25_and", "--data", REPO)
+    assert code == 2 and "dangling: file is absent" in err
+    code, out, err = _cli(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"), "--role", "x" * 100000, "--data", REPO)
+    assert code == 2 and "unknown role" in err and len(err) < 5000 and "Traceback" not in err
+    code, out, err = _cli(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"), "--role", ",", "--data", REPO)
+    assert code == 2 and "do not form a Table 5 block" in err

@@ -47,13 +47,34 @@ class Instrument:
 
     def with_rankings(self, replaced):
         """A fresh instrument of the same root and release on which each ranking file of ``replaced``
-        (``{rel: {qid: RankingRow}}``) reads as the ranking given instead: how ``reproduce-run`` computes the
-        paper's cells for a reviewer's re-run with the analyses' own code (docs/usage.md#checking-a-re-run)."""
-        other = Instrument(self.root, self.base)
-        for rel, ranking in replaced.items():
-            other._memo[rel] = (True, ranking)
-            other._reads[rel] = frozenset()
-        return other
+        (``{rel: {qid: RankingRow}}``) reads as the ranking given instead, and so does its other release
+        (:meth:`v1`, :meth:`v2`): how ``reproduce-run`` computes the paper's cells for a reviewer's re-run
+        with the analyses' own code (docs/usage.md#checking-a-re-run).  What this instrument has already
+        computed from files none of which is replaced is shared, not computed again: a memoised value
+        depends only on the files its computation read (:meth:`memo` records them)."""
+        changed = {os.path.abspath(self.path(rel)) for rel in replaced}
+        known = {self.base: self}
+        other_base, other_key = (layout.V2, "release:v2") if self.base == layout.V1 else (layout.V1, "release:v1")
+        if self._memo.get(other_key, (False, None))[0]:
+            known[other_base] = self._memo[other_key][1]
+        releases = {}
+        for base in (layout.V1, layout.V2):
+            other = Instrument(self.root, base)
+            source = known.get(base)
+            if source is not None:
+                for key, entry in source._memo.items():
+                    reads = source._reads.get(key, frozenset())
+                    if not key.startswith("release:") and key not in replaced and not reads & changed:
+                        other._memo[key], other._reads[key] = entry, reads
+            for rel, ranking in replaced.items():
+                other._memo[rel] = (True, ranking)
+                other._reads[rel] = frozenset()
+            releases[base] = other
+        releases[layout.V1]._memo["release:v2"] = (True, releases[layout.V2])
+        releases[layout.V1]._reads["release:v2"] = frozenset()
+        releases[layout.V2]._memo["release:v1"] = (True, releases[layout.V1])
+        releases[layout.V2]._reads["release:v1"] = frozenset()
+        return releases[self.base]
 
     def path(self, rel):
         return layout.abspath(self.root, rel)

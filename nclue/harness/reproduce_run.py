@@ -26,7 +26,7 @@ import os
 
 from ..analyses import REGISTRY
 from ..core import layout
-from ..core.errors import UsageError, bounded
+from ..core.errors import EmptyRun, InputError, UsageError, bounded
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
 from ..core.measures import MEASURES, PER_QUERY_MEASURES
@@ -38,15 +38,20 @@ from ..stats import bootstrap, randomization
 from ..stats import reproducibility as repro
 from .locate import data_root
 from .runner import check_root
-from .score import Design, Judgements, _on_scale, _synthetic, comparisons, intervals, read_run, verify_inputs
+from .score import Design, Judgements, _on_scale, _release_hint, _synthetic, comparisons, intervals, read_run, verify_inputs
 
 # the tables in which the paper reports a CrossPage system's row (Table S3 is SourceShift's: a CrossPage run
 # does not re-do it), and Table 5 for a block
 SYSTEM_TABLES = ("Table 3", "Table 4", "Table 6", "Table S1j", "Table S2b")
+# SourceShift's (--release v2): Table S3, one score per system and query form
+SOURCESHIFT_TABLES = ("Table S3",)
 # the query form a role's main table ranks: Table 3 is the clean scorecard, Table 5's contrasts are on the raw
 # queries (the raw-form matrix)
 DEFAULT_FORM = {"system": "clean_v2", "block": "raw"}
 BLOCK_TABLES = ("Table 5",)
+# the analyses whose per-system claims are a measure over every evaluation query (a cell bound to one of them is
+# judged in the re-run's standard errors; a slice's or a contrast's cell is not)
+WHOLE_QUERY_CLAIMS = ("scorecard", "matrix", "forms")
 OUTCOMES = ("complete first", "subset first", "no gold")
 
 
@@ -59,6 +64,8 @@ def role_systems(crosswalk, role):
     and variant, :data:`nclue.paperaudit.roles.BLOCKS`, through the crosswalk).  An unknown role, or one this
     instrument cannot play, is a :class:`~nclue.core.errors.UsageError` saying which roles there are."""
     systems = crosswalk.rows["system"]
+    if "," in role:
+        role = _block_of_pair(role)
     if role in systems:
         sides = [("system", role)]
         kind = "system"
@@ -79,11 +86,25 @@ def role_systems(crosswalk, role):
     return kind, out
 
 
+def _block_of_pair(role):
+    """The Table 5 block a ``BASE,VARIANT`` role names (its two sides as the crosswalk names them, e.g.
+    ``bm25_and,bm25_sdr``); a pair that is no block's is a :class:`~nclue.core.errors.UsageError` listing the
+    blocks' pairs."""
+    pair = tuple(part.strip() for part in role.split(","))
+    for name, block in sorted(roles.BLOCKS.items()):
+        if pair == (block.base[1], block.variant[1]):
+            return name
+    raise UsageError("--role %s: the base and variant do not form a Table 5 block (blocks: %s)" % (
+        bounded(repr(role), 80), ", ".join("%s = %s,%s" % (name, b.base[1], b.variant[1])
+                                           for name, b in sorted(roles.BLOCKS.items()))))
+
+
 def _released_files(inst, sid, form):
     """The released ranking files of a system in one query form: for ``raw`` the raw-form matrix's file and the
     query-form matrix's raw file (both rank the raw queries), for another form the query-form matrix's."""
-    rels = [layout.ranking_path(sid), layout.ranking_path(sid, "raw")] if form == "raw" else [
-        layout.ranking_path(sid, form)]
+    base = inst.base
+    rels = [layout.ranking_path(sid, base=base), layout.ranking_path(sid, "raw", base)] if form == "raw" else [
+        layout.ranking_path(sid, form, base)]
     return [rel for rel in rels if inst.exists(rel)]
 
 
@@ -175,11 +196,18 @@ def _frozen_values(root, names):
     return out
 
 
-def _wanted(root, role, kind, synthetic):
-    """The claims the paper audit binds the role's row to, in the role's tables (whether computed or not)."""
+def _tables(kind, inst):
+    """The tables a role's row is published in: Table 5 for a block; for a system, CrossPage's tables or, on
+    SourceShift, Table S3."""
+    if kind == "block":
+        return BLOCK_TABLES
+    return SOURCESHIFT_TABLES if inst.base == layout.V2 else SYSTEM_TABLES
+
+
+def _wanted(root, role, tables, synthetic):
+    """The claims the paper audit binds the role's row to, in ``tables`` (whether computed or not)."""
     from .published import build as build_published
 
-    tables = BLOCK_TABLES if kind == "block" else SYSTEM_TABLES
     rows = {nid: row for nid, (_, row) in load_numbers(root).items()}
     _, built = build_published(root, [], synthetic, {})
     return {b["claim"] for b in built["bindings"] if b.get("bound") and b["claim"] and b["table"] in tables
@@ -191,10 +219,11 @@ def _recompute(inst, replaced, wanted):
     ``replaced`` ranking files, of the v1 analyses whose frozen claims hold a ``wanted`` claim, computed on an
     instrument where those files are the re-runs."""
     overlay = inst.with_rankings(replaced)
+    part = "v2" if inst.base == layout.V2 else "v1"
     out, frozen, names = {}, {}, []
     for name in sorted(REGISTRY):
         analysis = REGISTRY[name]
-        if analysis.part != "v1":
+        if analysis.part != part:
             continue
         units = [u for u in analysis.units(inst) if set(u.inputs) & set(replaced)]
         if not units:
@@ -212,14 +241,13 @@ def _recompute(inst, replaced, wanted):
     return out, frozen, names
 
 
-def _cells(root, role, kind, recomputed, frozen, synthetic, ses):
+def _cells(root, role, tables, recomputed, frozen, synthetic, ses):
     """The published cells of the role's row in its tables (each as :func:`_cell`), in the paper's order, and
     each table's verdict (:func:`_table_verdicts`)."""
     from .published import build as build_published, paper_order
 
     checks, built = build_published(root, [], synthetic, recomputed)
     reasons = {c.id: c.reason for c in checks}
-    tables = BLOCK_TABLES if kind == "block" else SYSTEM_TABLES
     numbers = {nid: row for nid, (_, row) in load_numbers(root).items()}
     cells = [_cell(b, frozen, ses, reasons) for b in built["bindings"]
              if b.get("bound") and b["table"] in tables and b["claim"] in recomputed
@@ -236,7 +264,7 @@ def _cell(binding, frozen, ses, reasons):
     released = results.scale_value(released, binding["scale"]) if isinstance(released, (int, float)) else None
     leaf = claim.rsplit(".", 1)[-1]
     se = ses.get(leaf)
-    if se is not None and leaf in MEASURES and "scorecard" not in claim and "matrix" not in claim:
+    if se is not None and leaf in MEASURES and not any(".%s." % part in claim for part in WHOLE_QUERY_CLAIMS):
         se = None          # a slice or a contrast: the whole-query SE does not apply
     paper_se = None if se is None else results.scale_value(se, binding["scale"]) * MEASURES[leaf].scale / \
         _score_scale(leaf)
@@ -298,7 +326,7 @@ def _pair(design, judged, inst, sides, rels, outs):
 
 
 def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto", ties="trec", verify=True,
-                  warn=None, per_query=False, stdin=None):
+                  warn=None, per_query=False, stdin=None, release="v1"):
     """Check ``runs`` (one for a system role, base and variant for a Table 5 block) against the role's released
     rankings and the paper's published row (module doc); returns a JSON-ready dict.
 
@@ -310,12 +338,7 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     """
     root = data_root(root)
     check_root(root)
-    inst = Instrument(root)
-    kind, sides = role_systems(load_crosswalk(root), role)
-    if len(runs) != len(sides):
-        raise UsageError("--role %s is %s: give %s" % (
-            role, "a Table 5 block" if kind == "block" else "a system",
-            "two runs, BASE then VARIANT" if kind == "block" else "one run"))
+    inst, role, kind, sides = _role(Instrument(root), role, release, len(runs))
     form, files = _role_files(inst, role, kind, sides, form)
     rels = [found[0] for found in files]
     judged = Judgements.of_copy(inst, qrels)
@@ -324,29 +347,80 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     design = Design(inst, judged, shared=(judged.released == inst.QRELS))
     rankings, outs, entries = [], [], []
     for path, rel, (key, sid) in zip(runs, rels, sides):
-        ranking, order = read_run(path, inst.queries(), inst.corpus(), run_format, ties, stdin=stdin)
+        ranking, order = _read(inst, judged, path, release, run_format, ties, stdin)
         out = judged.outcomes(inst, ranking=ranking)
         entries.append(_run_entry(inst, judged, design, path, order, key, sid, rel, ranking, out, per_query))
         rankings.append(ranking)
         outs.append(out)
     ses = {name: row["se"] for name, row in entries[0]["measures"].items()} if kind == "system" else {}
     synthetic = _synthetic(inst) is not False
+    tables = _tables(kind, inst)
     recomputed, frozen, names = _recompute(
         inst, {rel: ranking for found, ranking in zip(files, rankings) for rel in found},
-        _wanted(root, role, kind, synthetic))
-    cells, tables = _cells(root, role, kind, recomputed, frozen, synthetic, ses)
+        _wanted(root, role, tables, synthetic))
+    cells, verdicts = _cells(root, role, tables, recomputed, frozen, synthetic, ses)
     result = {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": judged.label,
                              "queries": len(judged.queries), "synthetic": _synthetic(inst)},
               "role": {"name": role, "kind": kind, "form": form,
                        "systems": [sid for _, sid in sides], "released": rels},
-              "runs": entries, "cells": cells, "tables": tables, "analyses_recomputed": names}
+              "runs": entries, "cells": cells, "tables": verdicts, "analyses_recomputed": names}
     if kind == "block":
-        result["pair"] = _pair(design, judged, inst, sides, rels, outs)
-        published = [c for c in cells if c["number"].endswith(".delta")]
-        if published:
-            lo, hi = result["pair"]["rerun_ci"]
-            result["pair"]["covers_published"] = lo <= published[0]["published_value"] <= hi
+        result["pair"] = _block_pair(design, judged, inst, sides, rels, rankings, outs, entries, cells, warn)
     return result
+
+
+def _role(inst, role, release, n_runs):
+    """``(instrument, role, kind, sides)`` of ``--role`` on ``--release`` (a ``BASE,VARIANT`` pair named as its
+    block); a block on SourceShift, or a number of runs the role does not take, is a
+    :class:`~nclue.core.errors.UsageError`."""
+    role = _block_of_pair(role) if "," in role else role
+    kind, sides = role_systems(load_crosswalk(inst.root), role)
+    if release == "v2":
+        if kind == "block":
+            raise UsageError("--role %s is a Table 5 block, whose contrasts are CrossPage's: drop --release v2" % role)
+        inst = inst.v2()
+    if n_runs != len(sides):
+        raise UsageError("--role %s is %s: give %s" % (
+            role, "a Table 5 block" if kind == "block" else "a system",
+            "two runs, BASE then VARIANT" if kind == "block" else "one run"))
+    return inst, role, kind, sides
+
+
+def _read(inst, judged, path, release, run_format, ties, stdin):
+    """``(ranking, order)`` of one re-run; a run of the other release's queries is told to give ``--release``,
+    and one that ranks nothing is an :class:`~nclue.core.errors.EmptyRun` (nothing to compare)."""
+    try:
+        ranking, order = read_run(path, inst.queries(), inst.corpus(), run_format, ties, stdin=stdin)
+    except InputError as exc:
+        raise _release_hint(inst, release, exc)
+    if not any(q in ranking and ranking[q].docids for q in judged.queries):
+        raise EmptyRun("%s ranks no document for any of the %d evaluation queries (an empty or blank run?): "
+                       "there is nothing to compare" % ("<stdin>" if path == "-" else path, len(judged.queries)))
+    return ranking, order
+
+
+def _block_pair(design, judged, inst, sides, rels, rankings, outs, entries, cells, warn):
+    """A block's pair (:func:`_pair`), whether its runs look swapped (warned), and whether the re-run's interval
+    covers the published Delta n-Clue Score where Table 5 publishes one."""
+    pair = _pair(design, judged, inst, sides, rels, outs)
+    pair["looks_swapped"] = _looks_swapped(inst, rels, rankings, judged, entries)
+    if pair["looks_swapped"] and warn is not None:
+        warn("WARNING: each run agrees better with the other side's released ranking (RBO): are BASE and "
+             "VARIANT given in the wrong order? (BASE first: %s, then %s)\n" % tuple(sid for _, sid in sides))
+    published = [c for c in cells if c["number"].endswith(".delta")]
+    if published:
+        lo, hi = pair["rerun_ci"]
+        pair["covers_published"] = lo <= published[0]["published_value"] <= hi
+    return pair
+
+
+def _looks_swapped(inst, rels, rankings, judged, entries):
+    """Whether each run of a pair agrees better (mean RBO) with the other side's released ranking than with its
+    own: the base and variant given in the wrong order."""
+    qids = sorted(judged.queries)
+    crossed = [_agreement(inst.ranking(rels[1 - i]), rankings[i], qids)[0]["rbo"] for i in range(2)]
+    straight = [entry["agreement"]["rbo"] for entry in entries]
+    return all(c is not None and s is not None and c > s for c, s in zip(crossed, straight))
 
 
 def _role_files(inst, role, kind, sides, form):

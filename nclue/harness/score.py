@@ -295,7 +295,7 @@ def _release_hint(inst, release, exc):
     for qid in list(other_queries)[:1]:
         prefix = qid.split("_")[0] + "_"
         if "unknown query" in text and prefix in text:
-            return InputError(exc.path, "%s (the query ids are %s's: score it with --release %s)" % (
+            return InputError(exc.path, "%s (the query ids are %s's: give --release %s)" % (
                 exc.message, "SourceShift" if other == "v2" else "CrossPage", other), line=exc.line, field=exc.field)
     return exc
 
