@@ -667,3 +667,42 @@ def test_two_streams_swapped_for_one_pair_name_the_pair_and_the_file(release_cop
     assert code == 1 and "Traceback" not in err
     reason = fails["audit.challenge.protocol.unique_streams"]["reason"]
     assert "differ on %s (%s)" % (pair, rel) in reason, reason
+
+
+def test_two_responders_swapped_for_one_pair_drift_their_counts(release_copy):
+    """A and E swapped for one pair of the label audit's initial.jsonl (re-signed): nothing else in the release
+    records who gave which answer to a pair, so the swap shows as the two responders' counts drifting (six
+    fails); the rebuild level names the pair (next test)."""
+    _swap_responders(release_copy)
+    code, out, err, report, fails = reproduce_report(release_copy, "--only", "construction")
+    assert code == 1 and "Traceback" not in err
+    assert sorted(fails) == ["audit.integrity.initial.%s.%s" % (who, what) for who in "AE"
+                             for what in ("page_quotes", "page_quotes_exact", "pages")], sorted(fails)
+
+
+def _swap_responders(root, rel="data/audit/initial.jsonl"):
+    """A and E swapped for the first pair they answered differently; the pair and the first line changed."""
+    path = os.path.join(root, *rel.split("/"))
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    answers = {(r["pair"], r["responder"]): r["answers"] for r in rows}
+    pair = next(p for p, s in sorted(answers) if s == "A" and answers[(p, "A")] != answers.get((p, "E")))
+    first = next(i for i, r in enumerate(rows, 1) if r["pair"] == pair and r["responder"] in "AE")
+    swap = {"A": "E", "E": "A"}
+    for row in rows:
+        if row["pair"] == pair and row["responder"] in swap:
+            row["responder"] = swap[row["responder"]]
+    open(path, "w", encoding="utf-8").write("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n"
+                                                    for r in rows))
+    _resign(root, rel)
+    return pair, first, rows[first - 1]["responder"]
+
+
+def test_the_rebuild_names_the_first_differing_record(mini_all_copy):
+    """--deep on a mini stand-in whose initial.jsonl has A and E swapped for one pair (re-signed, so that only
+    the regeneration can tell which record changed): the rebuild fail names the line, the pair and the
+    responder there."""
+    pair, line, responder = _swap_responders(mini_all_copy)
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--deep", "--only", "rebuild")
+    assert code == 1 and "Traceback" not in err
+    reason = fails["rebuild:data/audit/initial.jsonl"]["reason"]
+    assert reason.endswith("first difference at line %d (pair %s, responder %s)" % (line, pair, responder)), reason
