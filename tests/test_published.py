@@ -270,3 +270,33 @@ def test_a_number_stated_once_for_several_cells_is_checked_against_each():
     assert status == "pass"
     status, reason = verdict({"arxiv": 125, "eric": 124, "fedreg": 125, "pmc": 125})
     assert status == "fail" and "v2.structure.documents_eric" in reason
+
+
+def test_the_pairwise_agreements_accept_each_assignment_consistent_with_table_s11():
+    """10.3.2's '86.2/92.6/91.5%' names no evaluator pairs: Table S11's positives (A 76, E 77, F 83 of 94) admit
+    A-E/A-F/E-F and A-F/A-E/E-F (91.5% = 86/94 is the only even disagreement count, E-F's parity). Either passes;
+    an order the marginals exclude fails even when its values show as published."""
+    from nclue.harness.published import build
+    from nclue.paperaudit.assignments import consistent_assignments
+
+    claim = "audit.agreement.adjudication.pairwise_agreement.%s"
+    ids = ["X.s1032.pair1", "X.s1032.pair2", "X.s1032.pair3"]
+
+    def verdicts(values):
+        recomputed = {claim % pair: (100 * k / 94, None) for pair, k in values.items()}
+        checks, built = build(REPO, [], False, recomputed)
+        status = {c.id: c.status for c in checks}
+        bound = {b["number"]: b["claim"] for b in built["bindings"] if b["number"] in ids}
+        return [status["published:" + nid] for nid in ids], [bound[nid] for nid in ids]
+
+    assert verdicts({"A-E": 81, "A-F": 87, "E-F": 86}) == (["pass"] * 3, [claim % p for p in ("A-E", "A-F", "E-F")])
+    assert verdicts({"A-E": 87, "A-F": 81, "E-F": 86}) == (["pass"] * 3, [claim % p for p in ("A-F", "A-E", "E-F")])
+    # E-F at 81/94 would need 13 disagreements from positives 77 and 83 (an even sum): no consistent order shows it
+    status, _ = verdicts({"A-E": 86, "A-F": 87, "E-F": 81})
+    assert "fail" in status
+    # by hand: the bound and the parity alone decide it
+    agreements = {"p1": [81], "p2": [87], "p3": [86]}
+    assert consistent_assignments(["p1", "p2", "p3"], [("A", "E"), ("A", "F"), ("E", "F")], agreements,
+                                  {"A": 76, "E": 77, "F": 83}, 94) == [
+        (("A", "E"), ("A", "F"), ("E", "F")), (("A", "F"), ("A", "E"), ("E", "F"))]
+    assert consistent_assignments(["p1"], [("A", "E")], {"p1": [94]}, {"A": 10, "E": 12}, 94) == []   # |10-12| > 0

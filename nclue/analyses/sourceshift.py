@@ -171,15 +171,17 @@ def direction(a, b):
 def _direction_units(inst, suffix="", copy=layout.V2_QRELS):
     v1, v2 = inst, inst.v2()
     ops = _pairs(v2, "directions")
-    files_v1 = sorted({layout.ranking_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
+    # CrossPage's side reads the raw-form matrix, the rankings Table 5 reads for the same published cells (Table 7
+    # restates them: "Jina composition +6.8"), so each published cell has one source of runs
+    files_v1 = sorted({layout.ranking_path(s) for c in ops for s in (c["variant"], c["base"])})
     files_v2 = sorted({v2_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
 
     def compute():
         out = []
         src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points; v2 qrel copy %s)" % copy
         for c in ops:
-            d1 = (summary(outcomes(v1, layout.ranking_path(c["variant"], "raw")))["nclue_score"]
-                  - summary(outcomes(v1, layout.ranking_path(c["base"], "raw")))["nclue_score"])
+            d1 = (summary(outcomes(v1, layout.ranking_path(c["variant"])))["nclue_score"]
+                  - summary(outcomes(v1, layout.ranking_path(c["base"])))["nclue_score"])
             d2 = (summary(outcomes(v2, v2_path(c["variant"], "raw"), copy))["nclue_score"]
                   - summary(outcomes(v2, v2_path(c["base"], "raw"), copy))["nclue_score"])
             prefix = "v2.directions%s.%s" % (suffix, c["id"])

@@ -16,10 +16,11 @@ reason, so what the instrument cannot run is never absent.  :func:`summary` give
 headline and the JSON report carry: bound and unbound numbers by table, verified, failed, skipped.
 """
 
+import math
 from fractions import Fraction
 from json import dumps as json_quote
 
-from ..paperaudit import results
+from ..paperaudit import assignments, results
 from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
 from ..stats import montecarlo, protocol
@@ -135,12 +136,13 @@ def build(root, checks, synthetic, recomputed=None):
     for cid, (value, estimate) in sorted((recomputed or {}).items()):
         observed[cid], estimates[cid] = value, estimate
     out, bindings, by_table = [], [], {}
+    assigned = _assigned(numbers, observed)
     for nid in sorted(numbers):
         num, row = numbers[nid]
         table = by_table.setdefault(table_label(nid, row), {"numbers": 0, "bound": 0, "verified": 0, "failed": 0,
                                                             "skipped": 0})
         table["numbers"] += 1
-        entry, check = _bind(nid, num, row, crosswalk, observed, estimates, synthetic)
+        entry, check = _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned.get(nid))
         bindings.append(entry)
         if check is None:
             continue
@@ -163,14 +165,48 @@ def _declared(rule, claim, estimates):
     return montecarlo.from_json(obj).scaled(results.scale_value(1, rule.scale))
 
 
-def _bind(nid, num, row, crosswalk, observed, estimates, synthetic):
+def _assigned(numbers, observed):
+    """``{number id: (claim, note)}`` of the numbers whose order the paper leaves open
+    (:data:`nclue.paperaudit.assignments.ASSIGNMENTS`): of the assignments consistent with the paper's
+    marginals, the first under which every number of the group shows its recomputed value, else the first
+    consistent one, else the default order; the note names the consistent assignments and the one taken."""
+    out = {}
+    for group in assignments.ASSIGNMENTS:
+        needed = group.numbers + (group.items,) + tuple(nid for _, nid in group.positives)
+        if any(nid not in numbers for nid in needed):
+            continue
+        n = int(numbers[group.items][0].value)
+        agreements = {}
+        for nid in group.numbers:
+            lo, hi = numbers[nid][0].counts(n) or (1, 0)
+            agreements[nid] = range(lo, hi + 1)
+        positives = {who: int(numbers[nid][0].value) for who, nid in group.positives}
+        orders = assignments.consistent_assignments(group.numbers, group.pairs, agreements, positives, n)
+
+        def shown(order):
+            values = [observed.get(group.claim_of(pair)) for pair in order]
+            return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                       and numbers[nid][0].shows(Fraction(v)) for nid, v in zip(group.numbers, values))
+        chosen = next((order for order in orders if shown(order)), orders[0] if orders else group.pairs)
+        text = lambda order: "/".join("%s-%s" % pair for pair in order)      # noqa: E731
+        note = "%s. Consistent with the marginals: %s; bound as %s" % (
+            group.note, ", ".join(text(o) for o in orders) or "none", text(chosen))
+        for nid, pair in zip(group.numbers, chosen):
+            out[nid] = (group.claim_of(pair), note)
+    return out
+
+
+def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=None):
     """``(binding, check)`` of one transcribed number: unbound (check None) with its declared reason, or bound
-    to a claim (through the crosswalk for a system role), its recomputed value and the verdict."""
+    to a claim (through the crosswalk for a system role; ``assigned``, ``(claim, note)``, for a number of an
+    assignment group, :func:`_assigned`), its recomputed value and the verdict."""
     rule, key = results.rule_for(nid)
     if rule is None:
         return {"number": nid, "table": table_label(nid, row), "bound": False,
                 "reason": results.unbound_reason(nid)}, None
     claim, why = results.resolve(rule, key, crosswalk.rows, observed)
+    if assigned is not None:
+        claim, rule = assigned[0], rule._replace(note=assigned[1])
     value = None
     if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
         value = results.claim_value(rule, claim, observed)
