@@ -77,6 +77,10 @@ def check_reproduce(ctx):
     lines = out.splitlines()
     assert lines[0].startswith("nclue ") and " checking: " in lines[0] and "SYNTHETIC" in lines[0]
     assert lines[-1].startswith("RESULT: OK") and any(line.strip().startswith("COUNTS: ") for line in lines)
+    # the COUNTS line docs/usage.md#how-the-counts-add-up shows is the one this release prints
+    shown = [line for line in open(os.path.join(REPO, "docs", "usage.md"), encoding="utf-8").read().splitlines()
+             if line.startswith("COUNTS: ")]
+    assert shown == [line.strip() for line in lines if line.strip().startswith("COUNTS: ")][:1], shown
 
 
 def check_module_reproduce(ctx):

@@ -256,6 +256,9 @@ E("S4", "two-sided 10,000-sample permutation tests ($n=225$)", [n("X.s4.draws", 
 # ---- Section 8 prose ---------------------------------------------------------------------------------------
 E("8", "SourceShift construction began with 1,000 PDFs balanced across eight sources (125 each). Although global MinerU extraction passed at 62,039/62,838 pages (98.73%)",
   [n("X.s8.pdfs", "PDFs", "count"), n("X.s8.per_source", "per source", "count"), n("X.s8.pages_ok", "pages passed", "count"), n("X.s8.pages", "pages", "count"), n("X.s8.pages_pct", "pass rate", "pct", 62838)])
+E("8", "four sources failed the pre-specified per-source 98% gate: FDA/DailyMed (95.47%), NASA NTRS (95.37%), USGS (96.01%), and World Bank (96.08%)",
+  [n("X.s8.gate", "per-source gate", "pct"), n("X.s8.ocr_fda", "FDA/DailyMed", "pct"), n("X.s8.ocr_nasa", "NASA NTRS", "pct"),
+   n("X.s8.ocr_usgs", "USGS", "pct"), n("X.s8.ocr_wb", "World Bank", "pct")])
 E("8", "The resulting qrel copy $S$ has 500 documents, 225 queries, 8,841 nonzero qrels, 502 gold judgments, and 218 distinct gold documents. Query counts remain arXiv 42, ERIC 44, Federal Register 125, and PMC OA 14; 198 have $n{=}2$ and 27 have $n{=}3$.",
   [n("X.s8.docs", "documents", "count"), n("X.s8.queries", "queries", "count"), n("X.s8.qrels", "qrels", "count"), n("X.s8.gold", "gold", "count"), n("X.s8.gold_docs", "gold docs", "count"),
    n("X.s8.arxiv", "arXiv", "count"), n("X.s8.eric", "ERIC", "count"), n("X.s8.fedreg", "FedReg", "count"), n("X.s8.pmc", "PMC", "count"), n("X.s8.n2", "n=2", "count"), None, n("X.s8.n3", "n=3", "count"), None])
@@ -292,6 +295,8 @@ for i, row in enumerate(S7_ROWS):
 E("S7", "Release Source Pairs Pre-gold Pre-subset CrossPage World Bank 98 50 48 CrossPage PMC OA 2 0 2 SourceShift arXiv 50 25 25 SourceShift ERIC 50 25 25 SourceShift Federal Register 50 25 25 SourceShift PMC OA 50 22 28 All 300 147 153", specs)
 E("10.1", "The initial stratified packet contains 300 pairs and 710 condition decisions: 100 pairs from CrossPage and 200 from the four sources retained by SourceShift.",
   [n("X.s101.pairs", "pairs", "count"), n("X.s101.conditions", "conditions", "count"), n("X.s101.cp", "CrossPage", "count"), n("X.s101.ss", "SourceShift", "count")])
+E("10.2.1", "The released packet contains 300 pairs, 710 rubrics, and 2,130 nonempty page contexts",
+  [n("X.s1021.packet_pairs", "pairs", "count"), n("X.s1021.rubrics", "rubrics", "count"), n("X.s1021.page_contexts", "page contexts", "count")])
 E("10.1", "It contains 150 pairs and 320 condition decisions", [n("X.s101.challenge_pairs", "pairs", "count"), n("X.s101.challenge_conditions", "conditions", "count")])
 
 # ---- S8, S9 and prose -------------------------------------------------------------------------------------

@@ -55,10 +55,12 @@ def integrity(records):
 
 
 def packet_structure(records):
-    """The packet's design as realised (Table S7): pairs, condition decisions, pre-gold and pre-subset
+    """The packet's design as realised (Table S7): pairs, condition decisions, the page contexts shown
+    (one per condition and shown page: "2,130 nonempty page contexts", section 10.2.1), pre-gold and pre-subset
     pairs, three-condition pairs, and pre-gold / pre-subset pairs per (release, source) cell."""
     pairs = list(records.pairs.values())
     out = {"pairs": len(pairs), "conditions": sum(p.n for p in pairs),
+           "page_contexts": sum(len(shown) for p in pairs for shown in p.shown),
            "pre_gold": sum(1 for p in pairs if p.stratum == "gold"),
            "pre_subset": sum(1 for p in pairs if p.stratum == "subset"),
            "n3_pairs": sum(1 for p in pairs if p.n == 3)}

@@ -162,6 +162,20 @@ def order(id, a, b, description, strict=True):
     return Relation(id, description, [a, b], lambda v: feasible_le(v[a], v[b], strict), kind="bound")
 
 
+def at_most_sum(id, a, parts, description):
+    """``a <= sum(parts)`` for some values the displays allow (a part of several counts is at most their sum)."""
+    def fn(v):
+        top = sum(v[p].hi for p in parts)
+        ok = v[a].lo <= top
+        return Verdict(ok, "%s <= %s = %s is %s" % (v[a].text, " + ".join(v[p].text for p in parts), _show_sum(top),
+                                                   "possible" if ok else "impossible"))
+    return Relation(id, description, [a] + list(parts), fn, kind="bound")
+
+
+def _show_sum(x):
+    return str(x.numerator) if x.denominator == 1 else "%.6g" % float(x)
+
+
 def extreme(id, target, members, which, description, scale=1):
     """target == min (or max) of members (members possibly rescaled, e.g. points -> proportion)."""
     factor = _frac(scale)
@@ -398,6 +412,40 @@ def weighted_mean(id, values, weights, divisor, target, description):
     def fn(v):
         return linear([(v[w].value / divisor, v[x]) for x, w in zip(values, weights)] + [(Fraction(-1), v[target])])
     return Relation(id, description, list(values) + list(weights) + [target], fn, kind="bound")
+
+
+def spearman_one_tie(id, rho, scores, max_move, description):
+    """Spearman's rho between two rankings of the ``scores``' systems, each score moved by at most ``max_move``
+    between them.  Untied, rho is ``1 - 6 d2 / (n (n^2 - 1))`` for an even ``d2``; with one tied pair and the
+    order otherwise kept it is the Pearson correlation of the average ranks, ``sqrt((S - 1/2) / S)`` with
+    ``S = n (n^2 - 1) / 12``.  When only the tie shows as the displayed rho, a pair of scores must be able to
+    meet: their display intervals at most ``2 max_move`` apart.
+
+    >>> S = Fraction(13 * 168, 12)
+    >>> round(float(((S - Fraction(1, 2)) / S) ** 0.5), 4)
+    0.9986
+    """
+    def fn(v):
+        r, move, n = v[rho], v[max_move], len(scores)
+        denom = n * (n * n - 1)
+        untied = [d2 for d2 in range(0, denom // 3 + 1, 2) if r.lo <= 1 - Fraction(6 * d2, denom) <= r.hi]
+        if untied:
+            return Verdict(True, "rho = 1 - 6 x %d / %d shows as %s with untied ranks" % (untied[0], denom, r.text))
+        big_s = Fraction(denom, 12)
+        squared = (big_s - Fraction(1, 2)) / big_s
+        if not (r.lo >= 0 and r.lo ** 2 <= squared <= r.hi ** 2):
+            return Verdict(False, "no untied ranking and no single tie of %d ranks gives rho = %s" % (n, r.text))
+        reach = 2 * move.hi
+        pairs = []
+        for i, a in enumerate(scores):
+            for b in scores[i + 1:]:
+                gap = max(Fraction(0), max(v[a].lo, v[b].lo) - min(v[a].hi, v[b].hi))
+                if gap <= reach:
+                    pairs.append("%s/%s" % (v[a].text, v[b].text))
+        return Verdict(bool(pairs), "rho = sqrt((%s - 1/2) / %s) = %.5f needs exactly one tied pair of %d ranks; pairs "
+                                    "of scores that moves of at most %s can tie: %s" % (
+                                        big_s, big_s, float(squared) ** 0.5, n, move.text, ", ".join(pairs) or "none"))
+    return Relation(id, description, [rho, max_move] + list(scores), fn, kind="bound")
 
 
 def spearman_grid(id, rho, n, description, extra_ids=(), max_shift=None):

@@ -10,6 +10,7 @@ To add a relation, add a row (docs/recipes.md#a-relation-of-the-paper-audit).
 
 from .relation_kinds import (
                      agreement_by_n,
+                     at_most_sum,
                      count_exists,
                      binary_kappa,
                      components_fit,
@@ -27,6 +28,7 @@ from .relation_kinds import (
                      recombine,
                      share,
                      spearman_grid,
+                     spearman_one_tie,
                      statistic,
                      sums_to,
                      total,
@@ -884,6 +886,8 @@ RELATIONS = (
               "101 changed = 125 - 23 - 1 unchanged", coefficients=[-1, -1, 1]),
     statistic("X.s105.tiebreak_eq", ["X.s105.agree", "X.s105.agree_of"], "linear", "X.s105.tiebreak",
               "tie-break 75 conditions = 320 - 245 disagreements", coefficients=[-1, 1]),
+    at_most_sum("X.s105.to_gold_of_promotions", "X.s105.to_gold", ["X.s105.t12", "X.s105.t13", "X.s105.t23"],
+                "90 targets reach gold: at most the 82 + 6 + 5 = 93 transitions that raise a grade (1->2, 1->3, 2->3)"),
     sums_to("X.s105.tiebreak_split", ["X.s105.pick_dup", "X.s105.pick_other"], "X.s105.tiebreak",
             "22 + 53 = 75 tie-break choices"),
     equal("X.s105.targets", "X.s105.targets", "X.s105.n_targets", "125 targets"),
@@ -997,6 +1001,21 @@ RELATIONS = (
     spearman_grid("X.s8.rho_grid", "X.s8.rho", 13,
                   "Spearman .5714 over 13 runs (largest movement 8 ranks) is attainable with untied ranks",
                   extra_ids=["X.s8.runs", "X.s5b.shift"], max_shift=8),
+    # ---- supplement 8: the four sources below the per-source OCR gate; 10.2.1: three page contexts per rubric
+    *[order("X.s8.%s_below_gate" % source, "X.s8.ocr_%s" % source, "X.s8.gate",
+            "%s failed the per-source 98%% gate" % name) for source, name in (
+        ("fda", "FDA/DailyMed"), ("nasa", "NASA NTRS"), ("usgs", "USGS"), ("wb", "World Bank"))],
+    weighted("X.s1021.contexts_per_rubric", [(1, "X.s1021.page_contexts"), (-3, "X.s1021.rubrics")],
+             "2,130 page contexts = 3 x 710 rubrics (three pages shown per condition)"),
+    equal("eq.X.s1021.rubrics", "X.s1021.rubrics", "S8.conditions", "X.s1021.rubrics = S8.conditions"),
+    equal("eq.X.s1021.packet_pairs", "X.s1021.packet_pairs", "S8.pairs", "X.s1021.packet_pairs = S8.pairs"),
+    spearman_one_tie("X.s32.rho_one_tie", "X.s32.rho",
+                     ["T3.%s.score" % row for row in ("bge_base", "bge_rerank", "bm25_and", "bm25_sdr", "colqwen",
+                                                      "colqwen_top3", "hybrid", "jina_dec", "jina_joint", "qwen06_dec",
+                                                      "qwen3_text_rerank", "qwen3vl_rerank", "qwen8b")],
+                     "X.s32.reversal_max",
+                     "pre/post rank correlation .9986 over the 13 clean-scorecard systems, every score moved by at "
+                     "most 0.2: no untied ranking gives it, exactly one tie does, and only scores within 0.4 can tie"),
     spearman_grid("X.s106.rho_grid", "X.s106.rho", 70,
                   "pre/post rank correlation .9998 over 70 systems with largest movement one position",
                   extra_ids=["X.s106.systems"]),

@@ -380,6 +380,10 @@ _RULES += [
     ResultRule("X.s13.ss_s0", "v2.structure.qrel_rows_s0"),
     ResultRule("X.s13.ss_s", "v2.structure.qrel_rows"),
     ResultRule("X.s101.pairs", "audit.packet.pairs", design=True),
+    ResultRule("X.s1021.packet_pairs", "audit.packet.pairs", design=True),
+    ResultRule("X.s1021.rubrics", "audit.packet.conditions", design=True),
+    # "2,130 nonempty page contexts" (10.2.1): one per condition and shown page, three per condition by design
+    ResultRule("X.s1021.page_contexts", "audit.packet.page_contexts", design=True),
     ResultRule("X.s101.cp", "audit.packet.v1_pairs", design=True),
     ResultRule("X.s101.ss", "audit.packet.v2_pairs", design=True),
     ResultRule("S7.cp_wb.pairs", "audit.packet.v1_wb_pairs", design=True),
@@ -502,7 +506,7 @@ UNBOUND = (
     ("X.s5.mask_*", NEURAL_ONLY), ("X.s5a.*", NEURAL_ONLY), ("X.s5b.mask_*", NEURAL_ONLY),
     ("X.s1j.long_gap_min", RANGE),
     ("S8.clear*", NOT_RECORDED),
-    ("X.s8.pdfs", PRE_GATE), ("X.s8.pages*", PRE_GATE),
+    ("X.s8.pdfs", PRE_GATE), ("X.s8.pages*", PRE_GATE), ("X.s8.gate", PRE_GATE), ("X.s8.ocr_*", PRE_GATE),
     ("X.s5.auc_after", UNSTATED), ("X.s5b.auc_after", UNSTATED), ("X.s5b.beta_*", UNSTATED),
     ("X.s106.rho", UNSTATED),
 )
