@@ -34,11 +34,12 @@ from ..core.metrics import summary
 from ..paperaudit import results, roles
 from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
-from ..stats import bootstrap, randomization
+from ..stats import randomization
 from ..stats import reproducibility as repro
 from .locate import data_root
 from .runner import check_root
-from .score import Design, Judgements, _on_scale, _release_hint, _synthetic, comparisons, intervals, read_run, verify_inputs
+from .score import (Design, Judgements, _on_scale, _release_hint, _synthetic, comparisons, draw_values, intervals,
+                    read_run, verify_inputs)
 
 # the tables in which the paper reports a CrossPage system's row (Table S3 is SourceShift's: a CrossPage run
 # does not re-do it), and Table 5 for a block
@@ -155,13 +156,9 @@ def _measures(design, released_out, rerun_out):
 
 
 def _standard_error(design, measure, out):
-    """The bootstrap standard error of a measure's mean (the standard deviation of its draws), in its unit."""
-    values = [0 if v is None else v for v in measure.values(out)]
-    defined = [0 if v is None else 1 for v in measure.values(out)]
-    units = randomization.to_integer_units(values)
-    fixed = 1 if units == values else randomization.FIXED_POINT
-    num, den = bootstrap.draw_sums(design.design, [units, defined], design.draws)
-    dist = [measure.scale * x / fixed / d for x, d in zip(num, den) if d]
+    """The bootstrap standard error of a measure's mean (the standard deviation of its draws,
+    :func:`nclue.harness.score.draw_values`), in its unit; None with fewer than two draws."""
+    dist = draw_values(design, measure, out)
     if len(dist) < 2:
         return None
     mean = math.fsum(dist) / len(dist)

@@ -175,26 +175,30 @@ def _integer_units(values):
     return randomization.to_integer_units(values), randomization.FIXED_POINT
 
 
+def draw_values(design, measure, out):
+    """A measure's value in each bootstrap draw of ``design``, from its declared per-query column, aggregate
+    and scale: ``scale * (sum over the draw's queries) / (its queries)``, over the queries where the measure is
+    defined for a ``mean_defined`` measure (pairwise AUC: those with a gold and a subset); a draw with no such
+    query is left out."""
+    values = measure.values(out)
+    if measure.aggregate == "mean_defined":
+        units, fixed = _integer_units([0 if v is None else v for v in values])
+        num, den = bootstrap.draw_sums(design.design, [units, [0 if v is None else 1 for v in values]], design.draws)
+        return [measure.scale * (x / fixed / d) for x, d in zip(num, den) if d]
+    units, fixed = _integer_units(values)
+    factor = measure.scale if fixed == 1 else measure.scale / fixed
+    column = bootstrap.draw_sums(design.design, [units], design.draws)[0]
+    return [factor * total / n for total, n in zip(column, design.denominators)]
+
+
 def intervals(design, out, measures=measure_table.SCORE_COMMAND_MEASURES):
     """``{measure name: (low, high)}``: the 95% family-clustered percentile interval of every measure
-    ``score`` prints (:data:`nclue.core.measures.SCORE_COMMAND_MEASURES`), from its declared per-query
-    column, aggregate and scale: a draw's value is ``scale * (sum over its queries) / (its queries)``, over
-    the queries where the measure is defined for a ``mean_defined`` measure (pairwise AUC: those with a
-    gold and a subset)."""
+    ``score`` prints (:data:`nclue.core.measures.SCORE_COMMAND_MEASURES`) over its draws
+    (:func:`draw_values`); (None, None) when a draw leaves the measure undefined."""
     result = {}
     for measure in measures:
-        values = measure.values(out)
-        if measure.aggregate == "mean_defined":
-            units, fixed = _integer_units([0 if v is None else v for v in values])
-            num, den = bootstrap.draw_sums(design.design, [units, [0 if v is None else 1 for v in values]],
-                                           design.draws)
-            dist = [measure.scale * (x / fixed / d) for x, d in zip(num, den) if d]
-            result[measure.name] = bootstrap.percentile_interval(dist) if len(dist) == len(num) else (None, None)
-            continue
-        units, fixed = _integer_units(values)
-        factor = measure.scale if fixed == 1 else measure.scale / fixed
-        column = bootstrap.draw_sums(design.design, [units], design.draws)[0]
-        result[measure.name] = bootstrap.percentile_interval([factor * s / n for s, n in zip(column, design.denominators)])
+        dist = draw_values(design, measure, out)
+        result[measure.name] = bootstrap.percentile_interval(dist) if len(dist) == len(design.draws) else (None, None)
     return result
 
 
