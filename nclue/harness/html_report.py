@@ -101,12 +101,9 @@ def _systems(got, prefix, leaf):
     return sorted({k[len(prefix):].split(".")[0] for k in got if k.startswith(prefix) and k.endswith(leaf)})
 
 
-_COUNTS = ("success_count", "hit_count", "auc_queries")
-
-
 def _scorecard_section(got):
     sids = _systems(got, "v1.scorecard.", ".nclue_score_at_10")
-    measures = [m for m in SCORECARD_MEASURES if m.name not in _COUNTS]
+    measures = [m for m in SCORECARD_MEASURES if m.kind != "count"]     # the counts are the shares' numerators
     rows = [[escape(sid)] + [num(got.get("v1.scorecard.%s.%s" % (sid, m.name)), m.decimals) for m in measures]
             for sid in sids]
     header = ["system"] + ["%s (%s)" % (m.label, m.unit) for m in measures]
