@@ -123,33 +123,15 @@ def outcomes(inst, rel, qrels_rel=None):
         ideals=ideals(inst, copy)))
 
 
-def systems_document(inst):
-    """The parsed systems.json (read once per instrument; contrasts, form systems, page-scored flags)."""
-    return inst.memo("systems.json:" + inst.SYSTEMS, lambda: read_json(inst.path(inst.SYSTEMS), inst.SYSTEMS))
-
-
 def contrasts(inst):
-    """The controlled blocks from systems.json (``contrasts``), validated against its systems."""
-    systems, _ = inst.systems()
-    blocks = systems_document(inst).get("contrasts", [])
-    if not isinstance(blocks, list):
-        raise InputError(inst.SYSTEMS, "must be a list", field="contrasts")
-    out = []
-    for i, b in enumerate(blocks):
-        field = "contrasts[%d]" % i
-        if not isinstance(b, dict) or not isinstance(b.get("block"), str) or not isinstance(b.get("variants"), list):
-            raise InputError(inst.SYSTEMS, "must be {block, base, variants}", field=field)
-        for sid in [b.get("base")] + b["variants"]:
-            if sid not in systems:
-                raise InputError(inst.SYSTEMS, "unknown system %r" % (sid,), field=field)
-        out.append(b)
-    return out
+    """The controlled blocks of systems.json (``contrasts``: ``{block, base, variants}``), validated when
+    systems.json is loaded (:func:`nclue.core.loaders.load_systems`)."""
+    return inst.systems()[1].contrasts
 
 
 def form_systems(inst):
     """Systems of the query-form matrix: systems.json ``form_systems`` (13 in the paper; validated by the loader)."""
-    inst.systems()
-    return list(systems_document(inst).get("form_systems", []))
+    return list(inst.systems()[1].form_systems)
 
 
 def masked_systems(inst):

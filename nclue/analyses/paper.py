@@ -15,7 +15,6 @@ from ..paperaudit.consistency import NUMBERS, audit, load_numbers
 from ..paperaudit.crosswalk import completeness, unknown_ids
 from ..paperaudit.crosswalk import load as load_crosswalk
 from .base import Analysis, Unit, Value
-from .common import systems_document
 
 SOURCE = "paper audit (reference_metrics/paper/numbers.json)"
 
@@ -54,11 +53,10 @@ def _known_ids(inst):
     for part in (inst.v1(), inst.v2()):
         if not part.exists(part.SYSTEMS):
             continue
-        systems, _ = part.systems()
+        systems, lists = part.systems()
         ids.update(systems)
-        doc = systems_document(part)
-        for field, key in (("contrasts", "block"), ("source_shift_contrasts", "id"), ("directions", "id")):
-            ids.update(c.get(key) for c in doc.get(field, []) if isinstance(c, dict) and isinstance(c.get(key), str))
+        ids.update(c["block"] for c in lists.contrasts)
+        ids.update(c["id"] for c in lists.source_shift_contrasts + lists.directions)
     return ids
 
 
@@ -88,15 +86,13 @@ def _system_classes(inst):
     for part in (inst.v1(), inst.v2()):
         if not part.exists(part.SYSTEMS):
             continue
-        found, _ = part.systems()
+        found, lists = part.systems()
         systems.update({sid: (s.block, s.operation) for sid, s in found.items()})
-        doc = systems_document(part)
-        for field, ns, key in (("contrasts", "block", "block"), ("directions", "direction", "id"),
-                               ("source_shift_contrasts", "ss_contrast", "id")):
-            for c in doc.get(field, []):
-                if isinstance(c, dict) and isinstance(c.get(key), str):
-                    variants = c.get("variants", [c.get("variant")])
-                    contrasts[ns][c[key]] = (c.get("base"), [v for v in variants if isinstance(v, str)])
+        for c in lists.contrasts:
+            contrasts["block"][c["block"]] = (c["base"], list(c["variants"]))
+        for ns, listed in (("direction", lists.directions), ("ss_contrast", lists.source_shift_contrasts)):
+            for c in listed:
+                contrasts[ns][c["id"]] = (c["base"], [c["variant"]])
     return systems, contrasts
 
 

@@ -24,7 +24,6 @@
 import math
 
 from ..core import layout
-from ..core.errors import InputError
 from ..core.measures import V2_FORM_MEASURES
 from ..core.metrics import summary
 from ..core.structure import sourceshift_table
@@ -32,7 +31,7 @@ from ..stats import montecarlo, protocol, randomization
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
 from .common import (S1I_PAIR, form_systems, measure_values, outcomes, shared_document_values,
-                     stats_file_disagreements, systems_document)
+                     stats_file_disagreements)
 
 FORMS = layout.QUERY_FORMS
 V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS]
@@ -44,21 +43,9 @@ def v2_path(sid, form):
 
 
 def _pairs(inst, field):
-    """``[{id, variant, base, ...}]`` from a systems.json list, validated against its systems."""
-    systems, _ = inst.systems()
-    listed = systems_document(inst).get(field, [])
-    if not isinstance(listed, list):
-        raise InputError(inst.SYSTEMS, "must be a list", field=field)
-    out = []
-    for i, c in enumerate(listed):
-        where = "%s[%d]" % (field, i)
-        if not isinstance(c, dict) or not all(isinstance(c.get(k), str) for k in ("id", "variant", "base")):
-            raise InputError(inst.SYSTEMS, "must be {id, variant, base}", field=where)
-        for k in ("variant", "base"):
-            if c[k] not in systems:
-                raise InputError(inst.SYSTEMS, "unknown system %r" % c[k], field=where)
-        out.append(c)
-    return out
+    """``[{id, variant, base}]`` of a systems.json list (``source_shift_contrasts`` or ``directions``),
+    validated when systems.json is loaded (:func:`nclue.core.loaders.load_systems`)."""
+    return list(getattr(inst.systems()[1], field))
 
 
 def _structure_units(inst):

@@ -14,7 +14,7 @@ from .errors import InputError, bounded
 from .jsonio import MAX_MAGNITUDE, Row, all_finite_numbers, is_finite_number, iter_jsonl, read_json, show_value
 from . import layout
 from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow,
-                      Repair, System)
+                      Repair, System, SystemLists)
 
 KINDS = ("section", "entity")
 FORMS = layout.QUERY_FORMS
@@ -376,7 +376,8 @@ def load_systems(root, rel):
 
 
 def _systems_lists(obj, rel, systems):
-    """systems.json's blocked configurations (returned), form systems and contrast lists, checked."""
+    """systems.json's lists beside its systems (:class:`~nclue.core.records.SystemLists`), each checked once:
+    every id they name is a listed system."""
     blocked = obj.get("blocked", [])
     if not isinstance(blocked, list) or not all(isinstance(b, dict) and isinstance(b.get("id"), str) and
                                                 isinstance(b.get("reason"), str) for b in blocked):
@@ -388,4 +389,33 @@ def _systems_lists(obj, rel, systems):
         entries = obj.get(field, [])
         if not isinstance(entries, list) or not all(isinstance(x, dict) for x in entries):
             raise InputError(rel, "must be a list of objects", field=field)
-    return blocked
+    return SystemLists(blocked, list(listed), _blocks(obj, rel, systems),
+                       _pairs(obj, rel, systems, "source_shift_contrasts"), _pairs(obj, rel, systems, "directions"))
+
+
+def _blocks(obj, rel, systems):
+    """``contrasts``: the controlled blocks ``{block, base, variants}``, every system listed."""
+    out = []
+    for i, b in enumerate(obj.get("contrasts", [])):
+        field = "contrasts[%d]" % i
+        if not isinstance(b.get("block"), str) or not isinstance(b.get("variants"), list):
+            raise InputError(rel, "must be {block, base, variants}", field=field)
+        for sid in [b.get("base")] + b["variants"]:
+            if not isinstance(sid, str) or sid not in systems:
+                raise InputError(rel, "unknown system %s" % bounded(repr(sid), 80), field=field)
+        out.append(b)
+    return out
+
+
+def _pairs(obj, rel, systems, field):
+    """A list of ``{id, variant, base}`` (SourceShift's contrasts, Table 7's directions), every system listed."""
+    out = []
+    for i, c in enumerate(obj.get(field, [])):
+        where = "%s[%d]" % (field, i)
+        if not all(isinstance(c.get(k), str) for k in ("id", "variant", "base")):
+            raise InputError(rel, "must be {id, variant, base}", field=where)
+        for k in ("variant", "base"):
+            if c[k] not in systems:
+                raise InputError(rel, "unknown system %s" % bounded(repr(c[k]), 80), field=where)
+        out.append(c)
+    return out

@@ -67,6 +67,17 @@ class System(NamedTuple):
     page_scored: bool = False
 
 
+class SystemLists(NamedTuple):
+    """systems.json's lists beside its systems, each validated once (docs/schema.md#systemsjson): the blocked
+    configurations (``{id, reason}``), the query-form matrix's systems, the controlled blocks (``{block, base,
+    variants}``), and SourceShift's contrasts and Table 7's directions (``{id, variant, base}``)."""
+    blocked: list
+    form_systems: list
+    contrasts: list
+    source_shift_contrasts: list
+    directions: list
+
+
 class Repair(NamedTuple):
     qid: str
     docid: str
