@@ -146,3 +146,23 @@ def test_every_analysis_module_declares_its_analyses():
     modules = [m.name for m in pkgutil.iter_modules(package.__path__) if m.name not in SHARED]
     assert len(modules) >= 13
     assert len(REGISTRY) == sum(len(__import__("nclue.analyses." + m, fromlist=["x"]).ANALYSES) for m in modules)
+
+
+def test_the_file_at_fault_is_read_from_the_failure_record_never_from_its_message(monkeypatch):
+    """A failure's cause is the released path its record carries (an input error's file, line and field), so a
+    message that merely starts like a path is not taken for one, and a record's path counts whatever the text."""
+    from nclue.core.errors import InputError
+    from nclue.harness.guard import attempt
+    from nclue.harness.runner import State, _cause
+
+    def bad():
+        raise InputError("data/v1/qrels.jsonl", "must be an integer", line=3, field="grade")
+
+    ok, failure = attempt("reading", bad)
+    assert not ok and (failure.path, failure.line, failure.field) == ("data/v1/qrels.jsonl", 3, "grade")
+    assert failure == "data/v1/qrels.jsonl:3: field 'grade': must be an integer" and _cause(failure) == failure.path
+    monkeypatch.delenv("NCLUE_RAISE_DEFECTS")            # a defect becomes a failure, as in a user's run
+    ok, failure = attempt("reading", lambda: (_ for _ in ()).throw(ValueError("data/v1/qrels.jsonl: looks like a path")))
+    assert not ok and failure.path is None and _cause(failure) is None and "harness defect" in failure
+    state = State("fail", "why", "data/v1/qrels.jsonl")
+    assert (state.status, state.reason, state.cause) == ("fail", "why", "data/v1/qrels.jsonl")

@@ -6,6 +6,7 @@ writes anything under the instrument root.
 """
 
 import os
+from typing import NamedTuple, Optional
 
 from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
@@ -53,26 +54,35 @@ def check_root(root):
         raise UsageError("%r has neither MANIFEST.json nor data/: not an instrument root" % root)
 
 
+class State(NamedTuple):
+    """What a claim that was not compared gets: its ``status`` (fail or skip), the ``reason``, and the
+    ``cause``, the released file at fault (None when no file is), read from the failure's record
+    (:class:`nclue.harness.guard.Failure`), never from its message."""
+    status: str
+    reason: str
+    cause: Optional[str]
+
+
 def _absent(ctx, rel):
     """An absent input: a skip when its whole release part is absent, a fail when the part is present."""
     part = part_of(rel)
     if part is not None and part in ctx.presence:
-        return "fail", "input %s is absent, but release part %s is present" % (rel, part), rel
-    return "skip", "input %s is absent (release part %s is not in this release)" % (rel, part or "-"), rel
+        return State("fail", "input %s is absent, but release part %s is present" % (rel, part), rel)
+    return State("skip", "input %s is absent (release part %s is not in this release)" % (rel, part or "-"), rel)
 
 
 def _gate(ctx, rel):
-    """``(status, reason, cause)`` of one input file for the claims that read it (None when it is sound)."""
+    """The :class:`State` of one input file for the claims that read it (None when it is sound)."""
     state = ctx.status(rel)
     if state == "ok":
         return None
     if state == "missing":
         return _absent(ctx, rel)
     if state == "bad":
-        return "fail", "input fails integrity: %s" % ctx.reason(rel), rel
+        return State("fail", "input fails integrity: %s" % ctx.reason(rel), rel)
     if ctx.manifest is None:
-        return "fail", "input %s cannot be verified: MANIFEST.json unusable" % rel, rel
-    return ("fail", "input %s is not listed in MANIFEST.json" % rel, rel) if os.path.lexists(
+        return State("fail", "input %s cannot be verified: MANIFEST.json unusable" % rel, rel)
+    return State("fail", "input %s is not listed in MANIFEST.json" % rel, rel) if os.path.lexists(
         layout.abspath(ctx.root, rel)) else _absent(ctx, rel)
 
 
@@ -81,15 +91,15 @@ def _worst_gate(ctx, paths):
     state = None
     for path in paths:
         g = _gate(ctx, path)
-        if g and (state is None or (g[0] == "fail" and state[0] != "fail")):
+        if g and (state is None or (g.status == "fail" and state.status != "fail")):
             state = g
     return state
 
 
-def _cause(reason):
-    """The released file a failure reason starts with (``data/v1/qrels.jsonl:12: ...``), if any."""
-    head = reason.split(":", 1)[0].split(" ", 1)[0]
-    return head if layout.is_released(head) else None
+def _cause(failure):
+    """The released file a :class:`~nclue.harness.guard.Failure` names (its record's path), if any."""
+    path = failure.path
+    return path if path is not None and layout.is_released(path) else None
 
 
 def claim_files(root, ctx):
@@ -113,7 +123,7 @@ def _run_claim_file(inst, ctx, rel, levels, read):
     analysis, claims = frozen
     ok, computed = _compute_units(inst, ctx, analysis)
     if not ok:
-        return _every(claims, *computed)
+        return _every(claims, computed.status, computed.reason, computed.cause)
     produced, unit_state = computed
     checks = [_compare_claim(ctx, rel, analysis, c, produced, unit_state) for c in claims]
     frozen_ids = {c["id"] for c in claims}
@@ -149,7 +159,7 @@ def _frozen_claims(inst, ctx, rel, levels, read):
                              "level %r" % (rel, frozen["level"], analysis.name, analysis.level), cause=rel)]
     gate = _gate(ctx, rel)
     if gate:
-        return False, _every(claims, "fail", "frozen claims file fails integrity: " + gate[1], rel)
+        return False, _every(claims, "fail", "frozen claims file fails integrity: " + gate.reason, rel)
     if analysis is None:
         return False, _every(claims, "fail", "%s names analysis %r, which this harness does not have" % (
             rel, frozen["analysis"]), rel)
@@ -167,10 +177,11 @@ def _compute_units(inst, ctx, analysis):
     with recording() as seen:
         ok, units = attempt("enumerating the units of " + analysis.name, lambda: analysis.units(inst))
     if not ok:
-        return False, ("fail", "cannot enumerate %s: %s" % (analysis.name, units), _cause(units))
+        return False, State("fail", "cannot enumerate %s: %s" % (analysis.name, units), _cause(units))
     gate = _worst_gate(ctx, integrity.observed_inputs(inst.root, seen))     # what defines the units (systems.json)
     if gate:
-        return False, (gate[0], "the units of %s are defined by %s: %s" % (analysis.name, gate[2], gate[1]), gate[2])
+        return False, State(gate.status, "the units of %s are defined by %s: %s" % (analysis.name, gate.cause,
+                                                                                       gate.reason), gate.cause)
     produced, unit_state = {}, {}
     for unit in units:
         state = _worst_gate(ctx, unit.inputs)
@@ -181,13 +192,13 @@ def _compute_units(inst, ctx, analysis):
             if ok and unrecorded:
                 # the unit read a file its claims do not name: their inputs (and so the gates, the coverage
                 # and the staleness checks resting on them) would be incomplete
-                state = ("fail", "unit %s of %s read %s, which its claims do not record as an input" % (
+                state = State("fail", "unit %s of %s read %s, which its claims do not record as an input" % (
                     unit.key, analysis.name, unrecorded[0]), None)
             elif ok:
                 for value in values:
                     produced[value.id] = (value, unit)
             else:
-                state = ("fail", values, _cause(values))
+                state = State("fail", values, _cause(values))
         if state is not None:
             unit_state.setdefault(frozenset(unit.inputs), []).append(state)
     return True, (produced, unit_state)
@@ -200,11 +211,12 @@ def _compare_claim(ctx, rel, analysis, c, produced, unit_state):
     inputs = [i["path"] for i in c["inputs"]]
     if c["id"] not in produced:
         states = unit_state.get(frozenset(inputs), [])
-        fails = [st for st in states if st[0] == "fail"]
+        fails = [st for st in states if st.status == "fail"]
         state = fails[0] if fails else (states[0] if states else _worst_gate(ctx, inputs))
         if state is None:
-            state = ("fail", "claim is not recomputed by analysis %s" % analysis.name, None)
-        return Check(c["id"], c["level"], state[0], state[1], c["rule"], c["value"], None, c["source"], state[2], inputs)
+            state = State("fail", "claim is not recomputed by analysis %s" % analysis.name, None)
+        return Check(c["id"], c["level"], state.status, state.reason, c["rule"], c["value"], None, c["source"],
+                     state.cause, inputs)
     value, unit = produced[c["id"]]
     declared = value.estimate.as_json() if value.estimate is not None else None
     origin = (analysis.name, unit.key)
@@ -584,8 +596,8 @@ def _published(root, ctx, checks, levels, draws_multiplier=1):
         return None
     gate = _worst_gate(ctx, [layout.PAPER_NUMBERS, layout.CROSSWALK])
     if gate is not None:
-        checks.append(Check("published", "published", gate[0], "published results cannot be bound: " + gate[1],
-                            cause=gate[2]))
+        checks.append(Check("published", "published", gate.status, "published results cannot be bound: " +
+                            gate.reason, cause=gate.cause))
         return None
     synthetic = (ctx.manifest or {}).get("synthetic") is not False
     ok, built = attempt("binding the published results", lambda: build_published(root, checks, synthetic))
