@@ -149,6 +149,31 @@ def scaling(args):
                                                               math.log(t[2] / t[0]) / math.log(4) if t[0] else 0))
 
 
+def build(args):
+    """The full build + freeze: CPU, wall, and the peak RSS at each stage the builder reports (its lines end
+    in "(peak RSS N MB)"; the bound is 1.5 GB, issue 39) with the largest stage named."""
+    with tempfile.TemporaryDirectory() as tmp:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "nclue", "build", "--out", tmp], capture_output=True, text=True,
+                              cwd=REPO, env=child_env())
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if proc.returncode != 0:
+            sys.exit("build failed (%d)\n%s" % (proc.returncode, proc.stderr))
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        stages = [(line.rsplit(" (peak RSS", 1)[0], int(line.rsplit(" ", 2)[-2]))
+                  for line in proc.stdout.splitlines() if line.endswith(" MB)") and "(peak RSS " in line]
+        print("  %-48s cpu %6.2f  wall %6.2f  peak RSS %d MB" % ("full build + freeze", cpu, wall,
+                                                                  max(mb for _, mb in stages) if stages else -1))
+        grown, last = [], 0
+        for stage, mb in stages:
+            if mb > last:
+                grown.append("%s %d" % (stage, mb))
+                last = mb
+        print("    peak RSS (MB) where it grew: " + "; ".join(grown))
+
+
 def _count_lines(path):
     with open(path, "rb") as fh:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
@@ -205,9 +230,7 @@ def main():
         _default_jobs(), med["reproduce.py (default --jobs)"][1] / med["reproduce.py --jobs 1"][1]))
     print("  --jobs 2 wall / --jobs 1 CPU: %.2f" % (med["reproduce.py --jobs 2"][1] / med["reproduce.py --jobs 1"][0]))
     if args.build:
-        with tempfile.TemporaryDirectory() as tmp:
-            cpu, wall = measure([sys.executable, "-m", "nclue", "build", "--out", tmp], cwd=REPO)
-            print("  %-48s cpu %6.2f  wall %6.2f" % ("full build + freeze", cpu, wall))
+        build(args)
     if args.scaling:
         scaling(args)
     if args.profile:

@@ -207,6 +207,7 @@ def cmd_build(argv, prog):
     from .builder.build import write_all
     from .builder.config import CONFIGS
     from .builder.export import export_pages_v1
+    from .builder.rankings import peak_memory
     from .harness.freeze import freeze
     from .harness.locate import checkout
 
@@ -224,6 +225,7 @@ def cmd_build(argv, prog):
     write_all(args.out, CONFIGS[args.config], args.seed, args.shift_seed)
     if not args.no_freeze:
         freeze(args.out)
+        STDOUT.write("stage frozen%s\n" % peak_memory())
     if args.export_pages:
         STDOUT.write("wrote %s\n" % export_pages_v1(args.out, args.export_pages))
     return 0

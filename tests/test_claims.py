@@ -7,7 +7,7 @@ import os
 import shutil
 
 import pytest
-from conftest import resign
+from conftest import REPO, resign
 
 from nclue.core.errors import InputError
 from nclue.harness.claims import compare, load_claim_file
@@ -166,3 +166,21 @@ def test_the_file_at_fault_is_read_from_the_failure_record_never_from_its_messag
     assert not ok and failure.path is None and _cause(failure) is None and "harness defect" in failure
     state = State("fail", "why", "data/v1/qrels.jsonl")
     assert (state.status, state.reason, state.cause) == ("fail", "why", "data/v1/qrels.jsonl")
+
+
+CONSISTENCY_COUNTS = ("mismatches", "disagreements", "differences", "problems")
+
+
+def test_no_consistency_count_of_the_shipped_release_is_frozen_above_zero():
+    """A count of disagreements between two records of the release (the stats file and the records, the
+    transcription and a paper column, a re-derived qrel copy and the released one) is frozen at 0: freeze
+    records what the code computes, so a release whose records disagree would otherwise freeze the
+    disagreement as its truth and pass."""
+    import glob
+    frozen = {}
+    for path in glob.glob(os.path.join(REPO, "reference_metrics", "*.json")):
+        for claim in json.load(open(path, encoding="utf-8"))["claims"]:
+            if claim["id"].endswith(CONSISTENCY_COUNTS):
+                frozen[claim["id"]] = claim["value"]
+    assert len(frozen) >= 40
+    assert {cid: v for cid, v in frozen.items() if v != 0} == {}

@@ -68,6 +68,24 @@ def _trec_run(path, system, skip_every=0, tag=None):
     return path
 
 
+def _read_trec_qrels(path):
+    """``{qid: {docno: grade}}`` of a TREC qrels file."""
+    qrels = {}
+    for line in open(path, encoding="utf-8"):
+        qid, _, doc, grade = line.split()
+        qrels.setdefault(qid, {})[doc] = int(grade)
+    return qrels
+
+
+def _read_trec_run(path):
+    """``{qid: {docno: score}}`` of a TREC run (pytrec_eval's run dict)."""
+    run = {}
+    for line in open(path, encoding="utf-8"):
+        qid, _, doc, rank, score, _ = line.split()
+        run.setdefault(qid, {})[doc] = float(score)
+    return run
+
+
 # ----------------------------------------------------------------------------------------------- checks
 
 def check_reproduce(ctx):
@@ -184,15 +202,9 @@ def check_trec_eval_c(ctx):
     out = str(ctx["tmp"] / "qrels")
     code, _, err = _nclue("export-qrels", out, cwd=REPO)
     assert code == 0, err
-    qrels = {}
-    for line in open(os.path.join(out, "qrels.graded.trec"), encoding="utf-8"):
-        qid, _, doc, grade = line.split()
-        qrels.setdefault(qid, {})[doc] = int(grade)
+    qrels = _read_trec_qrels(os.path.join(out, "qrels.graded.trec"))
     run_path = _trec_run(str(ctx["tmp"] / "partial.trec"), "bm25_and", skip_every=7)
-    run = {}
-    for line in open(run_path, encoding="utf-8"):
-        qid, _, doc, rank, score, _ = line.split()
-        run.setdefault(qid, {})[doc] = float(score)
+    run = _read_trec_run(run_path)
     per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
     with_c = sum(v["ndcg_cut_10"] for v in per_query.values()) / len(qrels)
     without_c = sum(v["ndcg_cut_10"] for v in per_query.values()) / len(per_query)
@@ -212,15 +224,9 @@ def check_own_qrels(ctx):
     code, _, err = _nclue("export-qrels", out, cwd=REPO)
     assert code == 0, err
     qrels_file = os.path.join(out, "qrels.graded.trec")
-    qrels = {}
-    for line in open(qrels_file, encoding="utf-8"):
-        qid, _, doc, grade = line.split()
-        qrels.setdefault(qid, {})[doc] = int(grade)
+    qrels = _read_trec_qrels(qrels_file)
     run_path = _trec_run(str(ctx["tmp"] / "run.trec"), "bm25_or", skip_every=9)
-    run = {}
-    for line in open(run_path, encoding="utf-8"):
-        qid, _, doc, rank, score, _ = line.split()
-        run.setdefault(qid, {})[doc] = float(score)
+    run = _read_trec_run(run_path)
     reference = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10"}).evaluate(run)
     code, text, err = _nclue("score", run_path, "--qrels-file", qrels_file, "-m", "ndcg_cut.10", "--per-query",
                              cwd=REPO)
@@ -350,6 +356,14 @@ def check_scaling(ctx):
     assert proc.returncode == 0 and "exponent" in proc.stdout, proc.stderr[-2000:]
 
 
+def check_build_bench(ctx):
+    """`python bench/bench_reproduce.py --build` prints the build's row with its peak RSS and where it grew."""
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "bench_reproduce.py"), "--build", "--repeat",
+                           "1"], capture_output=True, text=True, timeout=7200, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert re.search(r"full build \+ freeze .* peak RSS \d+ MB", proc.stdout) and "where it grew" in proc.stdout
+
+
 def synopsis(command):
     """The check of a synopsis: its command exists and its ``--help`` lists every option it names."""
     def check(ctx):
@@ -401,6 +415,7 @@ COMMANDS = {
     "python -m pip install .": ("run", check_pip_install),
     "trec_eval -l 2": ("name", None),
     "python bench/bench_reproduce.py --scaling": ("slow", check_scaling),
+    "python bench/bench_reproduce.py --build": ("slow", check_build_bench),
     "nclue build --config full_x2 --out DIR": ("synopsis", None),
     "nclue --help": ("run", check_help),
     "nclue export-pages /tmp/pages": ("run", check_export_pages),

@@ -652,17 +652,7 @@ def test_two_streams_swapped_for_one_pair_name_the_pair_and_the_file(release_cop
     """G and H swapped for one pair of challenge_responses.jsonl (re-signed): the duplicate export no longer
     collapses, and the fail names the pair and the responses file instead of the claims file alone."""
     rel = "data/audit/challenge_responses.jsonl"
-    path = os.path.join(release_copy, *rel.split("/"))
-    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
-    answers = {(r["pair"], r["stream"]): r["answers"] for r in rows}
-    pair = next(p for p, s in sorted(answers) if s == "G" and answers[(p, "G")] != answers.get((p, "H")))
-    swap = {"G": "H", "H": "G"}
-    for row in rows:
-        if row["pair"] == pair and row["stream"] in swap:
-            row["stream"] = swap[row["stream"]]
-    open(path, "w", encoding="utf-8").write("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n"
-                                                    for r in rows))
-    _resign(release_copy, rel)
+    pair, _, _ = _swap_for_one_pair(release_copy, rel, "stream", "G", "H")
     code, out, err, report, fails = reproduce_report(release_copy, "--only", "construction")
     assert code == 1 and "Traceback" not in err
     reason = fails["audit.challenge.protocol.unique_streams"]["reason"]
@@ -680,21 +670,26 @@ def test_two_responders_swapped_for_one_pair_drift_their_counts(release_copy):
                              for what in ("page_quotes", "page_quotes_exact", "pages")], sorted(fails)
 
 
-def _swap_responders(root, rel="data/audit/initial.jsonl"):
-    """A and E swapped for the first pair they answered differently; the pair and the first line changed."""
+def _swap_for_one_pair(root, rel, field, a, b):
+    """``field`` values ``a`` and ``b`` (two responders, two streams) swapped for the first pair whose two
+    answers differ, the file re-signed; ``(pair, first line changed, the value now on that line)``."""
     path = os.path.join(root, *rel.split("/"))
     rows = [json.loads(line) for line in open(path, encoding="utf-8")]
-    answers = {(r["pair"], r["responder"]): r["answers"] for r in rows}
-    pair = next(p for p, s in sorted(answers) if s == "A" and answers[(p, "A")] != answers.get((p, "E")))
-    first = next(i for i, r in enumerate(rows, 1) if r["pair"] == pair and r["responder"] in "AE")
-    swap = {"A": "E", "E": "A"}
+    answers = {(r["pair"], r[field]): r["answers"] for r in rows}
+    pair = next(p for p, s in sorted(answers) if s == a and answers[(p, a)] != answers.get((p, b)))
+    first = next(i for i, r in enumerate(rows, 1) if r["pair"] == pair and r[field] in (a, b))
+    swap = {a: b, b: a}
     for row in rows:
-        if row["pair"] == pair and row["responder"] in swap:
-            row["responder"] = swap[row["responder"]]
+        if row["pair"] == pair and row[field] in swap:
+            row[field] = swap[row[field]]
     open(path, "w", encoding="utf-8").write("".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n"
                                                     for r in rows))
     _resign(root, rel)
-    return pair, first, rows[first - 1]["responder"]
+    return pair, first, rows[first - 1][field]
+
+
+def _swap_responders(root):
+    return _swap_for_one_pair(root, "data/audit/initial.jsonl", "responder", "A", "E")
 
 
 def test_the_rebuild_names_the_first_differing_record(mini_all_copy):

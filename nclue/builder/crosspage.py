@@ -22,7 +22,7 @@ from ..retrieval.text import tokens
 from . import construct, corpus
 from . import config as config_mod
 from .miner import mine
-from .rankings import ranking_rows
+from .rankings import peak_memory, ranking_rows
 from .stats_files import write_stats
 from .page_text import PageSource
 
@@ -84,11 +84,13 @@ def write_instrument(out_root, cfg, seed, log=print):
     source = g["source"]
     docids = [d["docid"] for d in docs]
     corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
-    log("index: %d documents, %d pages, %d terms" % (
-        corpus_text.docs.n, corpus_text.page_index.n, len(corpus_text.docs.postings)))
+    log("index: %d documents, %d pages, %d terms%s" % (
+        corpus_text.docs.n, corpus_text.page_index.n, len(corpus_text.docs.postings), peak_memory()))
     env = systems.Env(Engine(corpus_text), docids, inventory_rows, seed)
     by_cid = {c["cid"]: c for c in catalog}
-    for spec in systems.SYSTEMS:
+    order = systems.build_order(systems.SYSTEMS)
+    forget = systems.forget_after(order)
+    for spec in order:
         rows, page_rows = ranking_rows(spec, env, queries, by_cid, "raw")
         put_jsonl(layout.ranking_path(spec.id), rows)
         if spec.page_scored:
@@ -97,7 +99,9 @@ def write_instrument(out_root, cfg, seed, log=print):
             for form in layout.QUERY_FORMS:
                 put_jsonl(layout.ranking_path(spec.id, form),
                           ranking_rows(spec, env, queries, by_cid, form)[0])
-        log("ranked %s" % spec.id)
+        for resource in forget.get(spec.id, ()):
+            env.engine.forget(resource)
+        log("ranked %s%s" % (spec.id, peak_memory()))
     put_json(layout.SYSTEMS, {
         "synthetic": True,
         "note": "Stand-in systems: standard-library retrieval over synthetic page text (nclue/retrieval/).",

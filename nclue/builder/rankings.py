@@ -1,7 +1,21 @@
 """Running a stand-in system over the queries of one form and writing its released rows
 (docs/schema.md#rankings): top-10 rankings and, for page-scored systems, page scores."""
 
+import sys
+
 from ..retrieval import systems
+
+
+def peak_memory():
+    """`` (peak RSS N MB)``: the process's peak resident memory so far, for the builder's stage lines
+    (docs/stand-in.md#build-memory); "" where the standard library cannot tell (no ``resource`` module)."""
+    try:
+        import resource
+    except ImportError:          # Windows
+        return ""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    scale = 1 if sys.platform == "darwin" else 1024          # bytes on macOS, KiB elsewhere
+    return " (peak RSS %d MB)" % (peak * scale // (1 << 20))
 
 
 def query_view(query, by_cid, form):

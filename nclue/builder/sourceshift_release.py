@@ -17,7 +17,7 @@ from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
 from . import config as config_mod
 from . import crosspage, simulated_audit, simulated_challenge, sourceshift_instrument
-from .rankings import ranking_rows
+from .rankings import peak_memory, ranking_rows
 from .stats_files import write_stats
 
 
@@ -58,13 +58,18 @@ def write_sourceshift(out_root, config_name, seed=sourceshift_instrument.SHIFT_S
     by_cid = {c["cid"]: c for c in g["catalog"]}
     specs = {s.id: s for s in systems.SYSTEMS}
     g["raw_rankings"] = {}
-    for sid in systems.FORM_SYSTEMS:
+    order = systems.build_order([specs[sid] for sid in systems.FORM_SYSTEMS])
+    forget = systems.forget_after(order)
+    for spec in order:
         for form in layout.QUERY_FORMS:
-            rows = ranking_rows(specs[sid], env, g["queries"], by_cid, form)[0]
-            put_jsonl(layout.ranking_path(sid, form, layout.V2), rows)
+            rows = ranking_rows(spec, env, g["queries"], by_cid, form)[0]
+            put_jsonl(layout.ranking_path(spec.id, form, layout.V2), rows)
             if form == "raw":
-                g["raw_rankings"][sid] = {r["qid"]: list(r["docids"]) for r in rows}
-        log("ranked v2 %s" % sid)
+                g["raw_rankings"][spec.id] = {r["qid"]: list(r["docids"]) for r in rows}
+        for resource in forget.get(spec.id, ()):
+            env.engine.forget(resource)
+        log("ranked v2 %s%s" % (spec.id, peak_memory()))
+    g["raw_rankings"] = {sid: g["raw_rankings"][sid] for sid in systems.FORM_SYSTEMS}
     put_json(layout.V2_SYSTEMS, {
         "synthetic": True,
         "note": "Stand-in SourceShift systems: the 13 form systems of data/v1, run over the v2 synthetic text.",

@@ -77,6 +77,7 @@ STRUCTURE = (
     # ---- the label audit's packet (supplement 10.1, Table S7)
     Binding("S7.all.pairs", "audit.packet.pairs"),
     Binding("X.s101.conditions", "audit.packet.conditions"),
+    Binding("X.s1021.page_contexts", "audit.packet.page_contexts"),
     Binding("S7.all.gold", "audit.packet.pre_gold"),
     Binding("S7.all.subset", "audit.packet.pre_subset"),
     Binding("S7.cp_wb.gold", "audit.packet.v1_wb_gold"),

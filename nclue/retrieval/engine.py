@@ -8,15 +8,24 @@ highest first, equal scores in unit order, at most ``POOL = 100`` long
 the systems built on other systems (fusion, reranking) reuse them.
 """
 
+from array import array
+
 from .compose import DEPTH_LIST, normalise
 from .index import ranked
 from .ngram import GramCounts, HashedNgramModel
 from .text import parse, query_terms, tokens
 
 POOL = 100
+SHOWN = 10          # the depth whose page rows a page-scored system releases (nclue.retrieval.systems.DEPTH)
 MU_DOC = 2000.0
 MU_PAGE = 500.0
 NGRAM_MODELS = {"tri": (3, 1 << 14), "quad_s": (4, 1 << 10), "quad_l": (4, 1 << 16)}
+
+
+def ngram_resources(model):
+    """What an n-gram model's lists rest on: the model itself and its n's gram counts (shared by models of
+    the same n)."""
+    return {"ngram:" + model, "grams:%d" % NGRAM_MODELS[model][0]}
 
 
 class Engine:
@@ -31,6 +40,22 @@ class Engine:
         if value is None:
             value = self._cache[key] = fn()
         return value
+
+    def forget(self, resource):
+        """Drop what the engine holds for one ``resource`` (:func:`resources`): a cached list kind
+        (``bm25_and``, ``bm25_or``, ``ql``, ``page_view``, ``cond_pages``), the condition lists of one model
+        (``cond:<model>``), an n-gram model with its lists (``ngram:<model>``) or the gram counts of one n
+        (``grams:<n>``).  Forgetting changes no result, only what is computed again if asked for later: the
+        builder forgets each resource after the last system that uses it (docs/stand-in.md#build-memory)."""
+        kind, _, name = resource.partition(":")
+        if kind == "grams":
+            self._gram_counts.pop(int(name), None)
+            return
+        if kind == "ngram":
+            self._ngram.pop(name, None)
+        drop = [key for key in self._cache if key[0] == kind and (not name or key[1] == name)]
+        for key in drop:
+            del self._cache[key]
 
     # --- models -----------------------------------------------------------------
     def ngram(self, name):
@@ -67,8 +92,9 @@ class Engine:
 
     # --- page lists ----------------------------------------------------------------
     def _page_acc(self, text):
-        """Dense list of page-level BM25 scores of all query tokens (one float per page unit)."""
-        acc = [0.0] * self.corpus.page_index.n
+        """Dense array of page-level BM25 scores of all query tokens (one C double per page unit: the same
+        arithmetic as Python floats, without a float object per page, which fragmented the build's memory)."""
+        acc = array("d", bytes(8 * self.corpus.page_index.n))
         idx = self.corpus.page_index
         for term in sorted(set(query_terms(text))):
             for unit, w in idx.bm25_list(term):
@@ -91,7 +117,9 @@ class Engine:
         """Page aggregation of the joint query: ``(max list, top-3 mean list, {doc: best 5 pages})``.
 
         Max: a document scores its best page; top-3: the mean of its three best
-        page scores (missing pages count 0).  Both lists are top POOL.
+        page scores (missing pages count 0).  Both lists are top POOL; the pages are kept for the
+        documents in either list's top ``SHOWN`` (the released page rows are a ranking's top 10; keeping
+        them for all 200 held most of the build's memory, docs/stand-in.md#build-memory).
         """
         def run():
             acc = self._page_acc(text)
@@ -107,7 +135,7 @@ class Engine:
                         total += v
                     top3[d] = total / 3.0
             max_list, top3_list = ranked(best, POOL), ranked(top3, POOL)
-            shown = {d for d, _ in max_list} | {d for d, _ in top3_list}
+            shown = {d for d, _ in max_list[:SHOWN]} | {d for d, _ in top3_list[:SHOWN]}
             pages = {d: self._doc_pages(acc, d, 5) for d in sorted(shown)}
             return max_list, top3_list, pages
         return self._memo(("page_view", text), run)

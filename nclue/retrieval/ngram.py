@@ -18,6 +18,7 @@ result is the same on every interpreter.
 
 import math
 import zlib
+from array import array
 from collections import Counter
 
 DENSE_LIMIT = 4096
@@ -66,6 +67,8 @@ class HashedNgramModel:
         self.n_docs = n_docs
         self.idf = {k: math.log(1.0 + n_docs / v) for k, v in df.items()}
         self.dense = buckets <= DENSE_LIMIT
+        # a sparse column is two arrays (documents, weights): 12 bytes a non-zero instead of a tuple and a
+        # float object (about 90), the largest part of the build's memory (docs/stand-in.md#build-memory)
         columns = {}
         for d, b in enumerate(doc_buckets):
             weights = [(k, (1.0 + math.log(c)) * self.idf[k]) for k, c in sorted(b.items())]
@@ -74,12 +77,16 @@ class HashedNgramModel:
                 norm += w * w
             norm = math.sqrt(norm) or 1.0
             for k, w in weights:
-                columns.setdefault(k, []).append((d, w / norm))
+                column = columns.get(k)
+                if column is None:
+                    column = columns[k] = (array("i"), array("d"))
+                column[0].append(d)
+                column[1].append(w / norm)
         if self.dense:
             self.columns = {}
-            for k, entries in columns.items():
-                col = [0.0] * n_docs
-                for d, w in entries:
+            for k, (docs, ws) in columns.items():
+                col = array("d", bytes(8 * n_docs))
+                for d, w in zip(docs, ws):
                     col[d] = w
                 self.columns[k] = col
         else:
@@ -96,16 +103,17 @@ class HashedNgramModel:
         vec = self._tokens.get(token)
         if vec is None:
             counts = Counter(self.bucket(g) for g in grams(token, self.n))
-            vec = [0.0] * self.n_docs
+            vec = array("d", bytes(8 * self.n_docs))      # C doubles: the arithmetic of Python floats
             for k, c in sorted(counts.items()):
                 idf = self.idf.get(k)
                 if idf is None:
                     continue
                 weight = c * idf
                 if self.dense:
-                    vec = [v + weight * x for v, x in zip(vec, self.columns[k])]
+                    vec = array("d", [v + weight * x for v, x in zip(vec, self.columns[k])])
                 else:
-                    for d, w in self.columns[k]:
+                    docs, ws = self.columns[k]
+                    for d, w in zip(docs, ws):
                         vec[d] += weight * w
             self._tokens[token] = vec
         return vec

@@ -19,10 +19,10 @@ rankings keep the top 10, page-score rows the best 5 pages of each.
 
 from ..core.rng import Stream
 from .compose import decompose, sdr_bottleneck
-from .engine import MU_DOC, POOL
+from .engine import MU_DOC, NGRAM_MODELS, POOL, SHOWN, ngram_resources
 from .index import ranked
 
-DEPTH = 10
+DEPTH = SHOWN         # the released depth of every ranking (the engine keeps page evidence for it)
 PAGES_KEPT = 5
 SCORE_DECIMALS = 6
 RRF_K = 60
@@ -78,12 +78,19 @@ class SystemSpec:
 
 # --- run functions -----------------------------------------------------------------
 
+def _uses(run, resources=(), components=()):
+    """Declare what a run function rests on: the engine ``resources`` it reads (:meth:`Engine.forget
+    <nclue.retrieval.engine.Engine.forget>`) and the systems whose runs it calls (:func:`resources`)."""
+    run.resources, run.components = frozenset(resources), tuple(components)
+    return run
+
+
 def _joint(method):
-    return lambda env, q: (getattr(env.engine, method)(q.text), None)
+    return _uses(lambda env, q: (getattr(env.engine, method)(q.text), None), {method})
 
 
 def _ngram_joint(model):
-    return lambda env, q: (env.engine.ngram_list(model, q.text), None)
+    return _uses(lambda env, q: (env.engine.ngram_list(model, q.text), None), ngram_resources(model))
 
 
 def _page(which):
@@ -91,14 +98,14 @@ def _page(which):
         view = env.engine.page_view(q.text)
         lst = view[which]
         return lst, {d: view[2][d][:PAGES_KEPT] for d, _ in lst[:DEPTH]}
-    return run
+    return _uses(run, {"page_view"})
 
 
 def _decompose(model, op):
     def run(env, q):
         lists = [env.engine.condition_list(model, t) for t in q.cond_texts]
         return ranked(decompose(lists, op), POOL), None
-    return run
+    return _uses(run, {"cond:" + model} | (set() if model == "bm25" else ngram_resources(model)))
 
 
 def _sdr(env, q):
@@ -142,7 +149,7 @@ def rrf(lists, k=RRF_K, depth=POOL):
 def _rrf(*components):
     def run(env, q):
         return rrf([SYSTEM_BY_ID[c].run(env, q)[0] for c in components]), None
-    return run
+    return _uses(run, (), components)
 
 
 def _rerank_text(base, scorer):
@@ -158,7 +165,7 @@ def _rerank_text(base, scorer):
             cos = env.engine.ngram(scorer).scores(tokens(q.text))
             scores = {d: cos.get(d, 0.0) for d in pool}
         return ranked(scores, POOL), None
-    return run
+    return _uses(run, set() if scorer == "ql" else ngram_resources(scorer), (base,))
 
 
 def _rerank_pages(base):
@@ -167,7 +174,7 @@ def _rerank_pages(base):
         pages = {d: env.engine.page_ql(d, q.text) for d in pool}
         lst = ranked({d: pages[d][0][1] for d in pool}, POOL)
         return lst, {d: pages[d][:PAGES_KEPT] for d, _ in lst[:DEPTH]}
-    return run
+    return _uses(run, (), (base,))
 
 
 def _oracle(env, q):
@@ -192,6 +199,10 @@ def _random(env, q):
     stream = Stream.derived(env.seed, "random-control", q.qid)
     picks = stream.sample_distinct(len(env.docids), min(DEPTH, len(env.docids)))
     return [(d, float(DEPTH - i)) for i, d in enumerate(picks)], None
+
+
+for _run, _resources in ((_sdr, {"cond_pages"}), (_oracle, ()), (_floor, ()), (_prior, ()), (_random, ())):
+    _uses(_run, _resources)
 
 
 def _spec(id, family, block, operation, base, description, run, fair=True, page_scored=False):
@@ -267,6 +278,53 @@ for _base in MASKED_BASES:
                              "%s on the raw query with condition %d removed (n = 2 queries keep all "
                              "conditions when c3 is dropped)." % (_base, _i), SYSTEM_BY_ID[_base].run))
 SYSTEM_BY_ID = {s.id: s for s in SYSTEMS}
+
+
+def resources(spec):
+    """The engine resources a system's run reads, its components' included (the fused and reranked
+    systems run the systems they build on)."""
+    out = set(spec.run.resources)
+    for component in spec.run.components:
+        out |= resources(SYSTEM_BY_ID[component])
+    return out
+
+
+def build_order(specs):
+    """The order the builder runs ``specs`` in: grouped by the n-gram model they read (first those that read
+    none), declaration order within a group, so that each model and its lists live for one stretch of the
+    build and are forgotten after it (:func:`forget_after`).  The order changes no ranking: every run is a
+    function of its query alone."""
+    first_model = {}
+    for spec in specs:
+        for r in sorted(resources(spec)):
+            if r.startswith("ngram:"):
+                first_model.setdefault(r, len(first_model) + 1)
+
+    def group(spec):
+        models = [first_model[r] for r in resources(spec) if r.startswith("ngram:")]
+        return min(models) if models else 0
+    return sorted(specs, key=group)
+
+
+def forget_after(order):
+    """``{system id: [resources]}``: after running a system, the resources no later system in ``order``
+    reads (the builder's schedule for :meth:`Engine.forget <nclue.retrieval.engine.Engine.forget>`).  The gram
+    counts of an n (``grams:<n>``) are read only while a model is built, so they go after the first system of
+    the last model that needs them."""
+    last, first = {}, {}
+    for spec in order:
+        for r in resources(spec):
+            last[r] = spec.id
+            first.setdefault(r, spec.id)
+    position = {spec.id: i for i, spec in enumerate(order)}
+    for r in [r for r in last if r.startswith("grams:")]:
+        builders = [first[m] for m in first if m.startswith("ngram:") and "grams:%d" % NGRAM_MODELS[m[6:]][0] == r]
+        last[r] = max(builders, key=position.get)
+    out = {}
+    for r, sid in sorted(last.items()):
+        out.setdefault(sid, []).append(r)
+    return out
+
 
 FORM_SYSTEMS = ("bm25_and", "bm25_dec_sdr", "tri_joint", "quad_l_joint", "tri_dec_hmean", "quad_s_dec_product",
                 "page_bm25_max", "page_bm25_top3", "rrf_bm25and_pagetop3", "bm25_or", "rerank_ql_bm25or",
