@@ -115,7 +115,7 @@ def check_test_command(ctx):
     ci = open(os.path.join(REPO, ".ci", "run"), encoding="utf-8").read()
     assert "\npython -m pip install -r requirements-dev.txt -e . && python -m pytest -q -rs\n" in ci
     dev = open(os.path.join(REPO, "requirements-dev.txt"), encoding="utf-8").read()
-    for name in ("pytest", "pytest-xdist", "pytrec-eval-terrier", "rank-bm25", "scipy", "statsmodels", "scikit-learn"):
+    for name in ("pytest", "pytest-xdist", "pytrec-eval-terrier", "rank-bm25", "scipy", "statsmodels", "scikit-learn", "repro-eval"):
         assert name in dev or name in open(os.path.join(REPO, "pyproject.toml"), encoding="utf-8").read(), name
 
 
