@@ -98,12 +98,22 @@ def reproduce_report(root, *args, env=None):
     return code, stdout, stderr, report, fails
 
 
+# an expensive fixture -> the worker group of the tests that read it (pyproject.toml: ``--dist loadgroup``), so
+# that it is computed once per suite, not once per worker that happens to get one of its tests
+# (the full runs first: a test that reads them and another shared fixture joins the full runs' worker)
+SHARED_FIXTURES = (("repo_run", "full_runs"), ("second_run", "full_runs"), ("faithful", "mc_rehearsal"),
+                   ("rehearsal", "rehearsal"), ("challenge_release", "challenge_release"))
+
+
 def pytest_collection_modifyitems(items):
-    """The tests that read the shared full runs go to one worker (pyproject.toml: ``--dist loadgroup``),
-    so ``repo_run`` and ``second_run`` are computed once per suite, not once per worker."""
+    """The tests that read one expensive fixture go to one worker (:data:`SHARED_FIXTURES`): the shared full
+    runs, the Monte Carlo rehearsal, the rehearsal and the challenge release are each computed once."""
     for item in items:
-        if {"repo_run", "second_run"} & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.xdist_group("full_runs"))
+        names = set(getattr(item, "fixturenames", ()))
+        for fixture, group in SHARED_FIXTURES:
+            if fixture in names:
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
 
 
 @pytest.fixture(scope="session")
