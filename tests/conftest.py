@@ -98,13 +98,15 @@ def reproduce_report(root, *args, env=None):
     return code, stdout, stderr, report, fails
 
 
-# an expensive fixture -> the worker group of the tests that read it (pyproject.toml: ``--dist loadgroup``), so
-# that it is computed once per suite, not once per worker that happens to get one of its tests
+# an expensive session fixture -> the worker group of the tests that read it (pyproject.toml: ``--dist
+# loadgroup``), so that it is computed once per suite, not once per worker that happens to get one of its tests
+# (a module-scoped one would still be computed again whenever another module's test ran between two of its own)
 # (the full runs first: a test that reads them and another shared fixture joins the full runs' worker)
 SHARED_FIXTURES = (("repo_run", "full_runs"), ("second_run", "full_runs"), ("faithful", "mc_rehearsal"),
                    ("rehearsal", "rehearsal"), ("challenge_release", "challenge_release"))
 
 
+@pytest.hookimpl(tryfirst=True)        # before pytest-xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(items):
     """The tests that read one expensive fixture go to one worker (:data:`SHARED_FIXTURES`): the shared full
     runs, the Monte Carlo rehearsal, the rehearsal and the challenge release are each computed once."""

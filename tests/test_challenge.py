@@ -84,7 +84,7 @@ def _load(root):
     return challenge_records(Instrument(root))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def challenge_release(release_template):
     return release_template
 

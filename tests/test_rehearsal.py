@@ -199,7 +199,7 @@ def _mark_not_synthetic(root):
         fh.write(json.dumps(info, indent=1, sort_keys=True) + "\n")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def rehearsal(release_template, tmp_path_factory):
     """The shipped release, marked not synthetic, with the replaced tables' numbers set to the independent
     values; and the ids replaced."""

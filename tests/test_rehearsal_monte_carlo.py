@@ -208,7 +208,7 @@ def _monte_carlo_bindings(report):
             and (b.get("monte_carlo") is not None or b.get("tie_orders") is not None)}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def faithful(release_template, tmp_path_factory):
     """The release with every Monte Carlo number replaced by its faithful recomputation; its report."""
     base = tmp_path_factory.mktemp("mc_rehearsal")
