@@ -349,17 +349,21 @@ def check_deep(ctx):
     assert proc.returncode == 0 and proc.stdout.splitlines()[-1].startswith("RESULT: OK"), proc.stdout[-2000:]
 
 
+def _bench(*args):
+    """Run bench/bench_reproduce.py with ``args`` from the checkout; its completed process."""
+    return subprocess.run([sys.executable, os.path.join(REPO, "bench", "bench_reproduce.py")] + list(args),
+                          capture_output=True, text=True, timeout=7200, cwd=REPO)
+
+
 def check_scaling(ctx):
     """`python bench/bench_reproduce.py --scaling` prints each level's growth exponent."""
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "bench_reproduce.py"), "--scaling"],
-                          capture_output=True, text=True, timeout=7200, cwd=REPO)
+    proc = _bench("--scaling")
     assert proc.returncode == 0 and "exponent" in proc.stdout, proc.stderr[-2000:]
 
 
 def check_build_bench(ctx):
     """`python bench/bench_reproduce.py --build` prints the build's row with its peak RSS and where it grew."""
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "bench_reproduce.py"), "--build", "--repeat",
-                           "1"], capture_output=True, text=True, timeout=7200, cwd=REPO)
+    proc = _bench("--build", "--repeat", "1")
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert re.search(r"full build \+ freeze .* peak RSS \d+ MB", proc.stdout) and "where it grew" in proc.stdout
 

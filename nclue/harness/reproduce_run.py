@@ -201,14 +201,22 @@ def _tables(kind, inst):
     return SOURCESHIFT_TABLES if inst.base == layout.V2 else SYSTEM_TABLES
 
 
-def _wanted(root, role, tables, synthetic):
-    """The claims the paper audit binds the role's row to, in ``tables`` (whether computed or not)."""
-    from .published import build as build_published
+def _wanted(root, role, tables):
+    """The claims the paper audit's rules bind the role's row to in ``tables`` (whether computed or not), read
+    from the rules themselves (:func:`nclue.paperaudit.results.rules_for`) for the role's numbers only, not by
+    binding every published number."""
+    from .published import table_label
 
-    rows = {nid: row for nid, (_, row) in load_numbers(root).items()}
-    _, built = build_published(root, [], synthetic, {})
-    return {b["claim"] for b in built["bindings"] if b.get("bound") and b["claim"] and b["table"] in tables
-            and rows[b["number"]].get("row") == role}
+    crosswalk = load_crosswalk(root)
+    out = set()
+    for nid, (_, row) in load_numbers(root).items():
+        if row.get("row") != role or table_label(nid, row) not in tables:
+            continue
+        for rule, key in results.rules_for(nid):
+            claim, _ = results.resolve(rule, key, crosswalk.rows)
+            if claim is not None:
+                out.add(claim)
+    return out
 
 
 def _recompute(inst, replaced, wanted):
@@ -354,7 +362,7 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     tables = _tables(kind, inst)
     recomputed, frozen, names = _recompute(
         inst, {rel: ranking for found, ranking in zip(files, rankings) for rel in found},
-        _wanted(root, role, tables, synthetic))
+        _wanted(root, role, tables))
     cells, verdicts = _cells(root, role, tables, recomputed, frozen, synthetic, ses)
     result = {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": judged.label,
                              "queries": len(judged.queries), "synthetic": _synthetic(inst)},
