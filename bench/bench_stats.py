@@ -45,7 +45,7 @@ def main():
     import numpy as np
     from scipy import stats
 
-    from nclue.analyses.common import contrasts
+    from nclue.analyses.shared.release_systems import contrasts
     from nclue.analyses.inference import context
     from nclue.core.instrument import Instrument
     from nclue.core.rng import Stream
@@ -166,7 +166,7 @@ def main():
     if pytrec_eval is not None:
         from nclue.core import layout
         from nclue.core.metrics import evaluate
-        from nclue.analyses.common import gold_sets
+        from nclue.analyses.shared.outcome_vectors import gold_sets
         queries, qrels, sets = inst.queries(), inst.qrels(), gold_sets(inst)
         rankings = [inst.ranking(layout.ranking_path(sid)) for sid in sorted(systems)]
         runs = [{q: {d: float(len(r.docids) - i) for i, d in enumerate(r.docids)} for q, r in rk.items()}

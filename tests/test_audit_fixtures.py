@@ -13,7 +13,7 @@ import shutil
 
 import pytest
 
-from nclue.analyses.common import audit_records, challenge_records
+from nclue.analyses.shared.audit_inputs import audit_records, challenge_records
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
 from nclue.labelaudit import audit_records as audit_loaders

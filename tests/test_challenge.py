@@ -78,7 +78,7 @@ def test_apply_stage_removes_zero_gold_queries_with_their_rows():
 # --- hostile records (the shipped release: the mini challenge has no tie-break rows) ---------------------
 
 def _load(root):
-    from nclue.analyses.common import challenge_records
+    from nclue.analyses.shared.audit_inputs import challenge_records
     from nclue.core.instrument import Instrument
 
     return challenge_records(Instrument(root))
@@ -312,7 +312,7 @@ def test_duplicate_streams_collapse_and_the_tie_break_selects_a_stream():
 
 
 def test_a_changed_response_is_named_by_file_and_line(challenge_release, tmp_path):
-    from nclue.analyses.common import challenge_records
+    from nclue.analyses.shared.audit_inputs import challenge_records
     from nclue.core.instrument import Instrument
     from nclue.labelaudit import challenge_score
 

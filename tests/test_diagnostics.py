@@ -135,7 +135,7 @@ def test_released_pooled_regression_equals_statsmodels():
 # --- S5a's paired bootstrap, recomputed independently -------------------------------------------------
 
 def test_masking_interval_on_n3_queries_recomputed_directly():
-    from nclue.analyses.common import gold_sets, outcomes
+    from nclue.analyses.shared.outcome_vectors import gold_sets, outcomes
     from nclue.core import layout
     from nclue.core.instrument import Instrument
     from nclue.core.rng import Stream

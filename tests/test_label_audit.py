@@ -122,7 +122,7 @@ def test_v2_contrast_p_values_agree_with_scipy_permutation_test():
     import numpy as np
     from scipy import stats
 
-    from nclue.analyses.common import outcomes
+    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.analyses.sourceshift import v2_path
     from nclue.core.instrument import Instrument
 
@@ -340,7 +340,7 @@ def test_score_command_on_v2_matches_the_frozen_table_s3_value():
 def test_v2_graded_ndcg_equals_pytrec_eval():
     import pytrec_eval
 
-    from nclue.analyses.common import outcomes
+    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.analyses.sourceshift import v2_path
     from nclue.core.instrument import Instrument
 

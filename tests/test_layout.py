@@ -168,8 +168,16 @@ def test_the_path_test_finds_a_released_path_literal(tmp_path):
 
 
 # analyses/ is one floor: an analysis module imports no other analysis, only the shared pieces below
-# (docs/architecture.md); the shared pieces import only base and common
-ANALYSIS_SHARED = {"base": set(), "common": {"base"}}
+# (docs/architecture.md): base, and the shared package, whose modules import base and each other only
+ANALYSIS_SHARED = {"base": set(), "shared": {"base"}}
+
+
+def _relative_targets(path, level):
+    """The first segment of every import of ``level`` dots in one module (the sibling it reads)."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == level:
+            yield from ([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
 
 
 def test_analyses_are_one_floor():
@@ -180,12 +188,21 @@ def test_analyses_are_one_floor():
             continue
         module = name[:-3]
         allowed = ANALYSIS_SHARED.get(module, set(ANALYSIS_SHARED))
-        tree = ast.parse(open(os.path.join(folder, name), encoding="utf-8").read())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                targets = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
-                sideways += ["%s imports %s" % (module, t) for t in targets if t not in allowed]
+        sideways += ["%s imports %s" % (module, t) for t in _relative_targets(os.path.join(folder, name), 1)
+                     if t not in allowed]
+    shared = os.path.join(folder, "shared")
+    for name in sorted(os.listdir(shared)):
+        if name.endswith(".py"):
+            sideways += ["shared.%s imports %s" % (name[:-3], t)
+                         for t in _relative_targets(os.path.join(shared, name), 2) if t not in ANALYSIS_SHARED["shared"]]
     assert sideways == []
+
+
+def test_the_floor_test_finds_an_analysis_read_by_a_shared_module(tmp_path):
+    # the shared modules' check can fail: a shared module reading an analysis is found
+    probe = tmp_path / "probe.py"
+    probe.write_text("from ..scoring import ANALYSES\nfrom ..base import Value\nfrom .outcome_vectors import outcomes\n")
+    assert list(_relative_targets(str(probe), 2)) == ["scoring", "base"]
 
 
 def test_module_names_are_unique_across_packages():

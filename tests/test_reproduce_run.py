@@ -228,7 +228,7 @@ def test_sourceshift_role_reports_table_s3_and_a_pair_named_by_its_sides(tmp_pat
 
 
 def test_the_overlay_reads_the_rerun_and_shares_only_what_the_rerun_cannot_change():
-    from nclue.analyses.common import outcomes
+    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.core.instrument import Instrument
     inst = Instrument(REPO)
     rel, other = "data/v1/rankings/bm25_and.jsonl", "data/v1/rankings/bm25_or.jsonl"

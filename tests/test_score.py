@@ -69,8 +69,8 @@ def test_a_perturbed_run_agrees_with_scipy_within_monte_carlo_error(tmp_path):
     import numpy as np
     from scipy import stats
 
-    from nclue.analyses.common import gold_sets, outcomes
-    from nclue.analyses.common import context
+    from nclue.analyses.shared.outcome_vectors import gold_sets, outcomes
+    from nclue.analyses.shared.inference_context import context
     from nclue.core import layout
     from nclue.core.instrument import Instrument
     from nclue.core.metrics import evaluate
@@ -256,7 +256,7 @@ def test_exit_codes_and_content_detection(tmp_path):
 def test_exported_qrels_reproduce_gold_and_graded_ndcg_under_pytrec_eval(tmp_path):
     import pytrec_eval
 
-    from nclue.analyses.common import outcomes
+    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.core import layout
     from nclue.core.instrument import Instrument
 
@@ -308,7 +308,7 @@ def test_a_measure_declared_by_one_row_is_scored_with_its_interval_help_and_per_
     from nclue import cli
     from nclue.core import measures
     from nclue.core.metrics import summary
-    from nclue.analyses.common import outcomes
+    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.core.instrument import Instrument
 
     toy = measures.Measure("gold_hit_at_3", "gold_hit_3", "Gold Hit@3", "points", 1, "a gold in the top 3",

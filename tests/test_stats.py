@@ -223,7 +223,7 @@ def test_logistic_on_the_released_regression_rows_equals_statsmodels():
     np = pytest.importorskip("numpy")
     from conftest import REPO
 
-    from nclue.analyses.common import outcomes
+    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.analyses.sensitivity import regression_rows
     from nclue.core.instrument import Instrument
     from nclue.core.layout import ranking_path

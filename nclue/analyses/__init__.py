@@ -10,7 +10,8 @@ value and its recomputation come from one implementation.
 import importlib
 import pkgutil
 
-SHARED = ("base", "common")      # the shared pieces every analysis sits on; every other module declares ANALYSES
+# the shared pieces every analysis sits on (a module and a package); every other module declares ANALYSES
+SHARED = ("base", "shared")
 
 
 def _registry():

@@ -17,7 +17,7 @@ from ..core import layout
 from ..labelaudit import challenge as rules
 from ..labelaudit import challenge_score
 from .base import Analysis, Unit, Value
-from .common import AUDIT_FILES, AUDIT_INPUTS, CHALLENGE_FILES, challenge_records
+from .shared.audit_inputs import AUDIT_FILES, AUDIT_INPUTS, CHALLENGE_FILES, challenge_records
 
 FUSION, BM25 = "rrf_bm25and_pagetop3", "bm25_and"
 SRC = "supplement section 10.5 (targeted residual-qrel challenge; synthetic responses)"

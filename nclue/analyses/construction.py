@@ -4,7 +4,8 @@ from ..core import layout
 from ..core.structure import table1
 from ..core.verify import verify
 from .base import Analysis, Unit, Value
-from .common import final_support, stats_file_disagreements, support_inputs
+from .shared.audit_inputs import final_support, support_inputs
+from .shared.stats_file_check import stats_file_disagreements
 
 SOURCE = "paper section 3.2 and Table 1; supplement 1.1"
 CORE = [layout.CORPUS, layout.CONDITIONS, layout.INVENTORY, layout.QUERIES, layout.QRELS_CONSTRUCTION]
@@ -34,7 +35,7 @@ def _verifier(inst):
 def final_table1(inst):
     """Table 1 on the final copy, as the paper's ("The final CrossPage inventory has 2,176 gold and 48,819
     subset qrels", supplement 1.1): a repaired gold's page gates are checked on its inventory pages and the
-    audit's supporting pages (:func:`nclue.analyses.common.final_support`)."""
+    audit's supporting pages (:func:`nclue.analyses.shared.audit_inputs.final_support`)."""
     return inst.memo("table1:final", lambda: table1(inst.evaluation_queries(layout.QRELS), inst.corpus(),
                                                      inst.qrels(layout.QRELS), inst.inventory(), final_support(inst)))
 

@@ -24,7 +24,8 @@ from ..core import layout
 from ..core.metrics import length_bin, length_matched_auc, summary
 from ..core.structure import density_matched_pairs
 from .base import Analysis, Unit, Value
-from .common import SCORE_INPUTS, contrasts, delta, displayed_variant, form_systems, gold_sets, outcomes, query_factors
+from .shared.outcome_vectors import SCORE_INPUTS, delta, gold_sets, outcomes, query_factors
+from .shared.release_systems import contrasts, displayed_variant, form_systems
 
 SRC_LENGTH = "paper section 5 and supplement section 9 (length-matched gold-subset AUC; AUC 0-1)"
 SRC_DENSITY = "supplement section 9 (density-matched n = 3 vs n = 2; n-Clue Score and Gold Hit in points)"

@@ -18,7 +18,9 @@ from ..paperaudit import roles
 from ..paperaudit.crosswalk import load as load_crosswalk
 from ..stats import bootstrap, montecarlo, protocol, randomization
 from .base import Analysis, Unit, Value
-from .common import METRICS, SCORE_INPUTS, context, contrasts, displayed_variant, gold_sets, masked_systems, unit_scale
+from .shared.inference_context import METRICS, context, unit_scale
+from .shared.outcome_vectors import SCORE_INPUTS, gold_sets
+from .shared.release_systems import contrasts, displayed_variant, masked_systems
 
 SOURCE = "Table 5 / S1 intervals (section 3.4)"
 EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/statistics.md#exact-p-values); the "
@@ -106,7 +108,7 @@ def block_tests(ctx, block):
 
 
 def displayed(ctx, block):
-    """The displayed endpoint (:func:`nclue.analyses.common.displayed_variant`)."""
+    """The displayed endpoint (:func:`nclue.analyses.shared.release_systems.displayed_variant`)."""
     return displayed_variant(ctx.inst, block)
 
 

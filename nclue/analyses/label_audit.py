@@ -28,7 +28,8 @@ from ..core import layout
 from ..core.jsonio import read_json
 from ..labelaudit import audit_scoring
 from .base import Analysis, Unit, Value
-from .common import AUDIT_INPUTS, audit_present, audit_records, stats_file_disagreements
+from .shared.audit_inputs import AUDIT_INPUTS, audit_present, audit_records
+from .shared.stats_file_check import stats_file_disagreements
 
 AUDIT_STATS = layout.AUDIT_STATS
 AUDIT_DESCRIPTION = layout.AUDIT_DESCRIPTION

@@ -12,7 +12,8 @@ from ..core import layout
 from ..core.measures import SCORECARD_MEASURES, V1_FORM_MEASURES
 from ..core.metrics import summary
 from .base import Analysis, Unit
-from .common import SCORE_INPUTS, form_systems, measure_values, outcomes
+from .shared.outcome_vectors import SCORE_INPUTS, measure_values, outcomes
+from .shared.release_systems import form_systems
 
 
 def _system_ids(inst):

@@ -27,9 +27,11 @@ from ..stats import protocol
 from ..stats.logistic import FitError, logistic_fit
 from ..stats.robustness import crossed_draws, crossed_statistics, leave_one_document_range, promotion_bounds
 from .base import Analysis, Unit, Value
-from .common import (S1I_PAIR, S1I_SOURCE, SCORE_INPUTS, context, contrasts, crossed_interval_values,
-                     displayed_variant, drop_top_values, form_systems, gold_sets, outcomes, query_factors,
-                     shared_document_values)
+from .shared.inference_context import context
+from .shared.outcome_vectors import SCORE_INPUTS, gold_sets, outcomes, query_factors
+from .shared.release_systems import contrasts, displayed_variant, form_systems
+from .shared.robustness_values import (S1I_PAIR, S1I_SOURCE, crossed_interval_values, drop_top_values,
+                                       shared_document_values)
 
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
 

@@ -30,8 +30,10 @@ from ..core.structure import sourceshift_table
 from ..stats import montecarlo, protocol, randomization
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
-from .common import (S1I_PAIR, form_systems, measure_values, outcomes, shared_document_values,
-                     stats_file_disagreements)
+from .shared.outcome_vectors import measure_values, outcomes
+from .shared.release_systems import form_systems
+from .shared.robustness_values import S1I_PAIR, shared_document_values
+from .shared.stats_file_check import stats_file_disagreements
 
 FORMS = layout.QUERY_FORMS
 V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS]

@@ -18,18 +18,8 @@ from ..core import layout
 from ..core.metrics import gold_support, summary
 from ..core.structure import SLICES
 from .base import Analysis, Unit, Value
-from .common import (
-    SCORE_INPUTS,
-    contrasts,
-    delta,
-    displayed_variant,
-    form_systems,
-    gold_sets,
-    masked_systems,
-    outcomes,
-    page_scored_systems,
-    query_factors,
-)
+from .shared.outcome_vectors import SCORE_INPUTS, delta, gold_sets, outcomes, query_factors
+from .shared.release_systems import contrasts, displayed_variant, form_systems, masked_systems, page_scored_systems
 
 
 

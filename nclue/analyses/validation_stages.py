@@ -29,7 +29,8 @@ from ..stats import montecarlo, protocol, randomization
 from ..stats.bootstrap import FamilyDesign
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
-from .common import form_systems, gold_sets, outcomes
+from .shared.outcome_vectors import gold_sets, outcomes
+from .shared.release_systems import form_systems
 
 FUSION, BM25 = "rrf_bm25and_pagetop3", "bm25_and"
 V1_REPRESENTATIVE = (FUSION, "bm25_dec_sdr", BM25)

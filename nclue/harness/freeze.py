@@ -10,7 +10,7 @@ message (exit 2).
 import os
 
 from ..analyses import REGISTRY
-from ..analyses.common import outcomes
+from ..analyses.shared.outcome_vectors import outcomes
 from ..core import integrity, layout
 from ..core.errors import NclueError
 from ..core.inputs import recording

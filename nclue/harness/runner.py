@@ -10,7 +10,7 @@ from typing import NamedTuple, Optional
 
 from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
-from ..analyses.common import outcomes
+from ..analyses.shared.outcome_vectors import outcomes
 from ..analyses.paper import result as paper_result
 from ..core import integrity, layout
 from ..core.errors import UsageError
@@ -431,7 +431,8 @@ def _prewarm(inst, ctx, needed):
     """Load, before the workers fork (they inherit it), what the claim files to compute share: the queries,
     corpus and qrels of each release they read, the rankings among ``needed`` (the files their claims
     record as inputs) and each such ranking's outcome vectors under each of its release's qrel copies that
-    is also needed (:func:`nclue.analyses.common.outcomes`; computed once here instead of once per worker).
+    is also needed (:func:`nclue.analyses.shared.outcome_vectors.outcomes`; computed once here instead of once per
+    worker).
     A file that fails to load is left to the claims that read it (they report it)."""
     v1, v2 = inst.v1(), inst.v2()
     for part in (v1, v2):

@@ -22,8 +22,9 @@ formats.
 
 import os
 
-from ..analyses.common import form_systems, gold_sets, ideals, outcomes
-from ..analyses.common import context
+from ..analyses.shared.outcome_vectors import gold_sets, ideals, outcomes
+from ..analyses.shared.release_systems import form_systems
+from ..analyses.shared.inference_context import context
 from ..core import integrity, layout
 from ..core.errors import EmptyRun, InputError, UsageError, VerificationError, bounded
 from ..core.instrument import Instrument

@@ -1,0 +1,54 @@
+"""Per-query outcome vectors of a ranking under a qrel copy, the gold/subset sets and ideal DCGs they are
+scored against, the query factors, and the claim values read from a summary -- memoised on the instrument.
+
+Outcome vectors are computed once per (ranking, qrel copy) and instrument by
+:func:`nclue.core.metrics.evaluate` (paper section 3.2; docs/metrics.md); every analysis reads them from here.
+"""
+
+from ...core import layout
+from ...core.metrics import evaluate, ideal_graded_dcg
+from ...core.structure import gold_and_subsets, query_factors as structure_query_factors
+from ..base import Value
+
+
+# what scoring on the final CrossPage copy reads: the corpus, the queries with their condition catalog, the
+# copy, and its genealogy (the evaluation queries)
+SCORE_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
+
+
+def gold_sets(inst, qrels_rel=None):
+    """``{qid: (gold, subsets)}`` of a release under one qrel copy (default: its ``qrels.jsonl``)."""
+    rel = qrels_rel or inst.QRELS
+    return inst.memo("sets:" + rel, lambda: gold_and_subsets(inst.evaluation_queries(rel), inst.qrels(rel)))
+
+
+def ideals(inst, qrels_rel):
+    """Ideal graded DCG@10 per query of one qrel copy (computed once per instrument)."""
+    qrels = inst.qrels(qrels_rel)
+    return inst.memo("ideals:" + qrels_rel, lambda: {q: ideal_graded_dcg(g) for q, g in qrels.items()})
+
+
+def outcomes(inst, rel, qrels_rel=None):
+    """Per-query outcome vectors of one ranking file under a qrel copy (default: the release's
+    ``qrels.jsonl``) over that copy's evaluation queries, memoised per instrument."""
+    copy = qrels_rel or inst.QRELS
+    return inst.memo("outcomes:%s|%s" % (rel, copy), lambda: evaluate(
+        inst.ranking(rel), inst.evaluation_queries(copy), inst.qrels(copy), gold_sets(inst, copy),
+        ideals=ideals(inst, copy)))
+
+
+def query_factors(inst):
+    """Per query: n, shortest gold length L_min (pages) and positive pool size |D+| (memoised)."""
+    return inst.memo("query-factors", lambda: structure_query_factors(inst.evaluation_queries(), inst.corpus(), inst.qrels(),
+                                                                 gold_sets(inst)))
+
+
+def measure_values(prefix, summ, measures, source):
+    """One Value ``<prefix>.<measure name>`` per measure, read from a :func:`nclue.core.metrics.summary`."""
+    return [Value("%s.%s" % (prefix, m.name), summ[m.key], source=source) for m in measures]
+
+
+def delta(base_summary, variant_summary, key):
+    """Variant minus base of one summary field (None when either is None)."""
+    a, b = base_summary[key], variant_summary[key]
+    return None if a is None or b is None else b - a
