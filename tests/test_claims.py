@@ -122,12 +122,16 @@ def test_a_registered_analysis_of_any_name_must_have_its_claims_file(release_cop
     from nclue.analyses import REGISTRY
     from nclue.analyses.base import Analysis, Unit, Value
     from nclue.core import layout
+    from nclue.core.claim_ids import ClaimId
     from nclue.harness.runner import run
 
     with _pytest.raises(ValueError, match="name it with part="):
         Analysis("zz.extra", "scoring", "a test", lambda inst: [])
+    with _pytest.raises(ValueError, match="no claim-id template names it"):
+        Analysis("zz.extra", "scoring", "a test", lambda inst: [], part="v1")
     extra = Analysis("zz.extra", "scoring", "a test", lambda inst: [
-        Unit("one", [layout.QUERIES], lambda: [Value("zz.extra.one", 1, source="a test")])], part="v1")
+        Unit("one", [layout.QUERIES], lambda: [Value("zz.extra.one", 1, source="a test")])], part="v1",
+        claims=[ClaimId("zz.extra.{statistic}", "zz.extra")])
     monkeypatch.setitem(REGISTRY, extra.name, extra)
     result = run(release_copy, levels=("integrity",))
     fails = {c.id: c for c in result.checks if c.status == "fail"}

@@ -10,6 +10,8 @@ same units, so a frozen value and its recomputation come from one
 implementation.
 """
 
+from ..core import claim_ids
+
 LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "paper", "rebuild")
 
 
@@ -53,10 +55,12 @@ PARTS = ("v1", "v2", "audit", "paper")
 
 class Analysis:
     """One frozen claims file's analysis: ``name`` (the file is ``reference_metrics/<name>.json``), ``level``,
-    ``source``, ``units(instrument)`` and ``part``, the release part whose presence requires its claims file
-    (default: :data:`PART_OF_PREFIX` of the name's first segment; a name outside it must declare one)."""
+    ``source``, ``units(instrument)``, ``part``, the release part whose presence requires its claims file
+    (default: :data:`PART_OF_PREFIX` of the name's first segment; a name outside it must declare one), and
+    ``claims``, the templates its ids are built from (default: those :mod:`nclue.core.claim_ids` declares for
+    the name; docs/claims.md#claim-ids)."""
 
-    def __init__(self, name, level, source, units, part=None):
+    def __init__(self, name, level, source, units, part=None, claims=None):
         if level not in LEVELS:
             raise ValueError("unknown level %r" % level)
         part = PART_OF_PREFIX.get(name.split(".", 1)[0]) if part is None else part
@@ -64,6 +68,10 @@ class Analysis:
             raise ValueError("analysis %s: its release part is %r; name it with part= (one of %s)" % (
                 name, part, ", ".join(PARTS)))
         self.name, self.level, self.source, self.part = name, level, source, part
+        # the templates of its ids, declared once in nclue.core.claim_ids (or given, for an analysis kept elsewhere)
+        self.claims = claim_ids.templates_of(name) if claims is None else tuple(claims)
+        if not self.claims:
+            raise ValueError("analysis %s: no claim-id template names it (declare them in nclue.core.claim_ids)" % name)
         self._units = units
 
     def units(self, inst):

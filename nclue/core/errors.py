@@ -46,6 +46,14 @@ class InputError(NclueError):
         return "%s: %s" % (where, self.message)
 
 
+class UnknownQuery(InputError):
+    """A run or qrels line names a query the release does not have; ``qid`` is the id as given."""
+
+    def __init__(self, path, message, qid, line=None, field=None):
+        self.qid = qid
+        super().__init__(path, message, line=line, field=field)
+
+
 class MissingInput(NclueError):
     """A file an analysis needs is absent (the analysis is skipped, not failed)."""
 

@@ -24,7 +24,7 @@ import math
 import re
 from typing import NamedTuple
 
-from .errors import InputError
+from .errors import InputError, UnknownQuery
 from .jsonio import read_bytes_text
 from .records import RankingRow
 
@@ -53,7 +53,7 @@ def read_trec_run(path, where, queries, corpus, ties="trec", depth=10, text=None
                              "tabs, got %d" % len(parts), line=number)
         qid, _, docno, rank, score, tag = parts
         if qid not in queries:
-            raise InputError(where, "unknown query %s" % _show(qid), line=number, field="qid")
+            raise UnknownQuery(where, "unknown query %s" % _show(qid), qid, line=number, field="qid")
         if docno not in corpus:
             raise InputError(where, "unknown document %s" % _show(docno), line=number, field="docno")
         if not _FLOAT.match(score):
@@ -118,7 +118,7 @@ def read_trec_qrels(where, queries, corpus, text):
                              "tabs, got %d" % len(parts), line=number)
         qid, _, docno, grade = parts
         if qid not in queries:
-            raise InputError(where, "unknown query %s" % _show(qid), line=number, field="qid")
+            raise UnknownQuery(where, "unknown query %s" % _show(qid), qid, line=number, field="qid")
         if docno not in corpus:
             raise InputError(where, "unknown document %s" % _show(docno), line=number, field="docno")
         if not _INT.match(grade):

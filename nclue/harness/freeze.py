@@ -11,7 +11,7 @@ import os
 
 from ..analyses import REGISTRY
 from ..analyses.shared.outcome_vectors import outcomes
-from ..core import integrity, layout
+from ..core import claim_ids, integrity, layout
 from ..core.errors import NclueError
 from ..core.inputs import recording
 from ..core.instrument import Instrument
@@ -46,6 +46,16 @@ def _check_observed(name, unit, observed):
             (["declares %s, which it did not read" % ", ".join(unread[:3])] if unread else []))))
 
 
+def _check_claim_ids(name, analysis, values):
+    """Every id an analysis freezes is built by one of its declared templates (:mod:`nclue.core.claim_ids`;
+    docs/claims.md#claim-ids): freeze refuses one that none builds, naming it."""
+    stray = claim_ids.unmatched(name, [value.id for value, _ in values], analysis.claims)
+    if stray:
+        raise FreezeError("freeze refused: %s: claim id %s matches none of its templates (%s)%s" % (
+            name, stray[0], ", ".join(t.template for t in analysis.claims),
+            " and %d more" % (len(stray) - 1) if len(stray) > 1 else ""))
+
+
 def freeze(root, log=print):
     """Compute every analysis, then (only when all succeeded) write the claim files and the manifest."""
     inst = Instrument(root)
@@ -71,6 +81,7 @@ def freeze(root, log=print):
                     values.append((value, unit.inputs))
         except NclueError as exc:
             raise FreezeError("freeze refused: %s: %s" % (name, exc))
+        _check_claim_ids(name, analysis, values)
         if not values:
             log("skipped %s: its inputs are absent" % layout.claim_file(name))
             continue

@@ -18,6 +18,9 @@ paper's order, with a fails-only filter), provenance.
 from html import escape
 
 from .. import __version__
+from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
+                              CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, INFERENCE_BLOCK, INFERENCE_CONTRAST,
+                              MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V1_FORMS, V2_DIRECTION)
 from ..core.layout import QUERY_FORMS
 from ..core.measures import SCORECARD_MEASURES
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
@@ -97,25 +100,32 @@ def _problems_section(result):
     return _section("problems", "".join(out))
 
 
-def _systems(got, prefix, leaf):
-    return sorted({k[len(prefix):].split(".")[0] for k in got if k.startswith(prefix) and k.endswith(leaf)})
+def _names(got, template, part, **fixed):
+    """The values of one part among the ids in ``got`` that ``template`` builds with the ``fixed`` parts
+    (:meth:`nclue.core.claim_ids.ClaimId.match`), sorted."""
+    found = set()
+    for claim_id in got:
+        parts = template.match(claim_id)
+        if parts is not None and all(parts[k] == v for k, v in fixed.items()):
+            found.add(parts[part])
+    return sorted(found)
 
 
 def _scorecard_section(got):
-    sids = _systems(got, "v1.scorecard.", ".nclue_score_at_10")
+    sids = _names(got, SCORECARD, "system", measure="nclue_score_at_10")
     measures = [m for m in SCORECARD_MEASURES if m.kind != "count"]     # the counts are the shares' numerators
-    rows = [[escape(sid)] + [num(got.get("v1.scorecard.%s.%s" % (sid, m.name)), m.decimals) for m in measures]
+    rows = [[escape(sid)] + [num(got.get(SCORECARD(system=sid, measure=m.name)), m.decimals) for m in measures]
             for sid in sids]
     header = ["system"] + ["%s (%s)" % (m.label, m.unit) for m in measures]
     irows = []
-    for sid in _systems(got, "v1.inference.bootstrap.", ".score.ci_low"):
-        b = "v1.inference.bootstrap.%s." % sid
-        irows.append([escape(sid), num(got.get("v1.matrix.%s.nclue_score_at_10" % sid)),
-                      interval(got.get(b + "score.ci_low"), got.get(b + "score.ci_high")),
-                      num(got.get("v1.matrix.%s.gold_hit_at_10" % sid)),
-                      interval(got.get(b + "hit.ci_low"), got.get(b + "hit.ci_high")),
-                      num(got.get("v1.matrix.%s.gold_ndcg_at_10" % sid)),
-                      interval(got.get(b + "gold_ndcg.ci_low"), got.get(b + "gold_ndcg.ci_high"))])
+    for sid in _names(got, BOOTSTRAP, "system", metric="score", statistic="ci_low"):
+        cells = [escape(sid)]
+        for metric, measure in (("score", "nclue_score_at_10"), ("hit", "gold_hit_at_10"),
+                                ("gold_ndcg", "gold_ndcg_at_10")):
+            bound = BOOTSTRAP.bind(system=sid, metric=metric)
+            cells += [num(got.get(MATRIX(system=sid, measure=measure))),
+                      interval(got.get(bound("ci_low")), got.get(bound("ci_high")))]
+        irows.append(cells)
     return _section("scorecard", table("Clean-query scorecard (Table 3 analogue; stand-in systems)", header, rows) +
                     table("Raw matrix with 95% family-clustered bootstrap intervals (1,000 draws)",
                           ["system", "n-Clue Score@10 (points)", "95% CI", "Gold Hit@10 (points)", "95% CI",
@@ -123,9 +133,9 @@ def _scorecard_section(got):
 
 
 def _outcomes_section(got):
-    sids = _systems(got, "v1.scorecard.", ".complete_first")
-    rows = [(sid, [got.get("v1.scorecard.%s.%s" % (sid, k)) or 0.0 for k in ("complete_first", "subset_first",
-                                                                              "no_gold")]) for sid in sids]
+    sids = _names(got, SCORECARD, "system", measure="complete_first")
+    rows = [(sid, [got.get(SCORECARD(system=sid, measure=k)) or 0.0 for k in ("complete_first", "subset_first",
+                                                                               "no_gold")]) for sid in sids]
     svg = stacked("fig-outcomes", rows, "Outcome decomposition of the clean scorecard (Table 4 analogue)",
                   [("complete first", "#2da44e"), ("subset first", "#d4a72c"), ("no top-10 gold", "#cf222e")])
     return _section("outcomes", _figure(
@@ -134,21 +144,20 @@ def _outcomes_section(got):
 
 
 def _contrasts_section(got):
-    blocks = sorted(k.split(".")[3] for k in got if k.startswith("v1.inference.block.") and k.endswith(
-        ".displayed_variant"))
+    blocks = _names(got, INFERENCE_BLOCK, "block", statistic="displayed_variant")
     rows, trows = [], []
     for block in blocks:
-        var = got.get("v1.inference.block.%s.displayed_variant" % block)
-        c = "v1.contrasts.%s.%s." % (block, var)
-        i = "v1.inference.contrast.%s.%s." % (block, var)
-        holm = got.get("v1.inference.block.%s.p_selected_holm" % block)
-        base = got.get("v1.contrasts.%s.base" % block)
-        rows.append(("%s: %s \u2192 %s" % (block, base, var), got.get(c + "delta_score"), got.get(i + "delta_score_ci_low"),
-                     got.get(i + "delta_score_ci_high"), "Holm p %s" % fmt(holm, 4)))
-        trows.append([escape(block), escape("%s \u2192 %s" % (base, var)), num(got.get(c + "base_score")),
-                      num(got.get(c + "variant_score")), num(got.get(c + "delta_score")),
-                      interval(got.get(i + "delta_score_ci_low"), got.get(i + "delta_score_ci_high")),
-                      num(got.get(c + "delta_hit")), num(got.get(c + "delta_gold_ndcg")), num(holm, 4)])
+        var = got.get(INFERENCE_BLOCK(block=block, statistic="displayed_variant"))
+        c = CONTRAST.bind(block=block, variant=var)
+        i = INFERENCE_CONTRAST.bind(block=block, variant=var)
+        holm = got.get(INFERENCE_BLOCK(block=block, statistic="p_selected_holm"))
+        base = got.get(CONTRAST_BLOCK(block=block, statistic="base"))
+        rows.append(("%s: %s \u2192 %s" % (block, base, var), got.get(c("delta_score")), got.get(i("delta_score_ci_low")),
+                     got.get(i("delta_score_ci_high")), "Holm p %s" % fmt(holm, 4)))
+        trows.append([escape(block), escape("%s \u2192 %s" % (base, var)), num(got.get(c("base_score"))),
+                      num(got.get(c("variant_score"))), num(got.get(c("delta_score"))),
+                      interval(got.get(i("delta_score_ci_low")), got.get(i("delta_score_ci_high"))),
+                      num(got.get(c("delta_hit"))), num(got.get(c("delta_gold_ndcg"))), num(holm, 4)])
     svg = forest("fig-contrasts", rows, "Delta n-Clue Score@10, variant minus base (points)",
                  "Table 5 contrasts: displayed variant minus base, 95% paired family-bootstrap intervals")
     return _section("contrasts", _figure(
@@ -165,12 +174,14 @@ def _key_table(caption, key, xlabel, ylabel):
 
 
 def _figure2_section(got):
-    methods = _systems(got, "v1.figure2.methods.", ".nclue_score")
-    pa = [(sid, got["v1.figure2.methods.%s.gold_hit" % sid], got["v1.figure2.methods.%s.nclue_score" % sid])
-          for sid in methods if "v1.figure2.methods.%s.gold_hit" % sid in got]
-    blocks = _systems(got, "v1.figure2.pairs.", ".delta_gold_hit")
-    pb = [(b, got["v1.figure2.pairs.%s.delta_gold_hit" % b], got["v1.figure2.pairs.%s.delta_nclue_score" % b])
-          for b in blocks if "v1.figure2.pairs.%s.delta_nclue_score" % b in got]
+    methods = _names(got, FIGURE2_METHOD, "system", statistic="nclue_score")
+    pa = [(sid, got[FIGURE2_METHOD(system=sid, statistic="gold_hit")], got[FIGURE2_METHOD(system=sid,
+                                                                                         statistic="nclue_score")])
+          for sid in methods if FIGURE2_METHOD(system=sid, statistic="gold_hit") in got]
+    blocks = _names(got, FIGURE2_PAIR, "block", statistic="delta_gold_hit")
+    pb = [(b, got[FIGURE2_PAIR(block=b, statistic="delta_gold_hit")], got[FIGURE2_PAIR(block=b,
+                                                                                      statistic="delta_nclue_score")])
+          for b in blocks if FIGURE2_PAIR(block=b, statistic="delta_nclue_score") in got]
     a, akey = scatter("fig-figure2a", pa, "Gold Hit@10 (points)", "n-Clue Score@10 (points)",
                       "Figure 2(a): every fair method (raw form)", diagonal=True)
     b, bkey = scatter("fig-figure2b", pb, "Delta Gold Hit@10 (points)", "Delta n-Clue Score@10 (points)",
@@ -185,37 +196,46 @@ def _figure2_section(got):
 
 
 def _forms_section(got):
-    sids = _systems(got, "v1.forms.", ".raw.nclue_score_at_10")
-    rows = [[escape(sid)] + [num(got.get("v1.forms.%s.%s.nclue_score_at_10" % (sid, f))) for f in
+    sids = _names(got, V1_FORMS, "system", form="raw", measure="nclue_score_at_10")
+    rows = [[escape(sid)] + [num(got.get(V1_FORMS(system=sid, form=f, measure="nclue_score_at_10"))) for f in
                              QUERY_FORMS] for sid in sids]
     return _section("forms", table("n-Clue Score@10 (points) of the 13 form systems under three renderings",
                                    ["system"] + list(QUERY_FORMS), rows))
 
 
 def _directions_section(got):
-    ops = sorted(k.split(".")[2] for k in got if k.startswith("v2.directions.") and k.endswith(".direction")
-                 and k.count(".") == 3)
-    rows = [[escape(op), num(got.get("v2.directions.%s.v1_delta" % op)), num(got.get("v2.directions.%s.v2_delta" % op)),
-             escape(str(got.get("v2.directions.%s.direction" % op)))] for op in ops]
+    final = V2_DIRECTION.on("s")
+    ops = _names(got, V2_DIRECTION, "direction", analysis=V2_DIRECTION.copies["s"], statistic="direction")
+    rows = [[escape(op), num(got.get(final(direction=op, statistic="v1_delta"))),
+             num(got.get(final(direction=op, statistic="v2_delta"))),
+             escape(str(got.get(final(direction=op, statistic="direction"))))] for op in ops]
     return _section("directions", table("Raw-form operation directions, variant minus base (n-Clue Score points), "
                                         "v2 on S", ["operation", "CrossPage", "SourceShift", "direction"], rows))
 
 
 def _audit_section(got):
-    a = "audit.agreement.initial."
+    a = AGREEMENT.bind(stage="initial")
+    decisions = CHALLENGE_SECTION.bind(section="decisions")
+    undecidable = decisions("rederivable") in got
     rows = [[escape(label), num(got.get(key), digits)] for label, key, digits in (
-        ("pairs", a + "pairs", 0), ("conditions", a + "conditions", 0),
-        ("exact grade agreement (%)", a + "grade_agreement", 1), ("linear weighted kappa", a + "grade_kappa_linear", 3),
-        ("condition agreement (%)", a + "condition_agreement", 1), ("binary condition kappa", a + "condition_kappa", 3),
-        ("adjudication Fleiss kappa", "audit.agreement.adjudication.fleiss_kappa", 3),
-        ("grades changed", "audit.policy.changed", 0),
-        ("challenge targets", "audit.challenge.targets", 0), ("challenge controls", "audit.challenge.controls", 0),
-        ("challenge targets changed", "audit.challenge.decisions.targets_changed", 0))
-        if not (key.startswith("audit.challenge.decisions.") and "audit.challenge.decisions.rederivable" in got)]
-    if "audit.challenge.decisions.rederivable" in got:
+        ("pairs", a("pairs"), 0), ("conditions", a("conditions"), 0),
+        ("exact grade agreement (%)", a("grade_agreement"), 1), ("linear weighted kappa", a("grade_kappa_linear"), 3),
+        ("condition agreement (%)", a("condition_agreement"), 1), ("binary condition kappa", a("condition_kappa"), 3),
+        ("adjudication Fleiss kappa", AGREEMENT(stage="adjudication", statistic="fleiss_kappa"), 3),
+        ("grades changed", POLICY("changed"), 0),
+        ("challenge targets", CHALLENGE("targets"), 0), ("challenge controls", CHALLENGE("controls"), 0)) + (
+        () if undecidable else (("challenge targets changed", decisions("targets_changed"), 0),))]
+    if undecidable:
         rows.append([escape("challenge decisions"), escape("not re-derivable (the response streams do not collapse to two)")])
-    transitions = sorted(k for k in got if k.startswith(("audit.policy.transition.", "audit.challenge.transition.")))
-    trows = [[escape(k.replace("audit.", "").replace("_to_", " -> ")), num(got[k], 0)] for k in transitions]
+    transitions = []                # (id, label): the policy's and the challenge's grade transitions
+    for source, template, fixed in (("policy", POLICY_SECTION, {"section": "transition"}),
+                                    ("policy", POLICY_TRANSITION, {}), ("challenge", CHALLENGE_TRANSITION, {})):
+        for claim_id in got:
+            parts = template.match(claim_id)
+            if parts is not None and all(parts[k] == v for k, v in fixed.items()):
+                rest = [value for part, value in parts.items() if part not in fixed]
+                transitions.append((claim_id, "%s transition %s" % (source, " ".join(rest).replace("_to_", " -> "))))
+    trows = [[escape(label), num(got[claim_id], 0)] for claim_id, label in sorted(transitions)]
     return _section("label-audit", "<p>The stand-in's simulated audit (synthetic responses, not people).</p>" + table(
         "Agreement and decisions (supplement 10, Tables S8-S12)", ["statistic", "value"], rows) +
         table("Grade transitions (before -> after)", ["transition", "pairs"], trows))

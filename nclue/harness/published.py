@@ -20,6 +20,7 @@ import math
 from fractions import Fraction
 from json import dumps as json_quote
 
+from ..core import claim_ids
 from ..paperaudit import assignments, results
 from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
@@ -112,11 +113,11 @@ def number_kind(rule, num, row, estimate=None):
 
 
 def _tally_computed(claim, observed):
-    """True when a claim's tally ran in this run: some claim of its family (the id without its last two
-    segments: ``audit.policy.transition.`` for ``audit.policy.transition.2_to_1.partial``) was computed. An
-    absent cell of a computed tally is zero; of a tally that did not run (its level not requested), unknown."""
-    family = claim.rsplit(".", 2)[0] + "."
-    return any(cid.startswith(family) for cid in observed)
+    """True when a claim's tally ran in this run: the analysis whose templates build the claim
+    (:func:`nclue.core.claim_ids.analysis_of`) computed some claim.  An absent cell of a computed tally is zero;
+    of a tally that did not run (its level not requested), unknown."""
+    analysis = claim_ids.analysis_of(claim)
+    return analysis is not None and any(claim_ids.analysis_of(cid) == analysis for cid in observed)
 
 
 NOT_COMPUTED = "not computed in this run"

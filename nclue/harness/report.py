@@ -18,6 +18,8 @@ import subprocess
 from .. import __version__
 from ..analyses.base import LEVELS
 from ..core.jsonio import dumps_pretty
+from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF,
+                              IMPACT_TABLE, POLICY, POLICY_SECTION, POOL, POOL_SECTION, V2_GENEALOGY_COPY)
 from ..stats import protocol
 from .checks import EXPECTED_PAPER_FAIL
 from .locate import CHECKOUT
@@ -316,76 +318,82 @@ def claim_values(result):
 def audit_section(result):
     """A readable summary of the label audit and its impact, from the recomputed claim values."""
     got = claim_values(result)
-    a = "audit.agreement.initial."
-    if a + "pairs" not in got:
+    a, adjudication = AGREEMENT.bind(stage="initial"), AGREEMENT.bind(stage="adjudication")
+    final, recall = GENEALOGY_COPY.bind(copy="final"), POOL_SECTION.bind(section="recall")
+    matrix_ndcg = IMPACT_TABLE.bind(release="v1", copy="audit", table="matrix", score="gold_ndcg")
+    if a("pairs") not in got:
         return []
 
     def g(key, fmt="%s"):
         value = got.get(key)
         return "?" if value is None else fmt % value
-    p = "audit.policy."
+    p = POLICY
     out = ["LABEL AUDIT (the stand-in's simulated audit, data/audit; synthetic responses, not people):",
            "  %s pairs / %s conditions; exact grade agreement %s/%s (%s%%, Wilson [%s, %s]), linear kappa %s; "
            "condition agreement %s/%s (%s%%), binary kappa %s" % (
-               g(a + "pairs"), g(a + "conditions"), g(a + "grade_agree"), g(a + "pairs"),
-               g(a + "grade_agreement", "%.1f"), g(a + "grade_agreement_wilson_low", "%.1f"),
-               g(a + "grade_agreement_wilson_high", "%.1f"), g(a + "grade_kappa_linear", "%.3f"),
-               g(a + "condition_agree"), g(a + "conditions"), g(a + "condition_agreement", "%.1f"),
-               g(a + "condition_kappa", "%.3f")),
+               g(a("pairs")), g(a("conditions")), g(a("grade_agree")), g(a("pairs")),
+               g(a("grade_agreement"), "%.1f"), g(a("grade_agreement_wilson_low"), "%.1f"),
+               g(a("grade_agreement_wilson_high"), "%.1f"), g(a("grade_kappa_linear"), "%.3f"),
+               g(a("condition_agree")), g(a("conditions")), g(a("condition_agreement"), "%.1f"),
+               g(a("condition_kappa"), "%.3f")),
            "  policy: %s kept, %s consensus increases accepted, %s adjudicated (%s queued conditions); "
            "%s grades changed (%s to gold, %s from gold); re-derived decisions differing from decisions.jsonl: %s" % (
-               g(p + "keep"), g(p + "accept_increase"), g(p + "adjudicated_pairs"), g(p + "queued_conditions"),
-               g(p + "changed"), g(p + "to_gold"), g(p + "from_gold"), g(p + "decision_mismatches")),
+               g(p("keep")), g(p("accept_increase")), g(p("adjudicated_pairs")), g(p("queued_conditions")),
+               g(p("changed")), g(p("to_gold")), g(p("from_gold")), g(p("decision_mismatches"))),
            "  adjudication: %s/%s unanimous, Fleiss kappa %s" % (
-               g("audit.agreement.adjudication.unanimous"), g("audit.agreement.adjudication.conditions"),
-               g("audit.agreement.adjudication.fleiss_kappa", "%.3f"))]
-    if "audit.pool.conditions" in got:
-        m = "audit.pool.memberships."
+               g(adjudication("unanimous")), g(adjudication("conditions")), g(adjudication("fleiss_kappa"), "%.3f"))]
+    if POOL("conditions") in got:
+        m = POOL_SECTION.bind(section="memberships")
         out.append("  expanded-page pool: %s conditions of %s pairs, %s displayed pages (%s-%s per condition, mean %s); "
                    "memberships prior %s, construction %s, shown %s, lexical %s, BM25 %s, OCR-fuzzy %s; held-out "
                    "recall %s/%s by rank 6, %s/%s by rank 9; overrides %s" % (
-                       g("audit.pool.conditions"), g("audit.pool.pairs"), g("audit.pool.displayed_pages"),
-                       g("audit.pool.pages_min"), g("audit.pool.pages_max"), g("audit.pool.pages_mean", "%.2f"),
-                       g(m + "prior_selected"), g(m + "construction"), g(m + "original_shown"), g(m + "lexical"),
-                       g(m + "bm25"), g(m + "ocr_fuzzy"), g("audit.pool.recall.recovered_by_6"),
-                       g("audit.pool.recall.conditions"), g("audit.pool.recall.recovered_by_9"),
-                       g("audit.pool.recall.conditions"), g("audit.policy.condition_decisions.overrides")))
-    c = "audit.challenge."
-    if c + "targets" in got:
-        if c + "decisions.rederivable" in got:       # the response streams do not collapse to two
+                       g(POOL("conditions")), g(POOL("pairs")), g(POOL("displayed_pages")),
+                       g(POOL("pages_min")), g(POOL("pages_max")), g(POOL("pages_mean"), "%.2f"),
+                       g(m("prior_selected")), g(m("construction")), g(m("original_shown")), g(m("lexical")),
+                       g(m("bm25")), g(m("ocr_fuzzy")), g(recall("recovered_by_6")),
+                       g(recall("conditions")), g(recall("recovered_by_9")),
+                       g(recall("conditions")), g(POLICY_SECTION(section="condition_decisions",
+                                                                 statistic="overrides"))))
+    c, decided, challenge_protocol = (CHALLENGE, CHALLENGE_SECTION.bind(section="decisions"),
+                                      CHALLENGE_SECTION.bind(section="protocol"))
+    if c("targets") in got:
+        if decided("rederivable") in got:       # the response streams do not collapse to two
             decisions = "decisions not re-derivable (the response streams do not collapse to two)"
         else:
             decisions = "%s target grades changed (%s to gold), %s/%s control grades retained" % (
-                g(c + "decisions.targets_changed"), g(c + "decisions.targets_to_gold"),
-                g(c + "decisions.controls_retained"), g(c + "decisions.controls"))
+                g(decided("targets_changed")), g(decided("targets_to_gold")),
+                g(decided("controls_retained")), g(decided("controls")))
         out.append("  residual-qrel challenge (SourceShift S0): %s targets + %s controls; %s streams, %s duplicate "
                    "collapsed; %s/%s conditions agree; tie-break %s conditions over %s pairs; %s" % (
-                       g(c + "targets"), g(c + "controls"), g(c + "protocol.streams"),
-                       g(c + "protocol.duplicate_streams_collapsed"), g(c + "protocol.agreeing_conditions"),
-                       g(c + "protocol.conditions"), g(c + "protocol.tiebreak_conditions"),
-                       g(c + "protocol.tiebreak_pairs"), decisions))
-    if "v1.genealogy.final.qrel_differences" in got:
+                       g(c("targets")), g(c("controls")), g(challenge_protocol("streams")),
+                       g(challenge_protocol("duplicate_streams_collapsed")),
+                       g(challenge_protocol("agreeing_conditions")),
+                       g(challenge_protocol("conditions")), g(challenge_protocol("tiebreak_conditions")),
+                       g(challenge_protocol("tiebreak_pairs")), decisions))
+    if final("qrel_differences") in got:
         out.append("  CrossPage qrel genealogy: construction -> final re-derived with %s differences (%s grades changed, "
                    "%s zero-gold queries removed); %s final golds, %s made by a repair, %s failing a page gate" % (
-                       g("v1.genealogy.final.qrel_differences"), g("v1.genealogy.final.grades_changed"),
-                       g("v1.genealogy.final.removed_queries"), g("v1.genealogy.final.golds"),
-                       g("v1.genealogy.final.repaired_golds"), g("v1.genealogy.final.golds_failing_a_gate")))
-    if "v2.genealogy.s.qrel_differences" in got:
+                       g(final("qrel_differences")), g(final("grades_changed")),
+                       g(final("removed_queries")), g(final("golds")),
+                       g(final("repaired_golds")), g(final("golds_failing_a_gate"))))
+    s0, s = V2_GENEALOGY_COPY.bind(copy="s0"), V2_GENEALOGY_COPY.bind(copy="s")
+    if s("qrel_differences") in got:
         out.append("  SourceShift qrel genealogy: construction -> S0 -> S re-derived with %s / %s differences; "
                    "%s / %s zero-gold queries removed" % (
-                       g("v2.genealogy.s0.qrel_differences"), g("v2.genealogy.s.qrel_differences"),
-                       g("v2.genealogy.s0.removed_queries"), g("v2.genealogy.s.removed_queries")))
-    if "audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho" in got:
+                       g(s0("qrel_differences")), g(s("qrel_differences")),
+                       g(s0("removed_queries")), g(s("removed_queries"))))
+    if matrix_ndcg("spearman_rho") in got:
         out.append("  stratified audit on v1 (construction vs final copy, raw matrix): rho %s, max |change| %s "
                    "gold-only NDCG@10 (0-1), largest movement %s positions" % (
-                       g("audit.impact.v1.audit.matrix.gold_ndcg.spearman_rho", "%.4f"),
-                       g("audit.impact.v1.audit.matrix.gold_ndcg.max_abs_change", "%.4f"),
-                       g("audit.impact.v1.audit.matrix.gold_ndcg.max_position_movement")))
-    if "audit.impact.v2.s.fusion_minus_bm25.gold_ndcg_gap" in got:
+                       g(matrix_ndcg("spearman_rho"), "%.4f"),
+                       g(matrix_ndcg("max_abs_change"), "%.4f"),
+                       g(matrix_ndcg("max_position_movement"))))
+    if IMPACT_OF(release="v2", copy="s", subject="fusion_minus_bm25", statistic="gold_ndcg_gap") in got:
+        fusion = IMPACT_OF.bind(release="v2", subject="fusion_minus_bm25")
         gaps = ", ".join("%s %s (query-paired p %s, family p %s)" % (
-            copy, g("audit.impact.v2.%s.fusion_minus_bm25.gold_ndcg_gap" % copy, "%+.4f"),
-            g("audit.impact.v2.%s.fusion_minus_bm25.query_paired_p" % copy, "%.4f"),
-            g("audit.impact.v2.%s.fusion_minus_bm25.family_p" % copy, "%.4f")) for copy in ("construction", "s0", "s"))
+            copy, g(fusion(copy=copy, statistic="gold_ndcg_gap"), "%+.4f"),
+            g(fusion(copy=copy, statistic="query_paired_p"), "%.4f"),
+            g(fusion(copy=copy, statistic="family_p"), "%.4f")) for copy in ("construction", "s0", "s"))
         out.append("  SourceShift fusion - BM25-AND gold-only NDCG@10 gap (0-1): " + gaps)
     return out
 

@@ -26,6 +26,7 @@ import os
 
 from ..analyses import REGISTRY
 from ..core import layout
+from ..core.claim_ids import MATRIX, SCORECARD, V1_FORMS, V2_FORMS
 from ..core.errors import EmptyRun, InputError, UsageError, bounded
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
@@ -52,7 +53,7 @@ DEFAULT_FORM = {"system": "clean_v2", "block": "raw"}
 BLOCK_TABLES = ("Table 5",)
 # the analyses whose per-system claims are a measure over every evaluation query (a cell bound to one of them is
 # judged in the re-run's standard errors; a slice's or a contrast's cell is not)
-WHOLE_QUERY_CLAIMS = ("scorecard", "matrix", "forms")
+WHOLE_QUERY_CLAIMS = (SCORECARD, MATRIX, V1_FORMS, V2_FORMS)
 OUTCOMES = ("complete first", "subset first", "no gold")
 
 
@@ -267,10 +268,9 @@ def _cell(binding, frozen, ses, reasons):
     claim = binding["claim"]
     released = frozen.get(claim)
     released = results.scale_value(released, binding["scale"]) if isinstance(released, (int, float)) else None
-    leaf = claim.rsplit(".", 1)[-1]
-    se = ses.get(leaf)
-    if se is not None and leaf in MEASURES and not any(".%s." % part in claim for part in WHOLE_QUERY_CLAIMS):
-        se = None          # a slice or a contrast: the whole-query SE does not apply
+    parts = next((found for found in (template.match(claim) for template in WHOLE_QUERY_CLAIMS) if found), None)
+    leaf = None if parts is None else parts["measure"]
+    se = None if leaf is None else ses.get(leaf)       # a slice or a contrast: the whole-query SE does not apply
     paper_se = None if se is None else results.scale_value(se, binding["scale"]) * MEASURES[leaf].scale / \
         _score_scale(leaf)
     diff = None if binding["recomputed"] is None else binding["recomputed"] - binding["published_value"]

@@ -13,6 +13,7 @@ from ..analyses.base import LEVELS
 from ..analyses.shared.outcome_vectors import outcomes
 from ..analyses.paper import result as paper_result
 from ..core import integrity, layout
+from ..core.claim_ids import CONSTRUCTION, V2_STRUCTURE
 from ..core.errors import UsageError
 from ..core.inputs import recording
 from ..core.instrument import Instrument
@@ -291,7 +292,12 @@ def _shape_checks(inst, ctx, present_claim_files):
     return checks
 
 
-DERIVATION_CHECKS = ("v1.construction.", "v2.structure.")
+# the claims that re-derive the qrels and the structure of each release; their failure implicates their inputs
+DERIVATION_CHECKS = (CONSTRUCTION, V2_STRUCTURE)
+
+
+def _derives(claim_id):
+    return any(template.match(claim_id) is not None for template in DERIVATION_CHECKS)
 
 
 def _attribute(checks):
@@ -299,12 +305,12 @@ def _attribute(checks):
     (the qrels re-derivation, Table 1) find inconsistent is attributed to those files."""
     implicated = set()
     for c in checks:
-        if c.status == "fail" and c.cause is None and c.id.startswith(DERIVATION_CHECKS):
+        if c.status == "fail" and c.cause is None and _derives(c.id):
             implicated.update(c.inputs)
     if not implicated:
         return
     for c in checks:
-        if c.status == "fail" and c.cause is None and not c.id.startswith(DERIVATION_CHECKS):
+        if c.status == "fail" and c.cause is None and not _derives(c.id):
             hit = sorted(set(c.inputs) & implicated)
             if hit:
                 c.cause = " + ".join(hit)

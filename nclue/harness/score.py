@@ -26,7 +26,7 @@ from ..analyses.shared.outcome_vectors import gold_sets, ideals, outcomes
 from ..analyses.shared.release_systems import form_systems
 from ..analyses.shared.inference_context import context
 from ..core import integrity, layout
-from ..core.errors import EmptyRun, InputError, UsageError, VerificationError, bounded
+from ..core.errors import EmptyRun, InputError, UnknownQuery, UsageError, VerificationError, bounded
 from ..core.instrument import Instrument
 from ..core.inputs import GZIP_MAGIC, gunzip_bounded, read_maybe_gzip
 from ..core.jsonio import MAX_FILE_BYTES, decode_text, dumps_pretty
@@ -255,7 +255,7 @@ def _in_memory(run, queries, corpus, where):
     out = {}
     for qid in sorted(run):
         if qid not in queries:
-            raise InputError(where, "unknown query %s" % bounded(repr(qid), 60))
+            raise UnknownQuery(where, "unknown query %s" % bounded(repr(qid), 60), qid)
         items = list(run[qid])
         docids = [item[0] if isinstance(item, (tuple, list)) else item for item in items]
         scores = [float(item[1]) if isinstance(item, (tuple, list)) else float(len(items) - i)
@@ -291,7 +291,8 @@ def _labels(runs, names, tags):
 
 def _release_hint(inst, release, exc):
     """An unknown-query error on a run of the other release, with a hint to say ``--release``."""
-    text = str(exc)
+    if not isinstance(exc, UnknownQuery) or not isinstance(exc.qid, str):
+        return exc
     other = "v2" if release == "v1" else "v1"
     try:
         other_queries = (inst.v2() if other == "v2" else inst.v1()).queries()
@@ -299,7 +300,7 @@ def _release_hint(inst, release, exc):
         return exc
     for qid in list(other_queries)[:1]:
         prefix = qid.split("_")[0] + "_"
-        if "unknown query" in text and prefix in text:
+        if exc.qid.startswith(prefix):
             return InputError(exc.path, "%s (the query ids are %s's: give --release %s)" % (
                 exc.message, "SourceShift" if other == "v2" else "CrossPage", other), line=exc.line, field=exc.field)
     return exc

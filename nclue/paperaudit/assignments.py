@@ -21,6 +21,8 @@ assignment: a number passes when some consistent assignment shows every number o
 from itertools import permutations
 from typing import NamedTuple, Tuple
 
+from ..core.claim_ids import AGREEMENT_PAIRWISE
+
 
 class Assignment(NamedTuple):
     """A group of published numbers bound to claims in an order the paper leaves open: ``numbers`` (ids),
@@ -40,7 +42,7 @@ class Assignment(NamedTuple):
 
 ASSIGNMENTS = (
     Assignment(("X.s1032.pair1", "X.s1032.pair2", "X.s1032.pair3"), (("A", "E"), ("A", "F"), ("E", "F")),
-               "audit.agreement.adjudication.pairwise_agreement.{a}-{b}",
+               AGREEMENT_PAIRWISE(pair="{a}-{b}"),
                (("A", "S11.a.pos"), ("E", "S11.e.pos"), ("F", "S11.f.pos")), "X.s1032.conditions",
                "'pairwise agreements 86.2/92.6/91.5%' (section 10.3.2) does not say which evaluator pair each is; "
                "Table S11's positives (A 76, E 77, F 83 of 94) admit two assignments (91.5% is E-F, the only pair "
