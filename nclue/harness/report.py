@@ -470,17 +470,11 @@ def _git(args, cwd):
     return out.stdout.strip() if out.returncode == 0 else None
 
 
-def _stream_pattern(resampling):
-    """``derive(seed, 'crossed', label)``: a protocol row's stream with its filled-in labels by name."""
-    return "derive(%s)" % ", ".join(["seed"] + [label[1:-1] if label.startswith("{") else "'%s'" % label
-                                                for label in resampling.stream])
-
-
 def _seeds(manifest):
     return {"instrument_seed": (manifest.get("generator") or {}).get("seed"), "inference_seed": protocol.STATISTICS_SEED,
             "shift_seed": (manifest.get("generator") or {}).get("shift_seed"),
-            "streams": [_stream_pattern(r) for r in (protocol.BOOTSTRAP, protocol.RANDOMIZATION, protocol.CROSSED,
-                                                     protocol.SOURCESHIFT)],
+            "streams": [protocol.pattern(r) for r in (protocol.BOOTSTRAP, protocol.RANDOMIZATION, protocol.CROSSED,
+                                                      protocol.SOURCESHIFT)],
             "bootstrap_draws": protocol.BOOTSTRAP.n_draws, "randomization_draws": protocol.RANDOMIZATION.n_draws,
             "crossed_draws": protocol.CROSSED.n_draws,
             "generator": "random.Random(seed).getrandbits with nclue.core.rng's own randbelow (see nclue/core/rng.py)"}

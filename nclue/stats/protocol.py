@@ -130,6 +130,17 @@ def stream(resampling, **fields):
     return Stream.derived(STATISTICS_SEED, *labels(resampling, **fields))
 
 
+def pattern(resampling):
+    """The stream before its labels are filled in, as the provenance lists it: the seed by name, a fixed label
+    quoted, a label the caller fills in by its name.
+
+    >>> pattern(CROSSED)
+    "derive(seed, 'crossed', label)"
+    """
+    return "derive(%s)" % ", ".join(["seed"] + [label[1:-1] if label.startswith("{") else "'%s'" % label
+                                                for label in resampling.stream])
+
+
 def describe(resampling, **fields):
     """The stream as the provenance prints it: ``derive(11, "bootstrap")``."""
     return "derive(%d, %s)" % (STATISTICS_SEED, ", ".join('"%s"' % label for label in labels(resampling, **fields)))
