@@ -182,7 +182,7 @@ POLICY_STRATUM = ClaimId("audit.policy.strata.{release}.{source}.{statistic}", "
 POOL = ClaimId("audit.pool.{statistic}", "audit.pool")
 POOL_SECTION = ClaimId("audit.pool.{section}.{statistic}", "audit.pool", section=("memberships", "recall"))
 
-# -- the release's own consistency (docs/release.md)
+# -- the release's own consistency (docs/schema.md)
 CONSISTENCY = ClaimId("release.consistency.{part}.{statistic}", "release.consistency", part=("v1", "v2", "audit"))
 
 # -- CrossPage (v1): construction, scoring, inference, sensitivity
@@ -209,7 +209,7 @@ DIAGNOSTIC = ClaimId("v1.diagnostics.{check}.{statistic}", "v1.diagnostics",
 DIAGNOSTIC_SYSTEM = ClaimId("v1.diagnostics.{check}.{system}.{statistic}", "v1.diagnostics",
                             check=("length_matched", "density_matched"))
 BOOTSTRAP = ClaimId("v1.inference.bootstrap.{system}.{metric}.{statistic}", "v1.inference.bootstrap", metric=METRIC)
-INFERENCE_DESIGN = ClaimId("v1.inference.design.{statistic}", "v1.inference.bootstrap")
+BOOTSTRAP_SETUP = ClaimId("v1.inference.design.{statistic}", "v1.inference.bootstrap")
 INFERENCE_CONTRAST = ClaimId("v1.inference.contrast.{block}.{variant}.{statistic}", "v1.inference.contrasts")
 INFERENCE_BLOCK = ClaimId("v1.inference.block.{block}.{statistic}", "v1.inference.contrasts")
 PAPER_BLOCK = ClaimId("v1.inference.paper_block.{block}.{statistic}", "v1.inference.contrasts")
@@ -236,7 +236,7 @@ V2_GENEALOGY = ClaimId("v2.genealogy.{statistic}", "v2.genealogy")
 V2_GENEALOGY_COPY = ClaimId("v2.genealogy.{copy}.{statistic}", "v2.genealogy", copy=V2_COPY)
 V2_FORMS = ClaimId("{analysis}.{system}.{form}.{measure}", v2_copies("v2.forms"), form=FORM, measure=MEASURE)
 V2_RANK_AGREEMENT = ClaimId("{analysis}.rank_agreement.{statistic}", v2_copies("v2.forms"))
-V2_CONTRAST_DESIGN = ClaimId("{analysis}.design.{statistic}", v2_copies("v2.contrasts"))
+V2_CONTRAST_SETUP = ClaimId("{analysis}.design.{statistic}", v2_copies("v2.contrasts"))
 V2_CONTRAST = ClaimId("{analysis}.{contrast}.{form}.{statistic}", v2_copies("v2.contrasts"), form=FORM)
 V2_DIRECTION = ClaimId("{analysis}.{direction}.{statistic}", v2_copies("v2.directions"))
 

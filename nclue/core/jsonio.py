@@ -26,7 +26,7 @@ import math
 import os
 import stat
 
-from .errors import InputError
+from .errors import InputError, UnknownQuery
 
 from .inputs import MAX_FILE_BYTES, read_input  # noqa: E402 -- the one input opener (and its file limit)
 MAX_LINE_CHARS = 1024 * 1024
@@ -299,6 +299,10 @@ class Row:
 
     def error(self, field, message):
         return InputError(self.where, message, line=self.line, field=field)
+
+    def unknown_query(self, qid, field="qid"):
+        """The error of a row naming a query the release does not have (it carries the id)."""
+        return UnknownQuery(self.where, "unknown query %r" % qid, qid, line=self.line, field=field)
 
     def get(self, field, required=True):
         if field not in self.obj:

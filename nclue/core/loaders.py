@@ -163,7 +163,7 @@ def _query_doc(row, queries, corpus):
     """A row's ``qid`` and ``docid``, each required to be a known query / corpus document."""
     qid = row.str("qid")
     if qid not in queries:
-        raise row.error("qid", "unknown query %r" % qid)
+        raise row.unknown_query(qid)
     docid = row.str("docid")
     if docid not in corpus:
         raise row.error("docid", "unknown document %r (not in corpus)" % docid)
@@ -294,7 +294,7 @@ def load_ranking(root, rel, queries, corpus, depth=10, text=None):
         row = Row(obj, rel, line)
         qid = row.str("qid")
         if qid not in queries:
-            raise row.error("qid", "unknown query %r" % qid)
+            raise row.unknown_query(qid)
         if qid in out:
             raise row.error("qid", "duplicate ranking row for %r" % qid)
         docids = row.list("docids")
@@ -319,7 +319,7 @@ def load_page_scores(root, rel, queries, corpus, ranking=None):
         row = Row(obj, rel, line)
         qid = row.str("qid")
         if qid not in queries:
-            raise row.error("qid", "unknown query %r" % qid)
+            raise row.unknown_query(qid)
         docid = row.str("docid")
         if docid not in corpus:
             raise row.error("docid", "unknown document %r" % docid)

@@ -27,13 +27,13 @@ import math
 from fnmatch import fnmatchcase
 from typing import NamedTuple, Optional, Tuple
 
-from ..core.claim_ids import (AGREEMENT, AGREEMENT_STRATUM, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION,
-                              CONSTRUCTION, CONTRAST, CONTROL, DIAGNOSTIC, DIAGNOSTIC_SYSTEM, EVIDENCE, IMPACT,
-                              IMPACT_OF, IMPACT_TABLE, INFERENCE_CONTRAST, INFERENCE_DESIGN, INTEGRITY,
+from ..core.claim_ids import (AGREEMENT, AGREEMENT_STRATUM, BOOTSTRAP_SETUP, CHALLENGE, CHALLENGE_SECTION,
+                              CHALLENGE_TRANSITION, CONSTRUCTION, CONTRAST, CONTROL, DIAGNOSTIC, DIAGNOSTIC_SYSTEM,
+                              EVIDENCE, IMPACT, IMPACT_OF, IMPACT_TABLE, INFERENCE_CONTRAST, INTEGRITY,
                               INTEGRITY_RESPONDER, MASKING, MATRIX, PACKET, PAPER_BLOCK, POLICY, POLICY_SECTION,
                               POLICY_STRATUM, POLICY_TRANSITION, POOL, POOL_SECTION, SCORECARD, SHARED_DOCUMENTS,
                               SHARED_DOCUMENTS_DROP, SHARED_DOCUMENTS_MEMBERSHIP, SHARED_DOCUMENTS_SOURCE, SLICE,
-                              TABLE1, V1_FORMS, V2_CONTRAST, V2_CONTRAST_DESIGN, V2_DIRECTION, V2_FORMS,
+                              TABLE1, V1_FORMS, V2_CONTRAST, V2_CONTRAST_SETUP, V2_DIRECTION, V2_FORMS,
                               V2_GENEALOGY_COPY, V2_RANK_AGREEMENT, V2_STRUCTURE)
 from . import roles
 from .assignments import ASSIGNMENTS
@@ -453,8 +453,8 @@ _RULES += [
                key="vl8b", note=PAGE_RUN),
     ResultRule("X.s34.linked", TABLE1(statistic="gold_graph_largest_component_queries")),
     ResultRule("X.s34.linked_of", TABLE1(statistic="queries"), design=True),
-    ResultRule("X.s34.draws", INFERENCE_DESIGN(statistic="bootstrap_draws"), design=True),
-    ResultRule("X.s4.draws", V2_CONTRAST_DESIGN.on("s")(statistic="sign_flip_draws"), design=True,
+    ResultRule("X.s34.draws", BOOTSTRAP_SETUP(statistic="bootstrap_draws"), design=True),
+    ResultRule("X.s4.draws", V2_CONTRAST_SETUP.on("s")(statistic="sign_flip_draws"), design=True,
                note="'two-sided 10,000-sample permutation tests (n=225)' are SourceShift's Table S4 tests"),
     ResultRule("X.s32.gold_after", TABLE1(statistic="gold_qrels")),
     ResultRule("X.s32.ss_queries", V2_STRUCTURE(statistic="queries")),

@@ -1,6 +1,6 @@
 """The systems a release declares in ``systems.json``, as the analyses select them: the controlled blocks
 (Table 5), the query-form systems, the masked systems (Table S5a), the page-scored systems, and a block's
-displayed endpoint (paper section 3.3; docs/release.md, docs/statistics.md#the-displayed-endpoint).
+displayed endpoint (paper section 3.3; docs/schema.md, docs/statistics.md#the-displayed-endpoint).
 
 systems.json is parsed and validated once, by :func:`nclue.core.loaders.load_systems`.
 """

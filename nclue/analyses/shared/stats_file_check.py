@@ -1,5 +1,5 @@
 """The comparison of a released stats file (``{statistic, stand_in, paper?}`` rows) with the statistics
-recomputed from the release (docs/release.md).
+recomputed from the release (docs/schema.md).
 """
 
 from ...core.errors import InputError
