@@ -90,10 +90,12 @@ class ClaimId:
             value = values[part]
             if not isinstance(value, str):
                 raise ClaimIdError("%s: %s must be a str, not %s" % (self.template, part, type(value).__name__))
-            if self._admits(part, _PLACEHOLDER.sub("x", value) if _PLACEHOLDER.search(value) and isinstance(
-                    self.domains[part], str) else value) or _PLACEHOLDER.fullmatch(value):
-                continue
             domain = self.domains[part]
+            if _PLACEHOLDER.fullmatch(value):
+                continue            # filled in later, whatever the domain
+            # a value with a placeholder inside (``{a}-{b}``) is checked against an open pattern as it will read
+            if self._admits(part, _PLACEHOLDER.sub("x", value) if isinstance(domain, str) else value):
+                continue
             raise ClaimIdError("%s: %s %r is not %s" % (self.template, part, value, (
                 "one of " + ", ".join(domain)) if not isinstance(domain, str) else "a name of the pattern " + domain))
         out, at = [], 0

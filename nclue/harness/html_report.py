@@ -100,15 +100,18 @@ def _problems_section(result):
     return _section("problems", "".join(out))
 
 
-def _names(got, template, part, **fixed):
-    """The values of one part among the ids in ``got`` that ``template`` builds with the ``fixed`` parts
-    (:meth:`nclue.core.claim_ids.ClaimId.match`), sorted."""
-    found = set()
+def _matches(got, template, **fixed):
+    """``(claim id, parts)`` of every id in ``got`` that ``template`` builds with the ``fixed`` parts
+    (:meth:`nclue.core.claim_ids.ClaimId.match`)."""
     for claim_id in got:
         parts = template.match(claim_id)
         if parts is not None and all(parts[k] == v for k, v in fixed.items()):
-            found.add(parts[part])
-    return sorted(found)
+            yield claim_id, parts
+
+
+def _names(got, template, part, **fixed):
+    """The values of one part among the ids in ``got`` that ``template`` builds with the ``fixed`` parts, sorted."""
+    return sorted({parts[part] for _, parts in _matches(got, template, **fixed)})
 
 
 def _scorecard_section(got):
@@ -230,11 +233,9 @@ def _audit_section(got):
     transitions = []                # (id, label): the policy's and the challenge's grade transitions
     for source, template, fixed in (("policy", POLICY_SECTION, {"section": "transition"}),
                                     ("policy", POLICY_TRANSITION, {}), ("challenge", CHALLENGE_TRANSITION, {})):
-        for claim_id in got:
-            parts = template.match(claim_id)
-            if parts is not None and all(parts[k] == v for k, v in fixed.items()):
-                rest = [value for part, value in parts.items() if part not in fixed]
-                transitions.append((claim_id, "%s transition %s" % (source, " ".join(rest).replace("_to_", " -> "))))
+        for claim_id, parts in _matches(got, template, **fixed):
+            rest = [value for part, value in parts.items() if part not in fixed]
+            transitions.append((claim_id, "%s transition %s" % (source, " ".join(rest).replace("_to_", " -> "))))
     trows = [[escape(label), num(got[claim_id], 0)] for claim_id, label in sorted(transitions)]
     return _section("label-audit", "<p>The stand-in's simulated audit (synthetic responses, not people).</p>" + table(
         "Agreement and decisions (supplement 10, Tables S8-S12)", ["statistic", "value"], rows) +
