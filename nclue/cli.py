@@ -52,6 +52,16 @@ def _levels(text):
     return tuple(lv for lv in LEVELS if lv in wanted or lv == "integrity")
 
 
+def _release_option(p, notes=None):
+    """``--release NAME``: one of :data:`layout.RELEASE_NAMED` (default v1), described by its directory and title
+    (``notes``: a fuller description per release directory)."""
+    notes = notes or {}
+    described = ["%s (%s%s)" % (r.base, notes.get(r.base, r.title), "; default" if r.name == "v1" else "")
+                 for r in layout.RELEASES.values()]
+    p.add_argument("--release", choices=layout.RELEASE_NAMES, default="v1",
+                   help=" or ".join(described))
+
+
 def _data_option(p):
     p.add_argument("--data", metavar="DIR", default=None,
                    help="instrument root (default: $NCLUE_DATA, else the current folder if it holds a release, "
@@ -266,7 +276,7 @@ def export_pages_parser(prog):
                 epilog=EXPORT_PAGES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
     _data_option(p)
-    p.add_argument("--release", choices=("v1", "v2", "all"), default="v1",
+    p.add_argument("--release", choices=layout.RELEASE_NAMES + ("all",), default="v1",
                    help="v1 -> OUT/%s, v2 -> OUT/%s, all -> both (default v1)" % (
                        layout.PAGE_EXPORT_FILES["v1"], layout.PAGE_EXPORT_FILES["v2"]))
     return p
@@ -370,7 +380,7 @@ def score_parser(prog):
                    help="input format of the runs (default: detected from content)")
     p.add_argument("--ties", choices=("trec", "file"), default="trec",
                    help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
-    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="%s (CrossPage) or %s (SourceShift)" % (layout.V1, layout.V2))
+    _release_option(p)
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--qrels-file", metavar="FILE", default=None,
                    help="score against a TREC qrels file of your own (qid iteration docno grade; grade n = gold, "
@@ -422,8 +432,7 @@ def reproduce_run_parser(prog):
                                                           "input); for a Table 5 block BASE then VARIANT")
     p.add_argument("--role", required=True, metavar="ROLE", help="the paper role the run re-does (see below)")
     _data_option(p)
-    p.add_argument("--release", choices=("v1", "v2"), default="v1",
-                   help="%s (CrossPage; default) or %s (SourceShift: Table S3's row)" % (layout.V1, layout.V2))
+    _release_option(p, {layout.V2: "SourceShift: Table S3's row"})
     p.add_argument("--form", choices=layout.QUERY_FORMS, default=None, help="the query form the run ranks")
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv or markdown")
@@ -469,7 +478,7 @@ def export_qrels_parser(prog):
                 epilog=EXPORT_QRELS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
     _data_option(p)
-    p.add_argument("--release", choices=("v1", "v2"), default="v1", help="%s (CrossPage) or %s (SourceShift)" % (layout.V1, layout.V2))
+    _release_option(p)
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
     return p
@@ -477,7 +486,6 @@ def export_qrels_parser(prog):
 
 def cmd_export_qrels(argv, prog):
     """Write TREC qrels and topics of a release (docs/usage.md#exporting-qrels-and-topics)."""
-    from .core import layout
     from .core.instrument import Instrument
     from .harness.export_qrels import FILES as QREL_FILES
     from .harness.export_qrels import export
@@ -492,9 +500,8 @@ def cmd_export_qrels(argv, prog):
     check_output_dir(args.out, root, "qrels")
     for name in QREL_FILES:
         check_output_in(args.out, name, root, "the qrels export")
-    inst = Instrument(root) if args.release == "v1" else Instrument(root).v2()
-    rel = inst.copy_path(args.qrels)
-    verify_inputs(inst, [inst.CORPUS, inst.QUERIES] + inst.copy_inputs(rel))
+    inst = Instrument(root).named(args.release)
+    verify_inputs(inst, [inst.CORPUS, inst.QUERIES] + list(inst.copy(args.qrels).evaluation_inputs))
     for path in export(root, args.out, args.release, args.qrels, args.form, guard=ReleaseGuard(root)):
         STDOUT.write("wrote %s\n" % path)
     return 0

@@ -42,7 +42,7 @@ def test_different_seed_gives_different_instrument(tmp_path, mini_root):
 
 def test_clue_counts_are_exact_by_hand(mini_root):
     inst = Instrument(mini_root)
-    queries, inventory, qrels = inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION)
+    queries, inventory, qrels = inst.queries(), inst.inventory(), inst.qrels(inst.copy("construction"))
     for qid, query in sorted(queries.items())[:5]:
         for docid, grade in qrels[qid].items():
             by_hand = sum(1 for c in query.conditions if (docid, c.cid) in inventory)
@@ -54,9 +54,9 @@ def test_clue_counts_are_exact_by_hand(mini_root):
 
 def test_released_mini_verifies_clean(mini_root):
     inst = Instrument(mini_root)
-    assert verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION)) == []
+    assert verify(inst.queries(), inst.inventory(), inst.qrels(inst.copy("construction"))) == []
     # without the audit part there is nothing to apply: the final copy is the construction copy
-    assert inst.qrels(layout.QRELS) == inst.qrels(layout.QRELS_CONSTRUCTION)
+    assert inst.qrels(inst.copy()) == inst.qrels(inst.copy("construction"))
 
 
 def _rewrite(path, fn):
@@ -70,7 +70,7 @@ def _rewrite(path, fn):
 
 def _verify(root):
     inst = Instrument(root)
-    return verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION))
+    return verify(inst.queries(), inst.inventory(), inst.qrels(inst.copy("construction")))
 
 
 def test_verifier_catches_corrupted_grade(mini_copy):
@@ -113,7 +113,7 @@ def test_verifier_catches_missing_and_extra_qrels(mini_copy):
 
 def test_verifier_catches_gold_that_violates_a_gate(mini_copy):
     inst = Instrument(mini_copy)
-    queries, qrels = inst.queries(), inst.qrels(layout.QRELS_CONSTRUCTION)
+    queries, qrels = inst.queries(), inst.qrels(inst.copy("construction"))
     qid = sorted(queries)[0]
     query = queries[qid]
     gold = sorted(d for d, g in qrels[qid].items() if g == query.n)[0]
@@ -206,7 +206,7 @@ def test_full_release_structure_matches_targets():
         assert abs(stats[key] - PAPER_TABLE1[key]) <= tolerance * PAPER_TABLE1[key], (key, stats[key])
     assert all(d.synthetic for d in inst.corpus().values())
     assert all(d.startswith(("sim_wb_", "sim_pmc_")) for d in inst.corpus())
-    assert verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION)) == []
+    assert verify(inst.queries(), inst.inventory(), inst.qrels(inst.copy("construction"))) == []
 
 
 def test_verifier_is_independent_of_the_constructor():

@@ -43,11 +43,11 @@ def test_the_mini_final_copy_is_construction_plus_the_audits_decisions(mini_all)
     from nclue.analyses.genealogy import derived_final
     inst = Instrument(mini_all)
     derived, removed, changed = derived_final(inst)
-    assert derived == {q: g for q, g in inst.qrels(layout.QRELS).items() if g}
+    assert derived == {q: g for q, g in inst.qrels(inst.copy()).items() if g}
     assert removed == list(inst.genealogy()["final"].removed_queries)
     repairs = read_rows(os.path.join(mini_all, *layout.REPAIRS.split("/")))
     assert changed == len(repairs)
-    construction = inst.qrels(layout.QRELS_CONSTRUCTION)
+    construction = inst.qrels(inst.copy("construction"))
     for r in repairs:                                    # every repair is applied, nothing else changes
         assert construction[r["qid"]].get(r["docid"], 0) == r["grade_before"]
         assert derived.get(r["qid"], {}).get(r["docid"], 0) == r["grade_after"]

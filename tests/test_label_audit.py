@@ -11,13 +11,12 @@ from conftest import REPO, levels_reading, read_rows, reproduce_report, resign, 
 
 def _records(root):
     from nclue.core.instrument import Instrument
-    from nclue.core.layout import QRELS_CONSTRUCTION, V2_QRELS_CONSTRUCTION
     from nclue.labelaudit import audit_records
 
     inst = Instrument(root)
     v2 = inst.v2()
-    releases = {"v1": (inst.queries(), inst.corpus(), inst.qrels(QRELS_CONSTRUCTION)),
-                "v2": (v2.queries(), v2.corpus(), v2.qrels(V2_QRELS_CONSTRUCTION))}
+    releases = {"v1": (inst.queries(), inst.corpus(), inst.qrels(inst.copy("construction"))),
+                "v2": (v2.queries(), v2.corpus(), v2.qrels(v2.copy("construction")))}
     return inst, v2, audit_records.load(root, releases)
 
 
@@ -51,7 +50,7 @@ def test_released_genealogy_rederives_s0_and_s():
     stages = v2.genealogy()
     for derive, copy in ((derived_s0, "s0"), (derived_s, "s")):
         qrels, removed, changed = derive(Instrument(REPO))
-        assert audit_scoring.qrel_differences(qrels, v2.qrels(stages[copy].path)) == []
+        assert audit_scoring.qrel_differences(qrels, v2.qrels(v2.copy(copy))) == []
         assert removed == list(stages[copy].removed_queries) and changed == stages[copy].grades_changed > 0
 
 
@@ -61,8 +60,8 @@ def test_released_audit_records_recompute_the_released_qrels():
     inst, v2, rec = _records(REPO)
     pol, decided = audit_scoring.policy(rec)
     assert pol["decision_mismatches"] == 0, pol["first_mismatch"]
-    derived = audit_scoring.revised(v2.qrels("data/v2/qrels_construction.jsonl"), rec, decided, "v2")
-    assert audit_scoring.qrel_differences(derived, v2.qrels("data/v2/qrels_s0.jsonl")) == []
+    derived = audit_scoring.revised(v2.qrels(v2.copy("construction")), rec, decided, "v2")
+    assert audit_scoring.qrel_differences(derived, v2.qrels(v2.copy("s0"))) == []
     v1_changes = {(p.qid, p.docid): decided[p.pair] for p in rec.pairs.values()
                   if p.release == "v1" and decided[p.pair] != p.grade_before}
     assert v1_changes == {(r.qid, r.docid): r.grade_after for r in inst.repairs().values()}
@@ -183,8 +182,8 @@ def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
     assert decided[pair] == decided_before[pair] + 1
     assert pol["decision_mismatches"] >= 1 and pair in pol["first_mismatch"]
     if p.release == "v2":
-        derived = audit_scoring.revised(v2.qrels("data/v2/qrels_construction.jsonl"), rec, decided, "v2")
-        diffs = audit_scoring.qrel_differences(derived, v2.qrels("data/v2/qrels_s0.jsonl"))
+        derived = audit_scoring.revised(v2.qrels(v2.copy("construction")), rec, decided, "v2")
+        diffs = audit_scoring.qrel_differences(derived, v2.qrels(v2.copy("s0")))
         assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
     resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")

@@ -132,7 +132,8 @@ def test_per_query_rows_are_in_the_units_of_the_totals():
     from statistics import fmean
     result = score([_rankings("bm25_and")], REPO, against=[], per_query=True)
     run = result["runs"][0]
-    for name in ("nclue_score_at_10", "gold_hit_at_10", "gold_ndcg_at_10", "graded_ndcg_at_10"):
+    from nclue.core.measures import PER_QUERY_MEASURES
+    for name in [m.name for m in PER_QUERY_MEASURES]:      # every measure with per-query rows, from its row
         values = [r["value"] for r in run["per_query"] if r["measure"] == name]
         assert fmean(values) == pytest.approx(run["measures"][name]["value"], abs=1e-9), name
         assert {r["unit"] for r in run["per_query"] if r["measure"] == name} == {run["measures"][name]["unit"]}
@@ -338,7 +339,7 @@ def test_a_qrel_copy_has_one_name_everywhere():
     for base, genealogy in layout.GENEALOGIES.items():
         recorded = [c["copy"] for c in json.load(open(os.path.join(REPO, *genealogy.split("/")),
                                                       encoding="utf-8"))["copies"]]
-        assert recorded == [c.copy for c in layout.COPIES[base]]
+        assert recorded == [c.name for c in layout.COPIES[base]]
     v2_run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_and__raw.jsonl")
     named = score([v2_run], REPO, release="v2", qrels="s", against=[])
     default = score([v2_run], REPO, release="v2", against=[])
@@ -381,12 +382,12 @@ def test_per_query_text_rows_split_on_whitespace_like_trec_eval():
     run = layout.abspath(CHECKOUT, layout.ranking_path("bm25_or"))
     text = render(score([run], against=["bm25_and"], per_query=True), "text")
     rows = text.split("  per query", 1)[1].splitlines()[1:]
-    assert len(rows) == 1000 * 5
+    from nclue.core.measures import PER_QUERY_MEASURES
+    assert len(rows) == 1000 * len(PER_QUERY_MEASURES)
     for line in rows[:50]:
         fields = line.split()
         assert len(fields) == 4 and fields[1].startswith("nclue_"), line
-    assert {line.split()[0] for line in rows} == {"nclue_score_at_10", "gold_hit_at_10", "gold_ndcg_at_10",
-                                                  "graded_ndcg_at_10", "pairwise_auc"}
+    assert {line.split()[0] for line in rows} == {m.name for m in PER_QUERY_MEASURES}
 
 
 def _graded_qrels(tmp_path):

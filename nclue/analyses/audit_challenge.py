@@ -31,8 +31,8 @@ def _rankings(v2):
 def _selection(inst):
     v2 = inst.v2()
     rec = challenge_records(inst)
-    queries = {qid: q.n for qid, q in v2.evaluation_queries(layout.V2_QRELS_S0).items()}
-    s0 = v2.qrels(layout.V2_QRELS_S0)
+    queries = {qid: q.n for qid, q in v2.evaluation_queries(v2.copy("s0")).items()}
+    s0 = v2.qrels(v2.copy("s0"))
     fusion, bm25 = _rankings(v2)
     derived = {(q, d): change for q, d, change in rules.targets(queries, s0, fusion, bm25)}
     recorded = {(p.qid, p.docid): p for p in rec.pairs.values() if p.role == "target"}

@@ -18,7 +18,7 @@ def _present(inst, paths):
 
 def _verifier(inst):
     """The construction copy re-derived from the inventory: the paper's independent verifier (3.2)."""
-    diffs = verify(inst.queries(), inst.inventory(), inst.qrels(layout.QRELS_CONSTRUCTION))
+    diffs = verify(inst.queries(), inst.inventory(), inst.qrels(inst.copy("construction")))
     by_kind = {}
     for d in diffs:
         by_kind[d.kind] = by_kind.get(d.kind, 0) + 1
@@ -36,8 +36,8 @@ def final_table1(inst):
     """Table 1 on the final copy, as the paper's ("The final CrossPage inventory has 2,176 gold and 48,819
     subset qrels", supplement 1.1): a repaired gold's page gates are checked on its inventory pages and the
     audit's supporting pages (:func:`nclue.analyses.shared.audit_inputs.final_support`)."""
-    return inst.memo("table1:final", lambda: table1(inst.evaluation_queries(layout.QRELS), inst.corpus(),
-                                                     inst.qrels(layout.QRELS), inst.inventory(), final_support(inst)))
+    return inst.memo("table1:final", lambda: table1(inst.evaluation_queries(inst.copy()), inst.corpus(),
+                                                     inst.qrels(inst.copy()), inst.inventory(), final_support(inst)))
 
 
 def _table1(inst):

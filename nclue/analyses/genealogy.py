@@ -94,10 +94,10 @@ def derived_final(inst):
 
 def _compare(prefix, derived, removed, changed, release, copy, src=SRC):
     """The claims of one re-derived copy against its file and its genealogy record."""
-    diffs = audit_scoring.qrel_differences(derived, release.qrels(copy.path))
-    stage = release.genealogy()[copy.copy]
+    diffs = audit_scoring.qrel_differences(derived, release.qrels(copy))
+    stage = release.genealogy()[copy.name]
     recorded = sorted(stage.removed_queries)
-    genealogy = layout.GENEALOGIES[release.base]
+    genealogy = copy.genealogy
     out = [Value(prefix + ".rederived_rows", sum(len(g) for g in derived.values()), source=src),
            Value(prefix + ".qrel_differences", len(diffs), source=src, detail=_detail(diffs, copy.path)),
            Value(prefix + ".removed_queries", len(removed), source=src, detail=", ".join(removed[:8])),
@@ -113,25 +113,25 @@ def _record(release, changed, src):
     stages = release.genealogy()
     wrong = []
     for copy in release.copies():
-        stage = stages[copy.copy]
-        found = {"queries": len(release.evaluation_queries(copy.path)),
-                 "rows": sum(len(g) for g in release.qrels(copy.path).values()), "grades_changed": changed[copy.copy]}
+        stage = stages[copy.name]
+        found = {"queries": len(release.evaluation_queries(copy)),
+                 "rows": sum(len(g) for g in release.qrels(copy).values()), "grades_changed": changed[copy.name]}
         for field, value in sorted(found.items()):
             if getattr(stage, field) != value:
-                wrong.append("%s.%s: file %d, recomputed %d" % (copy.copy, field, getattr(stage, field), value))
-    return [Value("%s.genealogy.record_disagreements" % release.base.rsplit("/", 1)[1], len(wrong),
-                  source=layout.GENEALOGIES[release.base], detail="; ".join(wrong[:6]))]
+                wrong.append("%s.%s: file %d, recomputed %d" % (copy.name, field, getattr(stage, field), value))
+    return [Value("%s.genealogy.record_disagreements" % release.release.name, len(wrong),
+                  source=release.release.genealogy, detail="; ".join(wrong[:6]))]
 
 
 def _final_gates(inst):
     """Every gold of the final copy against both page gates (a repaired gold on its support)."""
     v1 = inst.v1()
-    queries, inventory, support = v1.evaluation_queries(layout.QRELS), v1.inventory(), final_support(inst)
+    queries, inventory, support = v1.evaluation_queries(v1.copy()), v1.inventory(), final_support(inst)
     golds = sps = failing = repaired = 0
     first = ""
     for qid in sorted(queries):
         query = queries[qid]
-        for docid, grade in sorted(v1.qrels(layout.QRELS).get(qid, {}).items()):
+        for docid, grade in sorted(v1.qrels(v1.copy()).get(qid, {}).items()):
             if grade != query.n:
                 continue
             golds += 1
@@ -153,7 +153,7 @@ def _final_gates(inst):
 
 def _v1_units(inst):
     v1 = inst.v1()
-    copies = {c.copy: c for c in layout.V1_COPIES}
+    copies = {c.name: c for c in layout.V1_COPIES}
 
     def final():
         qrels, removed, changed = derived_final(inst)
@@ -173,10 +173,10 @@ def _v1_units(inst):
 
 def _units(inst):
     v2 = inst.v2()
-    copies = {c.copy: c for c in layout.V2_COPIES}
+    copies = {c.name: c for c in layout.V2_COPIES}
 
     def construction():
-        diffs = verify(v2.queries(), v2.inventory(), v2.qrels(layout.V2_QRELS_CONSTRUCTION))
+        diffs = verify(v2.queries(), v2.inventory(), v2.qrels(copies["construction"]))
         detail = "; ".join(str(d) for d in diffs[:8])
         return [Value("v2.genealogy.construction.rederived_qrel_differences", len(diffs), source=SRC, detail=detail),
                 Value("v2.genealogy.construction.queries", len(v2.queries()), source=SRC)]

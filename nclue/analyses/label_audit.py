@@ -85,8 +85,7 @@ def _integrity_units(inst):
                               detail="; ".join(wrong[:6])))
         if inst.exists(AUDIT_DESCRIPTION):
             wrong = design_disagreements(read_json(inst.path(AUDIT_DESCRIPTION), AUDIT_DESCRIPTION),
-                                         audit_records(inst), lambda p: (inst.v1() if p.release == "v1" else
-                                                                         inst.v2()).corpus()[p.docid].pages)
+                                         audit_records(inst), lambda p: inst.named(p.release).corpus()[p.docid].pages)
             out.append(Value("audit.packet.design_disagreements", len(wrong), source=AUDIT_DESCRIPTION,
                              detail="; ".join(wrong[:4])))
         return out
@@ -204,9 +203,9 @@ def _pool_units(inst):
 
     def construction():
         out = {}
-        for release, part in (("v1", inst.v1()), ("v2", inst.v2())):
+        for part in (inst.v1(), inst.v2()):
             for (docid, cid), row in part.inventory().items():
-                out[(release, docid, cid)] = list(row.pages)
+                out[(part.release.name, docid, cid)] = list(row.pages)
         return out
 
     def pool():

@@ -58,7 +58,7 @@ def _synthetic(inst, part, corpus, documents):
     declared = _manifest(inst).get("synthetic")
     problems = []
     if corpus is not None:
-        loader = inst.v1() if part == "v1" else inst.v2()
+        loader = inst.named(part)
         for docid, doc in sorted(loader.corpus().items()):
             if doc.synthetic is not declared:
                 problems.append("%s: %s says synthetic=%s, MANIFEST.json says %s" % (

@@ -36,7 +36,6 @@ from .shared.robustness_values import S1I_PAIR, shared_document_values
 from .shared.stats_file_check import stats_file_disagreements
 
 FORMS = layout.QUERY_FORMS
-V2_INPUTS = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_QRELS]
 V1_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
 
 
@@ -53,7 +52,7 @@ def _pairs(inst, field):
 def _structure_units(inst):
     v2 = inst.v2()
     inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY] + [
-        copy.path for copy in layout.V2_COPIES]
+        copy.path for copy in v2.copies()]
     src = "supplement section 8 (SourceShift scale)"
 
     def stats_file():
@@ -70,28 +69,29 @@ def _ranks_desc(values):
     return [1 + sum(1 for w in values if w > v) for v in values]
 
 
-COPY_VARIANTS = (("", layout.V2_QRELS), (".s0", layout.V2_QRELS_S0), (".construction", layout.V2_QRELS_CONSTRUCTION))
+V2_BASE = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES]
+FINAL = layout.RELEASES[layout.V2].copy()           # S, on which the families' own files are computed
+V2_INPUTS = V2_BASE + [FINAL.path]
 
 
 def _copy_inputs(copy):
-    """Input files of an analysis on one qrel copy: the v2 base files, the copy and, for a copy after
-    construction, the genealogy (which queries it evaluates: :meth:`nclue.core.instrument.Instrument.copy_inputs`)."""
-    genealogy = [] if copy == layout.V2_COPIES[0].path else [layout.V2_GENEALOGY]
-    return [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES] + genealogy + [copy]
+    """Input files of an analysis on one qrel copy: the v2 base files and what evaluating on the copy reads
+    (:attr:`nclue.core.layout.QrelCopy.evaluation_inputs`)."""
+    return V2_BASE + list(copy.evaluation_inputs)
 
 
-def _forms_units(inst, suffix="", copy=layout.V2_QRELS):
+def _forms_units(inst, copy=FINAL):
     v2 = inst.v2()
     units = []
     sids = form_systems(v2)
-    name = "v2.forms" + suffix
+    name = "v2.forms" + copy.variant(".")
     inputs = _copy_inputs(copy)
     for sid in sids:
         for form in FORMS:
             rel = v2_path(sid, form)
             units.append(Unit("%s/%s" % (sid, form), inputs + [rel], (lambda rel=rel, sid=sid, form=form: (
                 measure_values("%s.%s.%s" % (name, sid, form), summary(outcomes(v2, rel, copy)), V2_FORM_MEASURES,
-                               "supplement Table S3 (qrel copy %s)" % copy)))))
+                               "supplement Table S3 (qrel copy %s)" % copy.path)))))
 
     def rank_agreement():
         graded = [summary(outcomes(v2, v2_path(s, "raw"), copy))["graded_ndcg"] for s in sids]
@@ -99,7 +99,7 @@ def _forms_units(inst, suffix="", copy=layout.V2_QRELS):
         rg, ro = _ranks_desc(graded), _ranks_desc(gold)
         shifts = [abs(a - b) for a, b in zip(rg, ro)]
         worst = max(range(len(sids)), key=lambda i: (shifts[i], -i))
-        src = "supplement section 8 (graded vs gold-only NDCG of the raw runs; qrel copy %s)" % copy
+        src = "supplement section 8 (graded vs gold-only NDCG of the raw runs; qrel copy %s)" % copy.path
         return [Value(name + ".rank_agreement.spearman_graded_vs_gold_ndcg", spearman(graded, gold), source=src),
                 Value(name + ".rank_agreement.max_rank_shift", shifts[worst], source=src),
                 Value(name + ".rank_agreement.max_shift_system", sids[worst], source=src)]
@@ -108,17 +108,17 @@ def _forms_units(inst, suffix="", copy=layout.V2_QRELS):
     return units
 
 
-def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
+def _contrast_units(inst, copy=FINAL):
     v2 = inst.v2()
     contrasts = _pairs(v2, "source_shift_contrasts")
     files = sorted({v2_path(s, f) for c in contrasts for s in (c["variant"], c["base"]) for f in FORMS})
-    name = "v2.contrasts" + suffix
+    name = "v2.contrasts" + copy.variant(".")
 
     def compute():
         n = len(v2.evaluation_queries(copy))
-        resampling = protocol.SOURCESHIFT_COPY if suffix else protocol.SOURCESHIFT
+        resampling = protocol.SOURCESHIFT if copy.last else protocol.SOURCESHIFT_COPY
         n_draws = protocol.draws(resampling)
-        masks = randomization.draw_masks(protocol.stream(resampling, copy=copy), n, n_draws)
+        masks = randomization.draw_masks(protocol.stream(resampling, copy=copy.path), n, n_draws)
         keys, diffs = [], []
         for form in FORMS:
             for c in contrasts:
@@ -127,7 +127,7 @@ def _contrast_units(inst, suffix="", copy=layout.V2_QRELS):
                 keys.append((form, c, sum(var), sum(base)))
                 diffs.append([v - b for v, b in zip(var, base)])
         tests = randomization.sign_flip_tests(diffs, masks)
-        src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, n_draws, copy)
+        src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, n_draws, copy.path)
         out = [Value(name + ".design.sign_flip_draws", resampling.n_draws, source=src),
                Value(name + ".design.queries", n, source=src)]
         for (form, c, sv, sb), t in zip(keys, tests):
@@ -157,7 +157,7 @@ def direction(a, b):
     return "same" if (a > 0) == (b > 0) else "flip"
 
 
-def _direction_units(inst, suffix="", copy=layout.V2_QRELS):
+def _direction_units(inst, copy=FINAL):
     v1, v2 = inst, inst.v2()
     ops = _pairs(v2, "directions")
     # CrossPage's side reads the raw-form matrix, the rankings Table 5 reads for the same published cells (Table 7
@@ -167,31 +167,32 @@ def _direction_units(inst, suffix="", copy=layout.V2_QRELS):
 
     def compute():
         out = []
-        src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points; v2 qrel copy %s)" % copy
+        src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points; v2 qrel copy %s)" % copy.path
         for c in ops:
             d1 = (summary(outcomes(v1, layout.ranking_path(c["variant"])))["nclue_score"]
                   - summary(outcomes(v1, layout.ranking_path(c["base"])))["nclue_score"])
             d2 = (summary(outcomes(v2, v2_path(c["variant"], "raw"), copy))["nclue_score"]
                   - summary(outcomes(v2, v2_path(c["base"], "raw"), copy))["nclue_score"])
-            prefix = "v2.directions%s.%s" % (suffix, c["id"])
+            prefix = "v2.directions%s.%s" % (copy.variant("."), c["id"])
             out += [Value(prefix + ".v1_delta", d1, source=src), Value(prefix + ".v2_delta", d2, source=src),
                     Value(prefix + ".direction", direction(d1, d2), source=src)]
         return out
     return [Unit("directions", V1_INPUTS + _copy_inputs(copy) + files_v1 + files_v2, compute)] if ops else []
 
 
-def _has_v2(fn, suffix="", copy=layout.V2_QRELS):
+def _has_v2(fn, copy=None):
     def units(inst):
         if not inst.exists(layout.V2_SYSTEMS) and not inst.exists(layout.V2_QUERIES):
             return []
-        return fn(inst, suffix, copy) if suffix else fn(inst)
+        return fn(inst) if copy is None else fn(inst, copy)
     return units
 
 
 def _copy_analyses(name, level, source, fn):
-    """The analysis on S, then the same on S0 and the construction copy as separately named claims."""
-    return [Analysis(name + suffix, level, source + ("" if not suffix else " -- on qrel copy %s" % copy),
-                     _has_v2(fn, suffix, copy)) for suffix, copy in COPY_VARIANTS]
+    """The analysis on S, then the same on S0 and the construction copy as separately named claims
+    (``<name>.s0``, ``<name>.construction``: :meth:`nclue.core.layout.QrelCopy.variant`)."""
+    return [Analysis(name + copy.variant("."), level, source + ("" if copy.last else " -- on qrel copy %s" % copy.path),
+                     _has_v2(fn, copy)) for copy in reversed(layout.V2_COPIES)]
 
 
 def _sensitivity_units(inst):

@@ -68,12 +68,12 @@ def _v1_units(inst):
     construction, final = layout.V1_COPIES
 
     def compute():
-        stage = inst.genealogy()[final.copy]
+        stage = inst.genealogy()[final.name]
         out = [Value("audit.impact.v1.audit.grades_changed", stage.grades_changed, source=SRC),
                Value("audit.impact.v1.audit.zero_gold_queries_removed", len(stage.removed_queries), source=SRC)]
         for label, rels in (("matrix", files), ("scorecard", scorecard)):
-            before = [summary(outcomes(inst, rel, construction.path)) for rel in rels]
-            after = [summary(outcomes(inst, rel, final.path)) for rel in rels]
+            before = [summary(outcomes(inst, rel, construction)) for rel in rels]
+            after = [summary(outcomes(inst, rel, final)) for rel in rels]
             out += stage_values("audit.impact.v1.audit.%s" % label, before, after)
             if label == "matrix":
                 moves = []
@@ -92,9 +92,10 @@ def _v1_units(inst):
     return [Unit("v1", inputs + sorted(set(files) | set(scorecard)), compute)]
 
 
-def gap_tests(inst, copy, label):
-    """The raw fusion - BM25-AND gold-only NDCG@10 gap on one qrel copy (0-1 units) with its
-    query-paired and family sign-flip p-values."""
+def gap_tests(inst, copy):
+    """The raw fusion - BM25-AND gold-only NDCG@10 gap on one qrel copy (a
+    :class:`~nclue.core.layout.QrelCopy`; 0-1 units) with its query-paired and family sign-flip p-values."""
+    label = copy.name
     qids = sorted(inst.evaluation_queries(copy))
     fusion = outcomes(inst, layout.ranking_path(FUSION, "raw", layout.V2), copy).gold_ndcg
     bm25 = outcomes(inst, layout.ranking_path(BM25, "raw", layout.V2), copy).gold_ndcg
@@ -146,19 +147,18 @@ def _v2_units(inst):
     if FUSION in sids and BM25 in sids:
         raw = [layout.ranking_path(s, "raw", layout.V2) for s in (FUSION, BM25)]
         for copy in layout.V2_COPIES:
-            units.append(Unit("v2/" + copy.copy, [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES] +
-                              v2.copy_inputs(copy.path) + raw,
-                              lambda copy=copy: gap_tests(v2, copy.path, copy.copy)))
+            units.append(Unit("v2/" + copy.name, [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES] +
+                              list(copy.evaluation_inputs) + raw, lambda copy=copy: gap_tests(v2, copy)))
     for parent, child in zip(layout.V2_COPIES, layout.V2_COPIES[1:]):
         def compute(parent=parent, child=child):
-            stage = v2.genealogy()[child.copy]
-            before = [summary(outcomes(v2, rel, parent.path)) for rel in runs]
-            after = [summary(outcomes(v2, rel, child.path)) for rel in runs]
-            prefix = "audit.impact.v2.%s" % child.copy
+            stage = v2.genealogy()[child.name]
+            before = [summary(outcomes(v2, rel, parent)) for rel in runs]
+            after = [summary(outcomes(v2, rel, child)) for rel in runs]
+            prefix = "audit.impact.v2.%s" % child.name
             return [Value(prefix + ".grades_changed", stage.grades_changed, source=SRC),
                     Value(prefix + ".zero_gold_queries_removed", len(stage.removed_queries), source=SRC),
                     Value(prefix + ".runs", len(runs), source=SRC)] + stage_values(prefix, before, after)
-        units.append(Unit("v2/%s->%s" % (parent.copy, child.copy), base + [parent.path, child.path] + runs, compute))
+        units.append(Unit("v2/%s->%s" % (parent.name, child.name), base + [parent.path, child.path] + runs, compute))
     return units
 
 

@@ -132,7 +132,7 @@ def genealogy_record(copies_of, queries, stages, note):
     copies, removed_so_far = [], set()
     for copy, (rows, removed, changed) in zip(copies_of, stages):
         removed_so_far.update(removed)
-        copies.append({"copy": copy.copy, "file": copy.path, "from": copy.parent, "decisions": copy.decisions,
+        copies.append({"copy": copy.name, "file": copy.path, "from": copy.parent, "decisions": copy.decisions,
                        "stage": copy.stage, "removed_queries": list(removed),
                        "queries": len(queries) - len(removed_so_far), "rows": len(rows),
                        "grades_changed": changed})

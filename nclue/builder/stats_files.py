@@ -39,7 +39,7 @@ def v1_table1(inst):
     support = {}
     if inst.exists(path_of("key")):
         support = repaired_gold_support(load_for(inst), "v1", v1.queries(), v1.inventory())
-    return table1(v1.evaluation_queries(layout.QRELS), v1.corpus(), v1.qrels(layout.QRELS), v1.inventory(), support)
+    return table1(v1.evaluation_queries(v1.copy()), v1.corpus(), v1.qrels(v1.copy()), v1.inventory(), support)
 
 
 def write_stats(out_root, config_name):

@@ -23,7 +23,7 @@ import functools
 import re
 
 from .errors import NclueError
-from .layout import QUERY_FORMS
+from .layout import QUERY_FORMS, V1_COPIES, V2_COPIES
 from .measures import MEASURES
 
 NAME = r"[A-Za-z0-9_\-]+"       # one segment: a name the release defines (system, block, statistic, ...)
@@ -145,14 +145,15 @@ METRIC = ("score", "hit", "gold_ndcg")              # the inference's three vect
 DROPPED = ("drop_c1", "drop_c2", "drop_c3")          # the masked condition (Table S5a)
 RESPONDER = ("A", "E", "F", "all")                   # the audit's evaluators, and all of them together
 STAGE = ("initial", "adjudication")                  # the audit's two rounds
-V1_COPY = ("final", "construction", "audit")         # CrossPage's qrel copies as the genealogy names them
-V2_COPY = ("construction", "s0", "s")                # SourceShift's qrel copies
+# CrossPage's qrel copies as the genealogy names them, last first, and the audit between them
+V1_COPY = tuple(copy.name for copy in reversed(V1_COPIES)) + ("audit",)
+V2_COPY = tuple(copy.name for copy in V2_COPIES)     # SourceShift's qrel copies
 
 
 def v2_copies(family):
     """``{copy: analysis}`` of a SourceShift family frozen once per qrel copy: the final copy S in the family's
     own file, S0 and the construction copy in ``<family>.s0`` and ``<family>.construction``."""
-    return {"s": family, "s0": family + ".s0", "construction": family + ".construction"}
+    return {copy.name: family + copy.variant(".") for copy in reversed(V2_COPIES)}
 
 
 
@@ -284,3 +285,17 @@ def analysis_of(claim_id):
 def template_of(claim_id):
     """The first template that builds ``claim_id`` (None when none does)."""
     return next((template for template in TEMPLATES if template.match(claim_id) is not None), None)
+
+
+def statistic_of(claim_id):
+    """The statistic a claim id names: its ``{statistic}`` part, else its template's last part (None when no
+    template builds the id) -- what the reports look a display up by (:func:`nclue.core.measures.display_of`).
+
+    >>> statistic_of("audit.agreement.initial.grade_kappa_linear"), statistic_of("no.such.claim")
+    ('grade_kappa_linear', None)
+    """
+    template = template_of(claim_id)
+    if template is None or not template.parts:
+        return None
+    parts = template.match(claim_id)
+    return parts.get("statistic", parts[template.parts[-1]])

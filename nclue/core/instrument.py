@@ -13,7 +13,7 @@ from records (outcome vectors, shared bootstrap draws).
 import os
 
 from . import layout, loaders
-from .errors import InputError, NclueError, UsageError
+from .errors import NclueError, UsageError
 from .inputs import note_reads, recording
 
 
@@ -26,11 +26,11 @@ class Instrument:
         self._memo = {}
         self._reads = {}         # memo key -> the absolute paths its computation read
         release = layout.RELEASES[base]      # the release's files, declared in core/layout.py
+        self.release = release
         self.CORPUS = release.corpus
         self.CONDITIONS = release.conditions
         self.INVENTORY = release.inventory
         self.QUERIES = release.queries
-        self.QRELS = release.qrels
         self.SYSTEMS = release.systems
 
     def v2(self):
@@ -44,6 +44,14 @@ class Instrument:
         if self.base == layout.V1:
             return self
         return self.memo("release:v1", lambda: Instrument(self.root, layout.V1))
+
+    def named(self, name):
+        """The release of the same root that the command line and the API call ``name`` (``v1``, ``v2``:
+        :data:`layout.RELEASE_NAMED`); an unknown name is a :class:`~nclue.core.errors.UsageError`."""
+        release = layout.RELEASE_NAMED.get(name)
+        if release is None:
+            raise UsageError("unknown release %r (releases: %s)" % (name, ", ".join(layout.RELEASE_NAMES)))
+        return self.v1() if release.base == layout.V1 else self.v2()
 
     def with_rankings(self, replaced):
         """A fresh instrument of the same root and release on which each ranking file of ``replaced``
@@ -119,59 +127,57 @@ class Instrument:
         return self.memo(self.INVENTORY, lambda: loaders.load_inventory(self.root, self.INVENTORY, self.corpus(),
                                                                           self.conditions()))
 
-    def qrels(self, rel=None):
-        """A qrel copy (default: the release's final ``qrels.jsonl``; the others: :meth:`copies`)."""
-        rel = rel or self.QRELS
-        return self.memo(rel, lambda: loaders.load_qrels(self.root, rel, self.queries(), self.corpus()))
+    def qrels(self, copy=None):
+        """The grades of a qrel copy (a :class:`~nclue.core.layout.QrelCopy`; default: the release's last)."""
+        copy = self._own(copy)
+        return self.memo(copy.path, lambda: loaders.load_qrels(self.root, copy.path, self.queries(), self.corpus()))
 
     def copies(self):
         """The release's qrel copies in genealogy order (:data:`layout.COPIES`)."""
-        return layout.COPIES[self.base]
+        return self.release.copies
 
-    def copy_path(self, name=None):
-        """The file of the qrel copy ``name`` (its genealogy name; None: the last copy); a name the release has
-        no copy of is a :class:`~nclue.core.errors.UsageError` naming the copies it has."""
-        path = layout.copy_path(self.base, name)
-        if path is None:
+    def copy(self, name=None):
+        """The qrel copy called ``name`` (its genealogy name; None: the last copy); a name the release has no
+        copy of is a :class:`~nclue.core.errors.UsageError` naming the copies it has."""
+        copy = self.release.copy(name)
+        if copy is None:
             raise UsageError("%s has no qrel copy %r (its copies: %s; without --qrels, the last)" % (
-                self.base, name, ", ".join(c.copy for c in self.copies())))
-        return path
+                self.base, name, ", ".join(c.name for c in self.copies())))
+        return copy
 
-    def copy_inputs(self, rel):
-        """The files evaluating on the qrel copy ``rel`` reads: the copy and, for a copy after construction,
-        the genealogy (which queries it evaluates)."""
-        return [rel] if rel == self.copies()[0].path else [layout.GENEALOGIES[self.base], rel]
+    def _own(self, copy):
+        """``copy``, checked to be one of this release's copies (None: the last)."""
+        if copy is None:
+            return self.release.copies[-1]
+        if copy not in self.release.copies:
+            raise TypeError("%r is not a qrel copy of %s" % (copy, self.base))
+        return copy
 
     def genealogy(self):
-        """The release's qrel copies ``{copy: CopyStage}`` (its ``genealogy.json``)."""
-        rel = layout.GENEALOGIES[self.base]
+        """The release's qrel copies ``{copy name: CopyStage}`` (its ``genealogy.json``)."""
+        rel = self.release.genealogy
         return self.memo(rel, lambda: loaders.load_genealogy(self.root, rel, self.queries(), self.copies()))
 
-    def evaluation_queries(self, rel=None):
+    def evaluation_queries(self, copy=None):
         """The queries a qrel copy is evaluated on: the release's queries minus those its genealogy removed
         at the copy's stage or before (docs/schema.md#genealogyjson).  A copy no stage removes queries from
         does not need the genealogy: the construction copy is evaluated on every query."""
-        rel = rel or self.QRELS
-        copies = self.copies()
-        if rel == copies[0].path:
+        copy = self._own(copy)
+        if copy.parent is None:
             return self.queries()
 
         def build():
             stages = self.genealogy()
             removed = set()
-            for copy in copies:
-                removed.update(stages[copy.copy].removed_queries)
-                if copy.path == rel:
-                    break
-            else:
-                raise InputError(rel, "is not a qrel copy of %s" % layout.GENEALOGIES[self.base])
+            for earlier in self.copies()[:self.copies().index(copy) + 1]:
+                removed.update(stages[earlier.name].removed_queries)
             return {qid: q for qid, q in self.queries().items() if qid not in removed}
-        return self.memo("evaluation-queries:" + rel, build)
+        return self.memo("evaluation-queries:" + copy.path, build)
 
     def repairs(self):
         """``data/v1/repairs.jsonl``: the audit's changes to the v1 construction copy."""
         return self.memo(layout.REPAIRS, lambda: loaders.load_repairs(
-            self.root, layout.REPAIRS, self.queries(), self.corpus(), self.qrels(layout.QRELS_CONSTRUCTION)))
+            self.root, layout.REPAIRS, self.queries(), self.corpus(), self.qrels(self.copies()[0])))
 
     def ranking(self, rel):
         return self.memo(rel, lambda: loaders.load_ranking(self.root, rel, self.queries(), self.corpus()))

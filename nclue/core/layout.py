@@ -72,11 +72,43 @@ CHALLENGE_DECISIONS = AUDIT + "/challenge_decisions.jsonl"
 
 
 class QrelCopy(NamedTuple):
-    copy: str           # the copy's name in the release's genealogy.json
+    """One qrel copy of a release, as one value (docs/schema.md#genealogyjson): every caller that evaluates
+    on a copy, exports it or derives it takes this value, never its file name.
+
+    >>> final = RELEASES[V1].copy("final")
+    >>> final.release, final.name, final.parent, final.evaluation_inputs
+    ('data/v1', 'final', 'construction', ('data/v1/genealogy.json', 'data/v1/qrels.jsonl'))
+    >>> RELEASES[V2].copy("construction").evaluation_inputs, RELEASES[V2].copy("s0").variant(".")
+    (('data/v2/qrels_construction.jsonl',), '.s0')
+    """
+    release: str        # the release directory it belongs to (:data:`V1` or :data:`V2`)
+    name: str           # the copy's name in the release's genealogy.json and on the command line (--qrels)
     path: str           # its file
-    parent: str         # the copy it is derived from (None: constructed from the inventory)
+    parent: str         # the name of the copy it is derived from (None: constructed from the inventory)
     decisions: str      # the records that derive it from the parent
     stage: str          # what produced it
+
+    @property
+    def genealogy(self):
+        """The release's ``genealogy.json``, which records the queries each copy no longer evaluates."""
+        return GENEALOGIES[self.release]
+
+    @property
+    def evaluation_inputs(self):
+        """The files that fix what evaluating on the copy judges, and on which queries: the copy and, for a
+        copy after construction, the genealogy (the queries its stage removed).  The construction copy is
+        evaluated on every query of the release."""
+        return (self.path,) if self.parent is None else (self.genealogy, self.path)
+
+    @property
+    def last(self):
+        """Whether it is the release's last copy, on which the paper computes the release's tables."""
+        return COPIES[self.release][-1] == self
+
+    def variant(self, separator):
+        """The suffix that names an output computed on this copy beside the same output on the last copy:
+        empty for the last copy, else ``separator`` + its name (``.s0`` for claims, ``_s0`` for table keys)."""
+        return "" if self.last else separator + self.name
 
 
 # The qrel genealogies (docs/schema.md#genealogyjson): each copy is its parent plus the stage's decisions,
@@ -84,20 +116,23 @@ class QrelCopy(NamedTuple):
 # construction copy P0 and the final copy P after the stratified audit's repairs, on which the paper computes
 # its CrossPage tables.  SourceShift (supplement sections 8 and 10.5-10.6): construction, S0, S.
 V1_COPIES = (
-    QrelCopy("construction", QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
-    QrelCopy("final", QRELS, "construction", AUDIT_DECISIONS, "the stratified label audit"),
+    QrelCopy(V1, "construction", QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
+    QrelCopy(V1, "final", QRELS, "construction", AUDIT_DECISIONS, "the stratified label audit"),
 )
 V2_COPIES = (
-    QrelCopy("construction", V2_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
-    QrelCopy("s0", V2_QRELS_S0, "construction", AUDIT_DECISIONS, "the stratified label audit"),
-    QrelCopy("s", V2_QRELS, "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge"),
+    QrelCopy(V2, "construction", V2_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
+    QrelCopy(V2, "s0", V2_QRELS_S0, "construction", AUDIT_DECISIONS, "the stratified label audit"),
+    QrelCopy(V2, "s", V2_QRELS, "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge"),
 )
 COPIES = {V1: V1_COPIES, V2: V2_COPIES}
 GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY}
 
 
 class Release(NamedTuple):
-    """One release's files: what :class:`nclue.core.instrument.Instrument` reads for ``base``."""
+    """One release as one value: its name (``v1``, ``v2``: what ``--release`` and the API say), its title, and
+    the files :class:`nclue.core.instrument.Instrument` reads for ``base``."""
+    name: str
+    title: str
     base: str
     corpus: str
     conditions: str
@@ -111,33 +146,45 @@ class Release(NamedTuple):
     copies: tuple       # the qrel copies (:data:`V1_COPIES`, :data:`V2_COPIES`)
     seed_key: str       # the field of ``build`` that holds the release's seed
 
+    def copy(self, name=None):
+        """The qrel copy called ``name`` (its genealogy name: v1 ``construction`` or ``final``, v2
+        ``construction``, ``s0`` or ``s``; None: the last copy, on which the paper computes the release's
+        tables); None when the release has no such copy.
+
+        >>> RELEASES[V1].copy("construction").path, RELEASES[V2].copy().name, RELEASES[V1].copy("s0")
+        ('data/v1/qrels_construction.jsonl', 's', None)
+        """
+        if name is None:
+            return self.copies[-1]
+        for copy in self.copies:
+            if copy.name == name:
+                return copy
+        return None
+
+    def copy_in(self, path):
+        """The qrel copy whose file is ``path`` (for a caller that starts from a file: ``diagnose``), or None.
+
+        >>> RELEASES[V2].copy_in("data/v2/qrels_s0.jsonl").name, RELEASES[V1].copy_in("data/v2/qrels.jsonl")
+        ('s0', None)
+        """
+        for copy in self.copies:
+            if copy.path == path:
+                return copy
+        return None
+
 
 RELEASES = {
-    V1: Release(V1, CORPUS, CONDITIONS, INVENTORY, QUERIES, QRELS, SYSTEMS, GENEALOGY, BUILD, STATS, V1_COPIES, "seed"),
-    V2: Release(V2, V2_CORPUS, V2_CONDITIONS, V2_INVENTORY, V2_QUERIES, V2_QRELS, V2_SYSTEMS, V2_GENEALOGY, V2_BUILD,
-                V2_STATS, V2_COPIES, "shift_seed"),
+    V1: Release("v1", "CrossPage", V1, CORPUS, CONDITIONS, INVENTORY, QUERIES, QRELS, SYSTEMS, GENEALOGY, BUILD, STATS,
+                V1_COPIES, "seed"),
+    V2: Release("v2", "SourceShift", V2, V2_CORPUS, V2_CONDITIONS, V2_INVENTORY, V2_QUERIES, V2_QRELS, V2_SYSTEMS,
+                V2_GENEALOGY, V2_BUILD, V2_STATS, V2_COPIES, "shift_seed"),
 }
-
+# a release by the name the command line and the API give it: the one place "v1"/"v2" becomes a release
+RELEASE_NAMED = {release.name: release for release in RELEASES.values()}
+RELEASE_NAMES = tuple(RELEASE_NAMED)
 
 # every qrel copy's one name, as genealogy.json, the command line and the API call it
-COPY_NAMES = tuple(sorted({c.copy for copies in (V1_COPIES, V2_COPIES) for c in copies}))
-
-
-def copy_path(base, name=None):
-    """The file of the qrel copy called ``name`` in the release at ``base`` (its genealogy name: v1
-    ``construction`` or ``final``, v2 ``construction``, ``s0`` or ``s``; None: the release's last copy, on
-    which the paper computes its tables); None when the release has no such copy.
-
-    >>> copy_path(V1, "construction"), copy_path(V2, "s"), copy_path(V2), copy_path(V1, "s0"), copy_path(V2, "final")
-    ('data/v1/qrels_construction.jsonl', 'data/v2/qrels.jsonl', 'data/v2/qrels.jsonl', None, None)
-    """
-    copies = COPIES[base]
-    if name is None:
-        return copies[-1].path
-    for copy in copies:
-        if copy.copy == name:
-            return copy.path
-    return None
+COPY_NAMES = tuple(sorted({c.name for copies in (V1_COPIES, V2_COPIES) for c in copies}))
 
 
 QUERY_FORMS = ("raw", "clean_v2", "natural")

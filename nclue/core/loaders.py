@@ -197,7 +197,7 @@ def load_genealogy(root, rel, queries, declared):
         raise InputError(rel, "must be a list of qrel copies", field="copies")
     if len(copies) != len(declared):
         raise InputError(rel, "lists %d copies; expected %d (%s)" % (
-            len(copies), len(declared), ", ".join(c.copy for c in declared)), field="copies")
+            len(copies), len(declared), ", ".join(c.name for c in declared)), field="copies")
     out, removed_before = {}, set()
     for i, (entry, want) in enumerate(zip(copies, declared)):
         where = "copies[%d]" % i
@@ -205,7 +205,7 @@ def load_genealogy(root, rel, queries, declared):
             raise InputError(rel, "must be an object", field=where)
         row = Row(entry, rel, None)
         try:
-            for field, expected in (("copy", want.copy), ("file", want.path), ("from", want.parent),
+            for field, expected in (("copy", want.name), ("file", want.path), ("from", want.parent),
                                     ("decisions", want.decisions)):
                 found = row.get(field)
                 if found != expected:
@@ -217,12 +217,12 @@ def load_genealogy(root, rel, queries, declared):
                 if qid in removed_before or removed.index(qid) != j:
                     raise row.error("removed_queries[%d]" % j, "query %s removed twice" % qid)
             removed_before.update(removed)
-            stage = CopyStage(want.copy, want.path, want.parent, want.decisions, tuple(removed),
+            stage = CopyStage(want.name, want.path, want.parent, want.decisions, tuple(removed),
                               row.int("queries", 0, len(queries)), row.int("rows", 0, 10 ** 9),
                               row.int("grades_changed", 0, 10 ** 9))
         except InputError as exc:
             raise InputError(rel, exc.message, field="%s.%s" % (where, exc.field))
-        out[want.copy] = stage
+        out[want.name] = stage
     return out
 
 

@@ -190,3 +190,48 @@ def score_measures(asked=None):
                 bounded(repr(name), 80), ", ".join(n for m in SCORE_COMMAND_MEASURES for n in m.ids())))
     wanted = {known[name].name for name in asked}
     return tuple(m for m in SCORE_COMMAND_MEASURES if m.name in wanted)
+
+
+class Display(NamedTuple):
+    """How the reports show a statistic that is not a measure (an agreement, a kappa, a p-value, a gap): its
+    unit and display precision, declared here so that the text and HTML reports receive them instead of
+    choosing a format (docs/metrics.md#units).
+
+    >>> STATISTIC_DISPLAYS["grade_kappa_linear"].show(0.71234), STATISTIC_DISPLAYS["gold_ndcg_gap"].show(0.0125)
+    ('0.712', '+0.0125')
+    >>> display_of("queries").show(12), display_of("pages_mean").unit
+    ('12', 'pages')
+    """
+    unit: str
+    decimals: Optional[int]     # None: shown as it is (a count, a name)
+    signed: bool = False        # a difference: always with its sign
+
+    def show(self, value):
+        if self.decimals is None:
+            return "%s" % (value,)
+        return ("%+.*f" if self.signed else "%.*f") % (self.decimals, value)
+
+
+PERCENT = Display("%", 1)
+KAPPA = Display("kappa", 3)
+P_VALUE = Display("p", 4)
+CORRELATION = Display("Spearman rho", 4)
+NDCG_CHANGE = Display("NDCG (0-1)", 4)
+NDCG_GAP = Display("NDCG (0-1)", 4, signed=True)
+PAGES = Display("pages", 2)
+AS_IS = Display("", None)
+
+# the statistics the reports show outside the measure tables, by the claim id part that names them
+STATISTIC_DISPLAYS = {
+    "grade_agreement": PERCENT, "grade_agreement_wilson_low": PERCENT, "grade_agreement_wilson_high": PERCENT,
+    "condition_agreement": PERCENT,
+    "grade_kappa_linear": KAPPA, "condition_kappa": KAPPA, "fleiss_kappa": KAPPA,
+    "query_paired_p": P_VALUE, "family_p": P_VALUE,
+    "spearman_rho": CORRELATION, "max_abs_change": NDCG_CHANGE, "gold_ndcg_gap": NDCG_GAP,
+    "pages_mean": PAGES,
+}
+
+
+def display_of(statistic):
+    """The :class:`Display` of a statistic by its name (a count or a name not listed is shown as it is)."""
+    return STATISTIC_DISPLAYS.get(statistic, AS_IS)

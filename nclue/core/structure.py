@@ -11,7 +11,6 @@
 
 import math
 
-from . import layout
 from .verify import distinct_page_valid, single_page_solvable
 
 
@@ -212,7 +211,7 @@ def sourceshift_table(inst):
     ``_s0``, none for S) its evaluation queries, rows, golds, subsets, distinct gold documents and
     evaluation queries without a gold."""
     corpus = inst.corpus()
-    queries = inst.evaluation_queries(layout.V2_QRELS)
+    queries = inst.evaluation_queries(inst.copy())
     out = {"queries": len(queries), "documents": len(corpus),
            "queries_n2": sum(1 for q in queries.values() if q.n == 2),
            "queries_n3": sum(1 for q in queries.values() if q.n == 3),
@@ -221,7 +220,7 @@ def sourceshift_table(inst):
     for src in sorted({d.source for d in corpus.values()}):
         out["documents_" + src] = sum(1 for d in corpus.values() if d.source == src)
         out["queries_" + src] = sum(1 for q in queries.values() if q.source == src)
-    for copy in layout.V2_COPIES:
+    for copy in inst.copies():
         out.update(_copy_scale(inst, copy))
     return out
 
@@ -229,9 +228,9 @@ def sourceshift_table(inst):
 def _copy_scale(inst, copy):
     """One SourceShift qrel copy's evaluation queries (not for S, whose are the table's), rows, golds,
     subsets, distinct gold documents and queries without a gold, with the copy's suffix."""
-    suffix = "" if copy.path == layout.V2_QRELS else "_" + copy.copy
-    copy_queries = inst.evaluation_queries(copy.path)
-    qrels = inst.qrels(copy.path)
+    suffix = copy.variant("_")
+    copy_queries = inst.evaluation_queries(copy)
+    qrels = inst.qrels(copy)
     sets = gold_and_subsets(copy_queries, qrels)
     out = {"queries" + suffix: len(copy_queries)} if suffix else {}
     out["qrel_rows" + suffix] = sum(len(v) for v in qrels.values())

@@ -19,7 +19,6 @@ Only the evaluation queries of the chosen qrel copy are written; nothing goes in
 import json
 import os
 
-from ..core import layout
 from ..core.instrument import Instrument
 from ..core.jsonio import make_folder
 from .outputs import write_text
@@ -53,11 +52,9 @@ def export(root, out, release="v1", qrels=None, form="raw", guard=None):
     """Write the files of the module doc into ``out``; return their paths.  ``form``: the query
     rendering of the topics (``raw``, ``clean_v2`` or ``natural``); ``qrels``: the copy's genealogy name
     (None: the release's last copy)."""
-    inst = Instrument(root)
-    if release == "v2":
-        inst = inst.v2()
-    rel = inst.copy_path(qrels)
-    queries, table = inst.evaluation_queries(rel), inst.qrels(rel)
+    inst = Instrument(root).named(release)
+    copy = inst.copy(qrels)
+    queries, table = inst.evaluation_queries(copy), inst.qrels(copy)
     make_folder(out, "the qrels folder", guard)
     graded, gold, subset = [], [], []
     for qid in sorted(queries):
@@ -81,7 +78,7 @@ def export(root, out, release="v1", qrels=None, form="raw", guard=None):
         write_text(path, "\n".join(lines) + ("\n" if lines else ""), "the qrels export", guard)
         written.append(path)
     path = os.path.join(out, "README.txt")
-    write_text(path, README.format(release=inst.base, copy=rel, queries=len(queries), form=form), "the qrels export",
+    write_text(path, README.format(release=inst.base, copy=copy.path, queries=len(queries), form=form), "the qrels export",
                guard)
     written.append(path)
     return written

@@ -20,9 +20,10 @@ from html import escape
 from .. import __version__
 from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
                               CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, INFERENCE_BLOCK, INFERENCE_CONTRAST,
-                              MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V1_FORMS, V2_DIRECTION)
+                              MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V1_FORMS, V2_DIRECTION,
+                              statistic_of)
 from ..core.layout import QUERY_FORMS
-from ..core.measures import SCORECARD_MEASURES
+from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
 from .published import paper_order
 from .score import picked_measures
@@ -220,14 +221,14 @@ def _audit_section(got):
     a = AGREEMENT.bind(stage="initial")
     decisions = CHALLENGE_SECTION.bind(section="decisions")
     undecidable = decisions("rederivable") in got
-    rows = [[escape(label), num(got.get(key), digits)] for label, key, digits in (
-        ("pairs", a("pairs"), 0), ("conditions", a("conditions"), 0),
-        ("exact grade agreement (%)", a("grade_agreement"), 1), ("linear weighted kappa", a("grade_kappa_linear"), 3),
-        ("condition agreement (%)", a("condition_agreement"), 1), ("binary condition kappa", a("condition_kappa"), 3),
-        ("adjudication Fleiss kappa", AGREEMENT(stage="adjudication", statistic="fleiss_kappa"), 3),
-        ("grades changed", POLICY("changed"), 0),
-        ("challenge targets", CHALLENGE("targets"), 0), ("challenge controls", CHALLENGE("controls"), 0)) + (
-        () if undecidable else (("challenge targets changed", decisions("targets_changed"), 0),))]
+    rows = [[escape(label), num(got.get(key), display_of(statistic_of(key)).decimals or 0)] for label, key in (
+        ("pairs", a("pairs")), ("conditions", a("conditions")),
+        ("exact grade agreement (%)", a("grade_agreement")), ("linear weighted kappa", a("grade_kappa_linear")),
+        ("condition agreement (%)", a("condition_agreement")), ("binary condition kappa", a("condition_kappa")),
+        ("adjudication Fleiss kappa", AGREEMENT(stage="adjudication", statistic="fleiss_kappa")),
+        ("grades changed", POLICY("changed")),
+        ("challenge targets", CHALLENGE("targets")), ("challenge controls", CHALLENGE("controls"))) + (
+        () if undecidable else (("challenge targets changed", decisions("targets_changed")),))]
     if undecidable:
         rows.append([escape("challenge decisions"), escape("not re-derivable (the response streams do not collapse to two)")])
     transitions = []                # (id, label): the policy's and the challenge's grade transitions

@@ -18,8 +18,10 @@ import subprocess
 from .. import __version__
 from ..analyses.base import LEVELS
 from ..core.jsonio import dumps_pretty
-from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF,
-                              IMPACT_TABLE, POLICY, POLICY_SECTION, POOL, POOL_SECTION, V2_GENEALOGY_COPY)
+from ..core.claim_ids import (AGREEMENT, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF,
+                              IMPACT_TABLE, POLICY, POLICY_SECTION, POOL, POOL_SECTION, V2_GENEALOGY_COPY,
+                              statistic_of)
+from ..core.measures import display_of
 from ..stats import protocol
 from .checks import EXPECTED_PAPER_FAIL
 from .locate import CHECKOUT
@@ -324,31 +326,33 @@ def audit_section(result):
     if a("pairs") not in got:
         return []
 
-    def g(key, fmt="%s"):
+    def g(key):
+        """The claim's value in its statistic's declared unit and precision (nclue/core/measures.py), "?" when
+        the run has none."""
         value = got.get(key)
-        return "?" if value is None else fmt % value
+        return "?" if value is None else display_of(statistic_of(key)).show(value)
     p = POLICY
     out = ["LABEL AUDIT (the stand-in's simulated audit, data/audit; synthetic responses, not people):",
            "  %s pairs / %s conditions; exact grade agreement %s/%s (%s%%, Wilson [%s, %s]), linear kappa %s; "
            "condition agreement %s/%s (%s%%), binary kappa %s" % (
                g(a("pairs")), g(a("conditions")), g(a("grade_agree")), g(a("pairs")),
-               g(a("grade_agreement"), "%.1f"), g(a("grade_agreement_wilson_low"), "%.1f"),
-               g(a("grade_agreement_wilson_high"), "%.1f"), g(a("grade_kappa_linear"), "%.3f"),
-               g(a("condition_agree")), g(a("conditions")), g(a("condition_agreement"), "%.1f"),
-               g(a("condition_kappa"), "%.3f")),
+               g(a("grade_agreement")), g(a("grade_agreement_wilson_low")),
+               g(a("grade_agreement_wilson_high")), g(a("grade_kappa_linear")),
+               g(a("condition_agree")), g(a("conditions")), g(a("condition_agreement")),
+               g(a("condition_kappa"))),
            "  policy: %s kept, %s consensus increases accepted, %s adjudicated (%s queued conditions); "
            "%s grades changed (%s to gold, %s from gold); re-derived decisions differing from decisions.jsonl: %s" % (
                g(p("keep")), g(p("accept_increase")), g(p("adjudicated_pairs")), g(p("queued_conditions")),
                g(p("changed")), g(p("to_gold")), g(p("from_gold")), g(p("decision_mismatches"))),
            "  adjudication: %s/%s unanimous, Fleiss kappa %s" % (
-               g(adjudication("unanimous")), g(adjudication("conditions")), g(adjudication("fleiss_kappa"), "%.3f"))]
+               g(adjudication("unanimous")), g(adjudication("conditions")), g(adjudication("fleiss_kappa")))]
     if POOL("conditions") in got:
         m = POOL_SECTION.bind(section="memberships")
         out.append("  expanded-page pool: %s conditions of %s pairs, %s displayed pages (%s-%s per condition, mean %s); "
                    "memberships prior %s, construction %s, shown %s, lexical %s, BM25 %s, OCR-fuzzy %s; held-out "
                    "recall %s/%s by rank 6, %s/%s by rank 9; overrides %s" % (
                        g(POOL("conditions")), g(POOL("pairs")), g(POOL("displayed_pages")),
-                       g(POOL("pages_min")), g(POOL("pages_max")), g(POOL("pages_mean"), "%.2f"),
+                       g(POOL("pages_min")), g(POOL("pages_max")), g(POOL("pages_mean")),
                        g(m("prior_selected")), g(m("construction")), g(m("original_shown")), g(m("lexical")),
                        g(m("bm25")), g(m("ocr_fuzzy")), g(recall("recovered_by_6")),
                        g(recall("conditions")), g(recall("recovered_by_9")),
@@ -385,15 +389,15 @@ def audit_section(result):
     if matrix_ndcg("spearman_rho") in got:
         out.append("  stratified audit on v1 (construction vs final copy, raw matrix): rho %s, max |change| %s "
                    "gold-only NDCG@10 (0-1), largest movement %s positions" % (
-                       g(matrix_ndcg("spearman_rho"), "%.4f"),
-                       g(matrix_ndcg("max_abs_change"), "%.4f"),
+                       g(matrix_ndcg("spearman_rho")),
+                       g(matrix_ndcg("max_abs_change")),
                        g(matrix_ndcg("max_position_movement"))))
     if IMPACT_OF(release="v2", copy="s", subject="fusion_minus_bm25", statistic="gold_ndcg_gap") in got:
         fusion = IMPACT_OF.bind(release="v2", subject="fusion_minus_bm25")
         gaps = ", ".join("%s %s (query-paired p %s, family p %s)" % (
-            copy, g(fusion(copy=copy, statistic="gold_ndcg_gap"), "%+.4f"),
-            g(fusion(copy=copy, statistic="query_paired_p"), "%.4f"),
-            g(fusion(copy=copy, statistic="family_p"), "%.4f")) for copy in ("construction", "s0", "s"))
+            copy, g(fusion(copy=copy, statistic="gold_ndcg_gap")),
+            g(fusion(copy=copy, statistic="query_paired_p")),
+            g(fusion(copy=copy, statistic="family_p"))) for copy in ("construction", "s0", "s"))
         out.append("  SourceShift fusion - BM25-AND gold-only NDCG@10 gap (0-1): " + gaps)
     return out
 

@@ -343,16 +343,16 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     """
     root = data_root(root)
     check_root(root)
-    inst, role, kind, sides = _role(Instrument(root), role, release, len(runs))
+    inst, role, kind, sides = _role(Instrument(root).named(release), role, len(runs))
     form, files = _role_files(inst, role, kind, sides, form)
     rels = [found[0] for found in files]
-    judged = Judgements.of_copy(inst, qrels)
+    judged = Judgements.of_copy(inst, inst.copy(qrels))
     verify_inputs(inst, [inst.CORPUS, inst.QUERIES, inst.SYSTEMS, layout.CROSSWALK] + judged.inputs + [
         rel for found in files for rel in found], verify, warn)
-    design = Design(inst, judged, shared=(judged.released == inst.QRELS))
+    design = Design(inst, judged, shared=judged.released.last)
     rankings, outs, entries = [], [], []
     for path, rel, (key, sid) in zip(runs, rels, sides):
-        ranking, order = _read(inst, judged, path, release, run_format, ties, stdin)
+        ranking, order = _read(inst, judged, path, run_format, ties, stdin)
         out = judged.outcomes(inst, ranking=ranking)
         entries.append(_run_entry(inst, judged, design, path, order, key, sid, rel, ranking, out, per_query))
         rankings.append(ranking)
@@ -374,16 +374,15 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     return result
 
 
-def _role(inst, role, release, n_runs):
+def _role(inst, role, n_runs):
     """``(instrument, role, kind, sides)`` of ``--role`` on ``--release`` (a ``BASE,VARIANT`` pair named as its
     block); a block on SourceShift, or a number of runs the role does not take, is a
     :class:`~nclue.core.errors.UsageError`."""
     role = _block_of_pair(role) if "," in role else role
     kind, sides = role_systems(load_crosswalk(inst.root), role)
-    if release == "v2":
-        if kind == "block":
-            raise UsageError("--role %s is a Table 5 block, whose contrasts are CrossPage's: drop --release v2" % role)
-        inst = inst.v2()
+    if kind == "block" and inst.base != layout.V1:
+        raise UsageError("--role %s is a Table 5 block, whose contrasts are CrossPage's: drop --release %s" % (
+            role, inst.release.name))
     if n_runs != len(sides):
         raise UsageError("--role %s is %s: give %s" % (
             role, "a Table 5 block" if kind == "block" else "a system",
@@ -391,13 +390,13 @@ def _role(inst, role, release, n_runs):
     return inst, role, kind, sides
 
 
-def _read(inst, judged, path, release, run_format, ties, stdin):
+def _read(inst, judged, path, run_format, ties, stdin):
     """``(ranking, order)`` of one re-run; a run of the other release's queries is told to give ``--release``,
     and one that ranks nothing is an :class:`~nclue.core.errors.EmptyRun` (nothing to compare)."""
     try:
         ranking, order = read_run(path, inst.queries(), inst.corpus(), run_format, ties, stdin=stdin)
     except InputError as exc:
-        raise _release_hint(inst, release, exc)
+        raise _release_hint(inst, exc)
     if not any(q in ranking and ranking[q].docids for q in judged.queries):
         raise EmptyRun("%s ranks no document for any of the %d evaluation queries (an empty or blank run?): "
                        "there is nothing to compare" % ("<stdin>" if path == "-" else path, len(judged.queries)))

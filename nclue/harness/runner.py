@@ -449,11 +449,11 @@ def _prewarm(inst, ctx, needed):
         if f.status == "ok" and f.role in ("ranking", "form-ranking") and rel in needed:
             in_v2 = rel.startswith(layout.V2 + "/")
             part = v2 if in_v2 else v1
-            copies = [c.path for c in part.copies() if c.path in needed]
+            copies = [c for c in part.copies() if c.path in needed]
             if not attempt("preloading " + rel, lambda rel=rel, part=part: part.ranking(rel))[0]:
                 continue
             for copy in copies:
-                if ctx.status(copy) == "ok":
+                if ctx.status(copy.path) == "ok":
                     attempt("preloading the outcomes of " + rel, lambda rel=rel, part=part, copy=copy: outcomes(
                         part, rel, copy))
 

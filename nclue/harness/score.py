@@ -110,11 +110,11 @@ class Judgements:
         self.ideals, self.inputs, self.stream_copy, self.released = ideal, inputs, stream_copy, released
 
     @classmethod
-    def of_copy(cls, inst, name):
-        """A released qrel copy (None: the release's last)."""
-        rel = inst.copy_path(name)
-        return cls(rel, inst.evaluation_queries(rel), inst.qrels(rel), gold_sets(inst, rel), ideals(inst, rel),
-                   inst.copy_inputs(rel), rel, rel)
+    def of_copy(cls, inst, copy=None):
+        """A released qrel copy (a :class:`~nclue.core.layout.QrelCopy` of ``inst``'s release; None: its last)."""
+        copy = copy or inst.copy()
+        return cls(copy.path, inst.evaluation_queries(copy), inst.qrels(copy), gold_sets(inst, copy),
+                   ideals(inst, copy), list(copy.evaluation_inputs), copy.path, copy)
 
     @classmethod
     def of_file(cls, inst, path):
@@ -229,10 +229,10 @@ def comparisons(design, run_out, references):
     return out
 
 
-def _reference_runs(inst, release):
+def _reference_runs(inst):
     """Every system of the release with its reference ranking (v1: the raw-form matrix; v2: its raw-form runs)."""
     systems, _ = inst.systems()
-    if release == "v2":
+    if inst.base == layout.V2:
         return [(sid, layout.ranking_path(sid, "raw", layout.V2)) for sid in sorted(systems)
                 if inst.exists(layout.ranking_path(sid, "raw", layout.V2))]
     return [(sid, layout.ranking_path(sid)) for sid in sorted(systems)]
@@ -289,20 +289,20 @@ def _labels(runs, names, tags):
     return labels
 
 
-def _release_hint(inst, release, exc):
+def _release_hint(inst, exc):
     """An unknown-query error on a run of the other release, with a hint to say ``--release``."""
     if not isinstance(exc, UnknownQuery) or not isinstance(exc.qid, str):
         return exc
-    other = "v2" if release == "v1" else "v1"
+    other = inst.v2() if inst.base == layout.V1 else inst.v1()
     try:
-        other_queries = (inst.v2() if other == "v2" else inst.v1()).queries()
+        other_queries = other.queries()
     except Exception:       # noqa: BLE001 -- the hint is a courtesy; the original error stands
         return exc
     for qid in list(other_queries)[:1]:
         prefix = qid.split("_")[0] + "_"
         if exc.qid.startswith(prefix):
             return InputError(exc.path, "%s (the query ids are %s's: give --release %s)" % (
-                exc.message, "SourceShift" if other == "v2" else "CrossPage", other), line=exc.line, field=exc.field)
+                exc.message, other.release.title, other.release.name), line=exc.line, field=exc.field)
     return exc
 
 
@@ -332,16 +332,16 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
         raise UsageError("--qrels names a released copy and --qrels-file a file of your own: give one of them")
     root = data_root(root)
     check_root(root)
-    inst = Instrument(root)
-    if release == "v2":
-        inst = inst.v2()
-    known, wanted = _references(inst, release, against)
-    judged = _judgements(inst, known, wanted, qrels, qrels_file, verify, warn)
-    design = Design(inst, judged, shared=(release == "v1" and judged.released == inst.QRELS))
+    inst = Instrument(root).named(release)
+    copy = None if qrels_file is not None else inst.copy(qrels)
+    known, wanted = _references(inst, against)
+    judged = _judgements(inst, known, wanted, copy, qrels_file, verify, warn)
+    # the release's analyses draw CrossPage's final copy's resamples: a score on it shares them
+    design = Design(inst, judged, shared=(judged.released == layout.RELEASES[layout.V1].copy()))
     scored, tags = [], []
     for i, run in enumerate(runs):
         found = set()
-        scored.append(_score_run(inst, judged, release, i, run, run_format, ties, stdin, found, allow_empty, warn))
+        scored.append(_score_run(inst, judged, i, run, run_format, ties, stdin, found, allow_empty, warn))
         tags.append(found)
     labels = _labels(runs, names, tags)
     result = _header(inst, root, judged, wanted, design, picked)
@@ -351,10 +351,10 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
     return result
 
 
-def _references(inst, release, against):
+def _references(inst, against):
     """``(known, wanted)``: every reference system's ranking path, and the ids ``against`` picks (None: the
     fair scorecard systems); an unknown id is a :class:`~nclue.core.errors.UsageError` naming the systems."""
-    known = dict(_reference_runs(inst, release))
+    known = dict(_reference_runs(inst))
     wanted = default_references(inst) if against is None else list(against)
     unknown = [sid for sid in wanted if sid not in known]
     if unknown:
@@ -363,15 +363,15 @@ def _references(inst, release, against):
     return known, wanted
 
 
-def _judgements(inst, known, wanted, qrels, qrels_file, verify, warn):
+def _judgements(inst, known, wanted, copy, qrels_file, verify, warn):
     """The judgements scored against (a released copy, or a qrels file of one's own), after verifying every
     released file the score reads."""
     base = [inst.CORPUS, inst.QUERIES]
     if qrels_file is None:
-        base += inst.copy_inputs(inst.copy_path(qrels))
+        base += list(copy.evaluation_inputs)
     verify_inputs(inst, base + [inst.SYSTEMS] + [known[sid] for sid in wanted] + (
         [inst.CONDITIONS] if inst.exists(inst.CONDITIONS) else []), verify, warn)
-    return Judgements.of_copy(inst, qrels) if qrels_file is None else Judgements.of_file(inst, qrels_file)
+    return Judgements.of_copy(inst, copy) if qrels_file is None else Judgements.of_file(inst, qrels_file)
 
 
 def _compared_entry(inst, judged, design, known, wanted, scored, labels, i, per_query, picked, warn):
@@ -398,7 +398,7 @@ def _same_ranking(ranking, reference):
     return all(list(ranking[q].docids[:DEPTH]) == list(reference[q].docids[:DEPTH]) for q in ranking)
 
 
-def _score_run(inst, judged, release, i, run, run_format, ties, stdin, found, allow_empty, warn):
+def _score_run(inst, judged, i, run, run_format, ties, stdin, found, allow_empty, warn):
     """``(where, ranking, order, outcomes, ranked queries)`` of the ``i``-th run (a path, ``-`` or data);
     :class:`~nclue.core.errors.EmptyRun` when it ranks nothing, unless ``allow_empty``."""
     queries, corpus = judged.queries, inst.corpus()
@@ -406,7 +406,7 @@ def _score_run(inst, judged, release, i, run, run_format, ties, stdin, found, al
         try:
             ranking, order = read_run(run, inst.queries(), corpus, run_format, ties, stdin=stdin, tags=found)
         except InputError as exc:
-            raise _release_hint(inst, release, exc)
+            raise _release_hint(inst, exc)
         where = "<stdin>" if run == STDIN else run
     else:
         where = "run%d (given as data)" % (i + 1)

@@ -191,8 +191,8 @@ def load_for(inst):
     """All audit records of an instrument's root, validated against both releases' construction copies (the
     copies the packet was sampled from): :func:`load` with each release's queries, corpus and copy."""
     v1, v2 = inst.v1(), inst.v2()
-    return load(inst.root, {name: (part.queries(), part.corpus(), part.qrels(part.copies()[0].path),
-                                   part.copies()[0].path) for name, part in (("v1", v1), ("v2", v2))})
+    return load(inst.root, {part.release.name: (part.queries(), part.corpus(), part.qrels(part.copies()[0]),
+                                                part.copies()[0].path) for part in (v1, v2)})
 
 
 class RecordLoading:

@@ -68,6 +68,6 @@ def challenge_records(inst):
     """The targeted challenge's records, loaded once per instrument against SourceShift S0 and the audit's pages."""
     def load():
         v2 = inst.v2()
-        return load_challenge(inst.root, v2.evaluation_queries(layout.V2_QRELS_S0), v2.corpus(),
-                              v2.qrels(layout.V2_QRELS_S0), audit_records(inst).pages)
+        return load_challenge(inst.root, v2.evaluation_queries(v2.copy("s0")), v2.corpus(),
+                              v2.qrels(v2.copy("s0")), audit_records(inst).pages)
     return inst.memo("audit:challenge-records", load)

@@ -16,23 +16,24 @@ from ..base import Value
 SCORE_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, layout.QRELS]
 
 
-def gold_sets(inst, qrels_rel=None):
-    """``{qid: (gold, subsets)}`` of a release under one qrel copy (default: its ``qrels.jsonl``)."""
-    rel = qrels_rel or inst.QRELS
-    return inst.memo("sets:" + rel, lambda: gold_and_subsets(inst.evaluation_queries(rel), inst.qrels(rel)))
+def gold_sets(inst, copy=None):
+    """``{qid: (gold, subsets)}`` of a release under one qrel copy (a :class:`~nclue.core.layout.QrelCopy`;
+    default: the release's last)."""
+    copy = copy or inst.copy()
+    return inst.memo("sets:" + copy.path, lambda: gold_and_subsets(inst.evaluation_queries(copy), inst.qrels(copy)))
 
 
-def ideals(inst, qrels_rel):
+def ideals(inst, copy):
     """Ideal graded DCG@10 per query of one qrel copy (computed once per instrument)."""
-    qrels = inst.qrels(qrels_rel)
-    return inst.memo("ideals:" + qrels_rel, lambda: {q: ideal_graded_dcg(g) for q, g in qrels.items()})
+    qrels = inst.qrels(copy)
+    return inst.memo("ideals:" + copy.path, lambda: {q: ideal_graded_dcg(g) for q, g in qrels.items()})
 
 
-def outcomes(inst, rel, qrels_rel=None):
-    """Per-query outcome vectors of one ranking file under a qrel copy (default: the release's
-    ``qrels.jsonl``) over that copy's evaluation queries, memoised per instrument."""
-    copy = qrels_rel or inst.QRELS
-    return inst.memo("outcomes:%s|%s" % (rel, copy), lambda: evaluate(
+def outcomes(inst, rel, copy=None):
+    """Per-query outcome vectors of one ranking file under a qrel copy (a :class:`~nclue.core.layout.QrelCopy`;
+    default: the release's last) over that copy's evaluation queries, memoised per instrument."""
+    copy = copy or inst.copy()
+    return inst.memo("outcomes:%s|%s" % (rel, copy.path), lambda: evaluate(
         inst.ranking(rel), inst.evaluation_queries(copy), inst.qrels(copy), gold_sets(inst, copy),
         ideals=ideals(inst, copy)))
 
