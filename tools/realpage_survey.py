@@ -56,15 +56,30 @@ END_OF_BODY = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?
                          re.IGNORECASE)
 
 
-def ar_members(data):
-    """``{name: bytes}`` of a Debian package's ``ar`` archive."""
+class SurveyError(Exception):
+    """A package that cannot be read as pinned: the message names the file and what was wrong."""
+
+
+def ar_members(data, where="<data>"):
+    r"""``{name: bytes}`` of a Debian package's ``ar`` archive; a malformed or truncated archive is a
+    :class:`SurveyError`.
+
+    >>> member = b"debian-binary   0           0     0     100644  4         `\n2.0\n"
+    >>> ar_members(b"!<arch>\n" + member)
+    {'debian-binary': b'2.0\n'}
+    """
     if data[:8] != b"!<arch>\n":
-        raise ValueError("not an ar archive")
+        raise SurveyError("%s: not an ar archive (a Debian package starts with !<arch>)" % where)
     out, at = {}, 8
-    while at + 60 <= len(data):
+    while at < len(data):
         header = data[at:at + 60]
-        name = header[:16].decode("ascii").strip().rstrip("/")
-        size = int(header[48:58].decode("ascii").strip())
+        if len(header) < 60 or header[58:60] != b"`\n":
+            raise SurveyError("%s: truncated or malformed ar member header at byte %d" % (where, at))
+        name = header[:16].decode("ascii", errors="replace").strip().rstrip("/")
+        size_field = header[48:58].decode("ascii", errors="replace").strip()
+        if not size_field.isdigit() or at + 60 + int(size_field) > len(data):
+            raise SurveyError("%s: member %r: size %r runs past the end of the file" % (where, name, size_field))
+        size = int(size_field)
         out[name] = data[at + 60:at + 60 + size]
         at += 60 + size + (size % 2)
     return out
@@ -72,11 +87,17 @@ def ar_members(data):
 
 def package_files(path):
     """``(name, bytes)`` of every RFC text and metadata file of one package."""
-    members = ar_members(open(path, "rb").read())
-    data = next(v for k, v in members.items() if k.startswith("data.tar"))
-    if data[:6] == b"\xfd7zXZ\x00":
-        data = lzma.decompress(data)
-    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+    members = ar_members(open(path, "rb").read(), path)
+    data = next((v for k, v in members.items() if k.startswith("data.tar")), None)
+    if data is None:
+        raise SurveyError("%s: no data.tar member (members: %s)" % (path, ", ".join(sorted(members))))
+    try:
+        if data[:6] == b"\xfd7zXZ\x00":
+            data = lzma.decompress(data)
+        archive = tarfile.open(fileobj=io.BytesIO(data))
+    except (lzma.LZMAError, tarfile.TarError) as exc:
+        raise SurveyError("%s: data.tar cannot be read: %s" % (path, exc))
+    with archive:
         for member in archive:
             base = os.path.basename(member.name)
             if member.isfile() and re.match(r"rfc\d+\.(txt\.gz|json)$", base):
@@ -173,9 +194,14 @@ def survey(deb_folder, stand_in=None, seed=20230121):
     texts, meta = {}, {}
     for name, digest in sorted(PACKAGES.items()):
         path = os.path.join(deb_folder, "%s_%s_all.deb" % (name, VERSION))
+        if not os.path.isfile(path):
+            raise SurveyError("%s: missing (apt-get download %s=%s; docs/realpage.md#the-packages)" % (
+                path, name, VERSION))
+        if os.path.islink(path):
+            raise SurveyError("%s: a symbolic link; give the downloaded file itself" % path)
         got = hashlib.sha256(open(path, "rb").read()).hexdigest()
         if got != digest:
-            raise SystemExit("%s: sha256 %s, pinned %s" % (path, got, digest))
+            raise SurveyError("%s: sha256 expected %s, found %s" % (path, digest, got))
         count = 0
         for base, data in package_files(path):
             number = int(re.match(r"rfc(\d+)", base).group(1))
@@ -404,7 +430,12 @@ def main(argv=None):
     parser.add_argument("--stand-in", default=None, help="a checkout, to compare with the stand-in's page counts")
     parser.add_argument("--seed", type=int, default=20230121, help="the sample's seed (default: the version)")
     args = parser.parse_args(argv)
-    json.dump(survey(args.debs, args.stand_in, args.seed), sys.stdout, indent=1, sort_keys=True)
+    try:
+        result = survey(args.debs, args.stand_in, args.seed)
+    except SurveyError as exc:
+        sys.stderr.write("realpage_survey: %s\n" % exc)
+        return 2
+    json.dump(result, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
     return 0
 
