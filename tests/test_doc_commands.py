@@ -150,6 +150,18 @@ def check_sha256sum(ctx):
     assert proc.returncode == 0 and proc.stdout.count(": OK") == len(proc.stdout.splitlines()) > 100
 
 
+def check_realpage_survey(ctx):
+    """`python tools/realpage_survey.py DEB_FOLDER --stand-in . > survey.json` (docs/realpage.md): on a folder
+    without the doc-rfc packages it names the first missing one, with the apt-get line that fetches it, and
+    exits 2 without a traceback.  The survey itself needs the 476 MB of packages; tests/test_realpage_survey.py
+    works its parts by hand."""
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "tools", "realpage_survey.py"), str(ctx["tmp"]),
+                           "--stand-in", "."], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "doc-rfc-experimental_20230121-1_all.deb: missing (apt-get download doc-rfc-experimental=20230121-1" \
+        in proc.stderr, proc.stderr
+
+
 def check_export_pages(ctx):
     """`nclue export-pages /tmp/pages` writes /tmp/pages/pages.jsonl with docid, page, text, synthetic (run on
     the mini release through NCLUE_DATA so that it takes seconds; the command line is unchanged)."""
@@ -412,6 +424,7 @@ COMMANDS = {
     "python reproduce.py --deep": ("slow", check_deep),
     "sha256sum -c SHA256SUMS": ("run", check_sha256sum),
     "python -m nclue reproduce": ("run", check_module_reproduce),
+    "python tools/realpage_survey.py DEB_FOLDER --stand-in . > survey.json": ("run", check_realpage_survey),
     "nclue score RUN [RUN...] [--against ID[,ID]] [--format text|json|tsv|markdown|latex] [--per-query]":
         ("synopsis", None),
     "nclue export-qrels OUT": ("synopsis", None),

@@ -12,10 +12,19 @@ import tarfile
 import pytest
 from conftest import REPO
 
-sys.path.insert(0, os.path.join(REPO, "tools"))
-import realpage_survey as survey  # noqa: E402
-
 TOOL = os.path.join(REPO, "tools", "realpage_survey.py")
+
+
+def _load_tool():
+    """The survey script as a module, loaded from its file (tools/ is not a package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("realpage_survey", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+survey = _load_tool()
 
 
 def _ar(members):
