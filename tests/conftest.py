@@ -1,4 +1,5 @@
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -106,16 +107,28 @@ SHARED_FIXTURES = (("repo_run", "full_runs"), ("second_run", "full_runs"), ("fai
                    ("rehearsal", "rehearsal"), ("challenge_release", "challenge_release"))
 
 
+# the slow tests (pyproject.toml's ``slow`` marker; the README's test command leaves them out and
+# ``python -m pytest -q -rs -m slow`` runs them; .ci/run runs both): every test that reads one of the expensive
+# shared fixtures, and every test whose own run took at least the threshold of tests/durations.json
+# (bench/bench_tests.py measures them and writes the file)
+SLOW_FIXTURES = tuple(fixture for fixture, _ in SHARED_FIXTURES)
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "durations.json"), encoding="utf-8") as _handle:
+    SLOW_TESTS = frozenset(json.load(_handle)["slow"])
+
+
 @pytest.hookimpl(tryfirst=True)        # before pytest-xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(items):
     """The tests that read one expensive fixture go to one worker (:data:`SHARED_FIXTURES`): the shared full
-    runs, the Monte Carlo rehearsal, the rehearsal and the challenge release are each computed once."""
+    runs, the Monte Carlo rehearsal, the rehearsal and the challenge release are each computed once.  Those
+    tests, and the ones tests/durations.json lists, are marked ``slow`` (:data:`SLOW_TESTS`)."""
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         for fixture, group in SHARED_FIXTURES:
             if fixture in names:
                 item.add_marker(pytest.mark.xdist_group(group))
                 break
+        if item.nodeid in SLOW_TESTS or names & set(SLOW_FIXTURES):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

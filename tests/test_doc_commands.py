@@ -114,9 +114,38 @@ def check_test_command(ctx):
     installs from exist and name the reference libraries the README lists."""
     ci = open(os.path.join(REPO, ".ci", "run"), encoding="utf-8").read()
     assert "\npython -m pip install -r requirements-dev.txt -e . && python -m pytest -q -rs\n" in ci
+    assert "\npython -m pytest -q -rs -m slow\n" in ci          # and the slow tests: CI runs every test
     dev = open(os.path.join(REPO, "requirements-dev.txt"), encoding="utf-8").read()
     for name in ("pytest", "pytest-xdist", "pytrec-eval-terrier", "rank-bm25", "scipy", "statsmodels", "scikit-learn", "repro-eval"):
         assert name in dev or name in open(os.path.join(REPO, "pyproject.toml"), encoding="utf-8").read(), name
+
+
+def check_slow_tests(ctx):
+    """`python -m pytest -q -rs -m slow` runs the tests the README's command leaves out: `.ci/run` runs it after
+    that command, and the two selections are disjoint and together every test (collected, not run)."""
+    ci = open(os.path.join(REPO, ".ci", "run"), encoding="utf-8").read()
+    assert ci.index("python -m pytest -q -rs\n") < ci.index("\npython -m pytest -q -rs -m slow\n")
+
+    def collected(*marks):
+        proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                               "-n", "0"] + list(marks), cwd=REPO, capture_output=True, text=True, timeout=600)
+        return {line for line in proc.stdout.splitlines() if "::" in line}
+    quick, slow, every = collected(), collected("-m", "slow"), collected("-m", "")
+    assert len(slow) > 100 and len(quick) > 300 and not quick & slow and quick | slow == every
+
+
+def check_bench_tests(ctx):
+    """`python bench/bench_tests.py` writes the slow list from pytest's durations (here from a small log, into
+    a temporary file: the real run times the whole suite)."""
+    log = ctx["tmp"] / "log.txt"
+    log.write_text("1.20s call     tests/test_a.py::test_x@full_runs\n0.90s setup    tests/test_a.py::test_y\n"
+                   "0.30s call     tests/test_a.py::test_y\n2 passed in 3.50s\n", encoding="utf-8")
+    out = ctx["tmp"] / "durations.json"
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "bench_tests.py"), "--from-log", str(log),
+                           "--out", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(out.read_text(encoding="utf-8"))
+    assert got["slow"] == {"tests/test_a.py::test_x": 1.2} and got["fast_call_s"] == 0.3 and got["suite_wall_s"] == 3.5
 
 
 def check_pip_install(ctx):
@@ -430,6 +459,8 @@ COMMANDS = {
     "nclue export-qrels OUT": ("synopsis", None),
     "nclue export-pages OUT": ("synopsis", None),
     "python -m pip install .": ("run", check_pip_install),
+    "python -m pytest -q -rs -m slow": ("run", check_slow_tests),
+    "python bench/bench_tests.py": ("run", check_bench_tests),
     "trec_eval -l 2": ("name", None),
     "python bench/bench_reproduce.py --scaling": ("slow", check_scaling),
     "python bench/bench_reproduce.py --build": ("slow", check_build_bench),

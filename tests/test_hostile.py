@@ -196,7 +196,18 @@ def test_the_suite_is_large_enough():
     assert len(CASES) >= 150
 
 
-@pytest.mark.parametrize("rel,name,mutate,expect", CASES, ids=["%s:%s" % (c[0], c[1]) for c in CASES])
+def _case_params():
+    """Every case; all but each file's first damage are ``slow`` (the quick suite meets every file once, and
+    ``-m slow`` every other damage: README, "Tests")."""
+    seen, out = set(), []
+    for case in CASES:
+        out.append(pytest.param(*case, id="%s:%s" % (case[0], case[1]), marks=[pytest.mark.slow] if case[0] in seen
+                                else []))
+        seen.add(case[0])
+    return out
+
+
+@pytest.mark.parametrize("rel,name,mutate,expect", _case_params())
 def test_damage_fails_cleanly_and_names_the_file(mini_all, tmp_path, rel, name, mutate, expect):
     root = str(tmp_path / "inst")
     shutil.copytree(mini_all, root)
