@@ -46,7 +46,11 @@ def main(argv=None):
     parser.add_argument("--out", metavar="FILE", default=OUT, help="where to write (default tests/durations.json)")
     args = parser.parse_args(argv)
     if args.from_log:
-        log = open(args.from_log, encoding="utf-8").read()
+        try:
+            with open(args.from_log, encoding="utf-8") as handle:
+                log = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SystemExit("bench_tests: %s: %s" % (args.from_log, exc))
         command = "read from a log of: python -m pytest -q -rs -n 2 --durations=0"
     else:
         command = "python -m pytest -q -rs -m '' --durations=0"
@@ -57,7 +61,7 @@ def main(argv=None):
         print("suite: exit %d in %.0f s wall" % (proc.returncode, time.time() - started))
     times = call_times(log)
     if not times:
-        raise SystemExit("no --durations lines in the log")
+        raise SystemExit("bench_tests: no --durations lines in the log (run pytest with --durations=0)")
     found = SUMMARY.findall(log)
     slow = {t: round(s, 2) for t, s in sorted(times.items()) if s >= args.threshold}
     document = {"threshold_s": args.threshold, "measured_with": command,

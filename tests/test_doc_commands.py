@@ -146,6 +146,10 @@ def check_bench_tests(ctx):
     assert proc.returncode == 0, proc.stderr
     got = json.loads(out.read_text(encoding="utf-8"))
     assert got["slow"] == {"tests/test_a.py::test_x": 1.2} and got["fast_call_s"] == 0.3 and got["suite_wall_s"] == 3.5
+    for bad, message in ((ctx["tmp"] / "absent.txt", "No such file"), (out, "no --durations lines in the log")):
+        proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "bench_tests.py"), "--from-log", str(bad),
+                               "--out", str(ctx["tmp"] / "unused.json")], capture_output=True, text=True)
+        assert proc.returncode == 1 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
 def check_pip_install(ctx):

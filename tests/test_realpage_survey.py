@@ -2,6 +2,7 @@
 acronym rule and page gates worked by hand, and hostile packages refused with a message and exit 2 (no
 traceback).  The packages themselves are not needed: the cases are built here."""
 
+import gzip
 import io
 import lzma
 import os
@@ -143,3 +144,19 @@ def test_a_well_formed_package_yields_its_rfc_files_only(tmp_path):
     deb = tmp_path / "x.deb"
     deb.write_bytes(_deb(files))
     assert sorted(survey.package_files(str(deb))) == [("rfc7.json", b"{}"), ("rfc7.txt.gz", b"gz")]
+
+
+@pytest.mark.parametrize("name,data,expected", [
+    ("rfc1.json", b"{\"title\": ", "member rfc1.json does not decode"),
+    ("rfc1.json", b"[1, 2]", "not a JSON object"),
+    ("rfc1.json", b"\xff\xfe", "member rfc1.json does not decode"),
+    ("rfc1.json", b"[" * 100000 + b"]" * 100000, "member rfc1.json does not decode"),
+    ("rfc1.txt.gz", b"not gzip", "member rfc1.txt.gz does not decode"),
+    ("rfc1.txt.gz", gzip.compress(b"page one\f", mtime=0)[:-6], "member rfc1.txt.gz does not decode"),
+], ids=["truncated json", "not an object", "not utf-8", "deeply nested", "not gzip", "truncated gzip"])
+def test_a_member_that_does_not_decode_is_named(name, data, expected):
+    with pytest.raises(survey.SurveyError) as caught:
+        survey.decode_member(name, data, "pkg.deb")
+    assert str(caught.value).startswith("pkg.deb: ") and expected in str(caught.value)
+    assert survey.decode_member("rfc2.json", b'{"page_count": "3"}', "pkg.deb") == {"page_count": "3"}
+    assert survey.decode_member("rfc2.txt.gz", gzip.compress("caf\u00e9\f".encode(), mtime=0), "pkg.deb") == "caf\u00e9\f"

@@ -104,6 +104,20 @@ def package_files(path):
                 yield base, archive.extractfile(member).read()
 
 
+def decode_member(name, data, where):
+    """One package member: ``rfcNNNN.json`` as its JSON object, ``rfcNNNN.txt.gz`` as its text (UTF-8, an
+    undecodable byte replaced); a member that does not decode is a :class:`SurveyError` naming it."""
+    try:
+        if name.endswith(".json"):
+            value = json.loads(data.decode("utf-8"))
+            if not isinstance(value, dict):
+                raise ValueError("not a JSON object")
+            return value
+        return gzip.decompress(data).decode("utf-8", errors="replace")
+    except (ValueError, EOFError, OSError, RecursionError) as exc:
+        raise SurveyError("%s: member %s does not decode: %s" % (where, name, str(exc)[:120]))
+
+
 def split_pages(text):
     """The pages of an RFC's text: split at form feeds, NFKC, the running header and the footer stripped;
     also whether each page ended in "[Page N]"."""
@@ -208,9 +222,9 @@ def survey(deb_folder, stand_in=None, seed=20230121):
             if base.endswith(".txt.gz") and number in texts:
                 out["rfc_texts_in_two_packages"] += 1
             if base.endswith(".json"):
-                meta[number] = json.loads(data.decode("utf-8"))
+                meta[number] = decode_member(base, data, path)
             else:
-                texts[number] = gzip.decompress(data).decode("utf-8", errors="replace")
+                texts[number] = decode_member(base, data, path)
                 count += 1
         out["packages"][name] = {"sha256": digest, "rfc_texts": count}
     out["rfc_texts"] = len(texts)
