@@ -42,6 +42,13 @@ def _write(path, doc):
 
 @pytest.mark.parametrize("edit,message", [
     (lambda d: d["claims"][0].update(inputs=[]), "names no input"),
+    (lambda d: d["claims"][0].update(inputs="data/v1/qrels.jsonl"),
+     "field 'claims[0].inputs': must be a list of {path, sha256}"),
+    (lambda d: d["claims"][0]["inputs"].append("data/v1/qrels.jsonl"), "must be a list of {path, sha256}"),
+    (lambda d: d["claims"][0]["inputs"].append({"path": "x"}), "must be a list of {path, sha256}"),
+    (lambda d: d["claims"][0]["inputs"].append({"path": 3, "sha256": "0" * 64}), "must be a list of {path, sha256}"),
+    (lambda d: d["claims"][0]["inputs"].append({"path": "x", "sha256": None}), "must be a list of {path, sha256}"),
+    (lambda d: d["claims"][0]["inputs"].append({"sha256": "0" * 64}), "must be a list of {path, sha256}"),
     (lambda d: d["claims"][0]["inputs"].append(dict(d["claims"][0]["inputs"][0])), "lists an input twice"),
     (lambda d: d["claims"][0].update(level="paper"), "is at level 'paper' but the file's level"),
     (lambda d: d.update(level="paper"), "is at level"),

@@ -8,10 +8,23 @@ value and its recomputation come from one implementation.
 """
 
 import importlib
-import pkgutil
+import os
 
 # the shared pieces every analysis sits on (a module and a package); every other module declares ANALYSES
 SHARED = ("base", "shared")
+
+
+def _module_names():
+    """The modules and subpackages of this package's folder, sorted: each ``NAME.py`` and each folder with an
+    ``__init__.py`` (what :func:`pkgutil.iter_modules` lists for a folder, without importing :mod:`inspect`)."""
+    names = set()
+    for folder in __path__:
+        for entry in os.scandir(folder):
+            if entry.is_file() and entry.name.endswith(".py") and entry.name != "__init__.py":
+                names.add(entry.name[:-3])
+            elif entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
+                names.add(entry.name)
+    return sorted(name for name in names if name.isidentifier())
 
 
 def _registry():
@@ -19,14 +32,14 @@ def _registry():
     ``ANALYSES`` alone), in module-name order; a module that declares none, or a name declared twice, is an
     error at import, never a silent omission."""
     out = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name in SHARED:
+    for name in _module_names():
+        if name in SHARED:
             continue
-        module = importlib.import_module("%s.%s" % (__name__, info.name))
+        module = importlib.import_module("%s.%s" % (__name__, name))
         analyses = getattr(module, "ANALYSES", None)
         if not analyses:
             raise ImportError("nclue.analyses.%s declares no ANALYSES (shared pieces are %s)" % (
-                info.name, ", ".join(SHARED)))
+                name, ", ".join(SHARED)))
         for analysis in analyses:
             if analysis.name in out:
                 raise ImportError("analysis %s is declared twice" % analysis.name)

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from ..core import layout
 from ..core.integrity import load_manifest
-from ..core.jsonio import iter_jsonl, read_json
+from ..core.jsonio import ABSENT, iter_key, read_json
 from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
 from ..paperaudit.bindings import BY_CLAIM
@@ -74,11 +74,13 @@ def _synthetic(inst, part, corpus, documents):
 
 
 def _row_flags(inst, rel, declared):
-    """The rows of a JSON Lines file whose ``synthetic`` flag is not MANIFEST.json's (file:line each)."""
+    """The rows of a JSON Lines file whose ``synthetic`` flag is not MANIFEST.json's (file:line each).  Only
+    the flag of each row is read (:func:`nclue.core.jsonio.iter_key`); the rows are validated by their loader
+    (:mod:`nclue.labelaudit.audit_records`) at the levels that read them."""
     out = []
-    for line, obj in iter_jsonl(inst.path(rel), rel):
-        if "synthetic" in obj and obj["synthetic"] is not declared:
-            out.append("%s:%d: synthetic=%s, MANIFEST.json says %s" % (rel, line, json.dumps(obj["synthetic"]),
+    for line, flag in iter_key(inst.path(rel), rel, "synthetic"):
+        if flag is not ABSENT and flag is not declared:
+            out.append("%s:%d: synthetic=%s, MANIFEST.json says %s" % (rel, line, json.dumps(flag),
                                                                        json.dumps(declared)))
     return out
 

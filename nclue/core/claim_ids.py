@@ -41,7 +41,7 @@ class ClaimId:
     words or a pattern (default :data:`NAME`); ``analyses`` are the analyses whose claims it builds (a part
     named ``analysis`` takes its values from them)."""
 
-    __slots__ = ("template", "analyses", "copies", "parts", "domains", "_regex", "_prefix")
+    __slots__ = ("template", "analyses", "copies", "parts", "domains", "_source", "_compiled", "_prefix")
 
     def __init__(self, template, analyses, **domains):
         self.template = template
@@ -62,8 +62,17 @@ class ClaimId:
             pieces.append("(?P<%s>%s)" % (match.group(1), self._pattern(match.group(1))))
             at = match.end()
         pieces.append(re.escape(template[at:]))
-        self._regex = re.compile("".join(pieces) + r"\Z")
+        self._source = "".join(pieces) + r"\Z"      # compiled when an id is first matched (:attr:`_regex`)
+        self._compiled = None
         self._prefix = template.split("{", 1)[0]          # the literal start every id it builds has
+
+    @property
+    def _regex(self):
+        """The template's pattern, compiled once on first use: a run that matches no id (``--only
+        integrity``) does not pay for the 60-odd compilations at import."""
+        if self._compiled is None:
+            self._compiled = re.compile(self._source)
+        return self._compiled
 
     def _pattern(self, part):
         domain = self.domains[part]

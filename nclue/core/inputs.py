@@ -107,13 +107,21 @@ def read_input(path, where, budget=None):
         return _read_bounded(fh, where, budget)
 
 
-def _read_bounded(fh, where, budget):
-    """An open regular file's bytes from its start, at most ``budget`` of them (its size checked first, and
-    the read stops one byte past the budget, should the file grow)."""
+def check_size(fh, where, budget):
+    """An InputError when the open file is already larger than ``budget`` bytes (before anything is read)."""
     size = os.fstat(fh.fileno()).st_size
     if size > budget:
         raise InputError(where, "file of %d bytes is larger than the %d-byte limit" % (size, budget))
-    data = fh.read(budget + 1)
+    return size
+
+
+def _read_bounded(fh, where, budget):
+    """An open regular file's bytes from its start, at most ``budget`` of them (its size checked first, and
+    the read stops one byte past the budget, should the file grow)."""
+    size = check_size(fh, where, budget)
+    data = fh.read(size + 1)            # not read(budget + 1): that allocates the whole budget first
+    if len(data) > size:                # the file grew since fstat: read on, up to one byte past the budget
+        data += fh.read(budget + 1 - len(data))
     if len(data) > budget:
         raise _too_large(where, budget)
     return data
@@ -139,19 +147,23 @@ def gunzip_bounded(fileobj, where, budget, noun="file"):
     return b"".join(out)
 
 
-def blocks(path, where, budget=None, size=1 << 20):
-    """Yield the file's bytes in blocks, stopping with an InputError once more than ``budget`` were read."""
+def hash_into(path, where, hasher, budget=None, size=1 << 20):
+    """Feed the file's bytes to ``hasher`` (a :mod:`hashlib` object) and return their number.  They are read
+    into one reused buffer (no allocation per block); what :func:`open_input` refuses and a file larger than
+    ``budget`` are refused."""
     budget = budget_default() if budget is None else budget
-    total = 0
+    buffer = bytearray(size)
+    view, total = memoryview(buffer), 0
     with open_input(path, where) as fh:
+        check_size(fh, where, budget)
         while True:
-            block = fh.read(size)
-            if not block:
-                return
-            total += len(block)
+            count = fh.readinto(buffer)
+            if not count:
+                return total
+            total += count
             if total > budget:
                 raise _too_large(where, budget)
-            yield block
+            hasher.update(view[:count])
 
 
 def is_gzip(path, where):

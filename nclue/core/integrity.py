@@ -16,7 +16,7 @@ import os
 import re
 
 from .errors import InputError, MissingInput, NclueError
-from .inputs import blocks, read_input
+from .inputs import hash_into, read_input
 from .layout import RELEASE_DIRS, abspath, role_of
 from .jsonio import dumps_pretty, open_output, read_json
 
@@ -44,13 +44,10 @@ _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
 
 
 def sha256_file(path, chunk=1 << 20, where=None):
-    """``(sha256 hex, bytes)`` of a regular file, streamed (:func:`nclue.core.inputs.blocks`: a FIFO or a device
+    """``(sha256 hex, bytes)`` of a regular file, streamed (:func:`nclue.core.inputs.hash_into`: a FIFO or a device
     is refused, and reading stops at the file-size limit)."""
     h = hashlib.sha256()
-    size = 0
-    for block in blocks(path, where or path, size=chunk):
-        size += len(block)
-        h.update(block)
+    size = hash_into(path, where or path, h, size=chunk)
     return h.hexdigest(), size
 
 

@@ -19,6 +19,7 @@ Traceback (most recent call last):
 nclue.core.errors.InputError: x.json: values nested deeper than 64 levels
 """
 
+import codecs
 import contextlib
 import errno
 import json
@@ -28,8 +29,10 @@ import stat
 
 from .errors import InputError, UnknownQuery
 
-from .inputs import MAX_FILE_BYTES, read_input  # noqa: E402 -- the one input opener (and its file limit)
+# the one input opener, its file limit and its size check
+from .inputs import MAX_FILE_BYTES, check_size, open_input, read_input  # noqa: E402
 MAX_LINE_CHARS = 1024 * 1024
+READ_BLOCK = 1 << 20                    # a JSON Lines file is read into a buffer of this size (grown for a long line)
 MAX_DEPTH = 64
 MAX_MAGNITUDE = 1e300
 
@@ -189,20 +192,21 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant
 
 
 def depth(obj, limit=MAX_DEPTH):
-    """Nesting depth of a decoded JSON value (a scalar is 0, ``[]`` is 1), counted up to ``limit + 1``."""
-    if not isinstance(obj, (dict, list)):
+    """Nesting depth of a decoded JSON value (a scalar is 0, ``[]`` is 1), counted up to ``limit + 1``.
+    Walked a level at a time: each level is the list of the containers inside the one before.
+
+    >>> depth({"a": [1, {"b": []}], "c": 2}), depth(3), depth([[[[]]]], limit=2)
+    (4, 0, 3)
+    """
+    if type(obj) is not dict and type(obj) is not list:
         return 0
-    deepest, stack = 1, [(obj, 1)]
-    while stack:
-        value, level = stack.pop()
-        if level > deepest:
-            deepest = level
-            if deepest > limit:
-                return deepest
-        children = value.values() if isinstance(value, dict) else value
-        for child in children:
-            if isinstance(child, (dict, list)):
-                stack.append((child, level + 1))
+    level, deepest = [obj], 0
+    while level:
+        deepest += 1
+        if deepest > limit:
+            return deepest
+        level = [child for value in level for child in (value.values() if type(value) is dict else value)
+                 if type(child) is dict or type(child) is list]
     return deepest
 
 
@@ -254,37 +258,177 @@ def iter_jsonl(path, where, text=None):
 
     Rejects: non-UTF-8 bytes, ``\\r`` line ends, blank lines, invalid JSON,
     duplicate keys, NaN/Infinity, non-object lines and a missing final newline
-    (the usual sign of a truncated file).
+    (the usual sign of a truncated file).  A file is read in blocks of whole lines
+    (:data:`READ_BLOCK` bytes or more), so that memory follows the longest line rather than the file;
+    a defect is raised when its block is reached, after the rows before it were yielded.
+
+    >>> rows = list(iter_jsonl(None, "x.jsonl", text='{"a":1}\\n{"a":2}\\n'))
+    >>> rows
+    [(1, {'a': 1}), (2, {'a': 2})]
+    >>> list(iter_jsonl(None, "x.jsonl", text='{"a":1}\\n{"a":2'))
+    Traceback (most recent call last):
+    ...
+    nclue.core.errors.InputError: x.jsonl:2: last line has no newline (truncated file?)
     """
-    if text is None:
-        text = read_bytes_text(path, where)
-    if not text:
+    for block, first in _line_blocks(path, where, text):
+        yield from _rows_block(block, where, first)
+
+
+def iter_key(path, where, key):
+    """Yield ``(line_number, value)`` for each line of a JSON Lines file: the value of the line's top-level
+    ``key`` (:data:`ABSENT` when it has none), found without decoding the rest of the line.
+
+    The rest of a line is *not* validated: this is for a check that needs one field of every row
+    (:mod:`nclue.analyses.release` reads each audit row's ``synthetic`` flag) of a file whose loader
+    validates the rows at its own level.  The file-level defects of :func:`iter_jsonl` (bytes, line ends,
+    line length, truncation) are still raised.  A canonical line (:func:`dumps_line`) with the key after
+    its first member is read by two small decodes: the members before ``,"key":`` closed with ``}`` must be
+    one object without ``key`` -- so the key is a top-level member -- and one value follows it.  Any other
+    line is decoded whole, with :func:`iter_jsonl`'s checks and messages.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "rows.jsonl")
+    >>> _ = open(path, "w").write('{"a":{"flag":false},"flag":true,"text":"x"}\\n{"flag":1}\\n{"b":2}\\n')
+    >>> list(iter_key(path, "rows.jsonl", "flag")) == [(1, True), (2, 1), (3, ABSENT)]
+    True
+    """
+    marker = ',%s:' % json.dumps(key)
+    for block, first in _line_blocks(path, where, None):
+        yield from _key_block(block, where, first, key, marker)
+
+
+class _Absent:
+    """The value :func:`iter_key` gives for a line without the key."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+
+
+def _line_blocks(path, where, text):
+    """Yield ``(text, first_line)`` for the blocks of whole lines of a JSON Lines file (or of ``text``, its
+    decoded contents), raising the file-level defects: bytes that are not UTF-8, a byte-order mark, a line
+    past :data:`MAX_LINE_CHARS` that has no end within four bytes a character, a last line with no newline."""
+    if text is not None:
+        if text:
+            yield text, 1
+            if text[-1] != "\n":
+                raise InputError(where, "last line has no newline (truncated file?)", line=text.count("\n") + 1)
         return
+    buffer = bytearray(READ_BLOCK)
+    kept, offset, line, total = 0, 0, 1, 0        # kept: the bytes of an unfinished line at the buffer's start
+    with open_input(path, where) as fh:
+        check_size(fh, where, MAX_FILE_BYTES)
+        while True:
+            if kept == len(buffer):                 # a line longer than the buffer: double it
+                if kept > 4 * MAX_LINE_CHARS:       # more bytes than the longest line can have characters
+                    raise InputError(where, "line of more than %d characters is longer than the %d-character "
+                                            "limit" % (MAX_LINE_CHARS, MAX_LINE_CHARS), line=line)
+                buffer.extend(bytes(len(buffer)))
+            with memoryview(buffer) as whole, whole[kept:] as free:
+                count = fh.readinto(free)
+            total += count
+            if total > MAX_FILE_BYTES:
+                raise InputError(where, "file is larger than the %d-byte limit" % MAX_FILE_BYTES)
+            if not count:
+                break
+            filled = kept + count
+            cut = buffer.rfind(b"\n", 0, filled) + 1
+            if cut:
+                with memoryview(buffer) as whole, whole[:cut] as lines:
+                    decoded = _decode_block(lines, where, offset, line)
+                buffer[:filled - cut] = buffer[cut:filled]      # the unfinished line moves to the start
+                yield decoded, line
+                offset += cut
+                line += decoded.count("\n")
+            kept = filled - cut
+    if kept:
+        _decode_block(bytes(buffer[:kept]), where, offset, line)     # a bad byte in the last line is named first
+        raise InputError(where, "last line has no newline (truncated file?)", line=line)
+
+
+def _decode_block(data, where, offset, line):
+    """A block of whole lines (bytes or a memoryview of the read buffer), starting at byte ``offset`` and line
+    ``line``, decoded as :func:`decode_text` decodes a file (the byte offset and line in a message are the
+    file's)."""
+    try:
+        text = codecs.utf_8_decode(data, "strict", True)[0]
+    except UnicodeDecodeError as exc:
+        raise InputError(where, "not valid UTF-8 (byte offset %d)" % (offset + exc.start),
+                         line=line + bytes(data[:exc.start]).count(b"\n"))
+    if not offset and text.startswith("\ufeff"):
+        raise InputError(where, "starts with a byte-order mark (UTF-8 without BOM expected)", line=1)
+    return text
+
+
+def _line_ends(text, where, first):
+    """Yield ``(line_number, start, end)`` for the complete lines of a block (``end`` at the newline), after
+    the block-wide check for ``\\r`` and each line's length check; a last line without a newline is left to
+    the caller."""
     if "\r" in text:
-        line = text[: text.index("\r")].count("\n") + 1
-        raise InputError(where, "carriage return found; line ends must be \\n", line=line)
-    lines = text.split("\n")
-    if lines[-1] != "":
-        raise InputError(where, "last line has no newline (truncated file?)", line=len(lines))
-    scan = _DECODER.scan_once
-    for number, raw in enumerate(lines[:-1], 1):
-        if len(raw) > MAX_LINE_CHARS:
+        raise InputError(where, "carriage return found; line ends must be \\n",
+                         line=first + text.count("\n", 0, text.index("\r")))
+    find, pos, number = text.find, 0, first
+    while True:
+        end_of_line = find("\n", pos)
+        if end_of_line < 0:
+            return
+        if end_of_line - pos > MAX_LINE_CHARS:
             raise InputError(where, "line of %d characters is longer than the %d-character limit" % (
-                len(raw), MAX_LINE_CHARS), line=number)
-        # fast path: one object filling the whole line and not deep; anything else takes the checks below,
-        # which give the message
+                end_of_line - pos, MAX_LINE_CHARS), line=number)
+        yield number, pos, end_of_line
+        pos, number = end_of_line + 1, number + 1
+
+
+def _whole_line(text, where, number, pos, end_of_line):
+    """One line decoded by :func:`parse_json_text` (the slow path, which gives every message)."""
+    raw = text[pos:end_of_line]
+    if not raw.strip():
+        raise InputError(where, "blank line", line=number)
+    obj = parse_json_text(raw, where, line=number)
+    if not isinstance(obj, dict):
+        raise InputError(where, "each line must be a JSON object", line=number)
+    return obj
+
+
+def _rows_block(text, where, first):
+    """Yield ``(line_number, object)`` for the complete lines of ``text`` (numbered from ``first``).  Each
+    line is decoded in place (no copy of the line): the fast path is one object that ends exactly at the
+    line's newline and is not deep; anything else takes :func:`_whole_line`."""
+    scan, count = _DECODER.scan_once, text.count
+    for number, pos, end_of_line in _line_ends(text, where, first):
         try:
-            obj, end = scan(raw, 0)
+            obj, end = scan(text, pos)
         except (StopIteration, ValueError, RecursionError):
             obj, end = None, -1
-        if end != len(raw) or type(obj) is not dict or (
-                raw.count("[") + raw.count("{") > MAX_DEPTH and depth(obj) > MAX_DEPTH):
-            if not raw.strip():
-                raise InputError(where, "blank line", line=number)
-            obj = parse_json_text(raw, where, line=number)
-            if not isinstance(obj, dict):
-                raise InputError(where, "each line must be a JSON object", line=number)
+        if end != end_of_line or type(obj) is not dict or (
+                count("[", pos, end) + count("{", pos, end) > MAX_DEPTH and depth(obj) > MAX_DEPTH):
+            obj = _whole_line(text, where, number, pos, end_of_line)
         yield number, obj
+
+
+def _key_block(text, where, first, key, marker):
+    """Yield ``(line_number, value)`` of ``key`` for the complete lines of ``text`` (:func:`iter_key`)."""
+    scan, find = _DECODER.scan_once, text.find
+    for number, pos, end_of_line in _line_ends(text, where, first):
+        at = find(marker, pos, end_of_line)
+        if at > pos:
+            try:
+                before, end = scan(text[pos:at] + "}", 0)
+                if end == at - pos + 1 and type(before) is dict and key not in before:
+                    value, end = scan(text, at + len(marker))
+                    if end < end_of_line and text[end] in ",}" and depth(value) < MAX_DEPTH:
+                        yield number, value
+                        continue
+            except (StopIteration, ValueError, RecursionError):
+                pass
+        obj = _whole_line(text, where, number, pos, end_of_line)
+        yield number, obj.get(key, ABSENT)
 
 
 class Row:

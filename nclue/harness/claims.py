@@ -21,6 +21,7 @@ False
 """
 
 import math
+import operator
 import re
 from decimal import ROUND_HALF_UP, Context, Decimal, DecimalException
 
@@ -241,16 +242,29 @@ def _close(a, b):
     return type(a) is type(b) and a == b
 
 
+_PATH, _SHA256 = operator.itemgetter("path"), operator.itemgetter("sha256")
+
+
+def input_paths(claim):
+    """The paths of a validated frozen claim's inputs, in their order."""
+    return list(map(_PATH, claim["inputs"]))
+
+
 def _check_inputs(rel, field, c):
+    """A claim's ``inputs``: a non-empty list of ``{path, sha256}`` objects (two strings), no path twice.  The
+    type tests map over the list (``set(map(type, ...))``), since a file holds some 60,000 inputs."""
     inputs = c.get("inputs")
-    if not isinstance(inputs, list) or not all(
-            isinstance(x, dict) and isinstance(x.get("path"), str) and isinstance(x.get("sha256"), str)
-            for x in inputs):
+    try:
+        sound = type(inputs) is list and set(map(type, inputs)) <= {dict} and set(map(type, map(_PATH, inputs))) <= {
+            str} and set(map(type, map(_SHA256, inputs))) <= {str}
+    except KeyError:
+        sound = False
+    if not sound:
         raise InputError(rel, "must be a list of {path, sha256}", field=field + ".inputs")
     if not inputs:
         raise InputError(rel, "claim %s names no input: a claim is frozen from the files it reads" % c["id"],
                          field=field + ".inputs")
-    paths = [x["path"] for x in inputs]
+    paths = list(map(_PATH, inputs))
     if len(set(paths)) != len(paths):
         raise InputError(rel, "claim %s lists an input twice" % c["id"], field=field + ".inputs")
 

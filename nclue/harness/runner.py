@@ -20,7 +20,7 @@ from ..core.instrument import Instrument
 from ..core.jsonio import read_json, show_value
 from .checks import EXPECTED_PAPER_FAIL, Check
 from .run_context import RunContext
-from .claims import compare, estimate_difference, load_claim_file
+from .claims import compare, estimate_difference, input_paths, load_claim_file
 from .diagnose import content_problem
 from .guard import attempt
 from .published import build as build_published
@@ -138,7 +138,7 @@ def _run_claim_file(inst, ctx, rel, levels, read):
 def _every(claims, status, reason, cause=None):
     """One check of ``status`` for every frozen claim (a file-wide skip or fail)."""
     return [Check(c["id"], c["level"], status, reason, c["rule"], c["value"], None, c["source"], cause,
-                  [i["path"] for i in c["inputs"]]) for c in claims]
+                  input_paths(c)) for c in claims]
 
 
 def _frozen_claims(inst, ctx, rel, levels, read):
@@ -153,7 +153,7 @@ def _frozen_claims(inst, ctx, rel, levels, read):
         return False, [Check("claims:" + rel, "scoring", "fail", frozen, cause=rel)]
     claims = frozen["claims"]
     for c in claims:
-        read.update(item["path"] for item in c["inputs"])
+        read.update(input_paths(c))
     analysis = REGISTRY.get(frozen["analysis"])
     if analysis is not None and frozen["level"] != analysis.level:
         return False, [Check("claims:" + rel, "integrity", "fail", "%s: field 'level': is %r, but analysis %s runs at "
@@ -209,7 +209,7 @@ def _compare_claim(ctx, rel, analysis, c, produced, unit_state):
     """The check of one frozen claim ``c``: its recomputed value against the frozen one under its rule,
     failing when it was frozen from other inputs or from a file whose hash has changed; a claim not
     recomputed takes its unit's state (or its inputs' gate)."""
-    inputs = [i["path"] for i in c["inputs"]]
+    inputs = input_paths(c)
     if c["id"] not in produced:
         states = unit_state.get(frozenset(inputs), [])
         fails = [st for st in states if st.status == "fail"]
