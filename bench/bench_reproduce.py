@@ -23,6 +23,10 @@ pages and queries; never a release; the paper's transcription is copied in and t
 the paper level does the same work at every scale) -- or reuses them from ``--keep DIR`` -- and times every level
 at 1x, 2x and 4x, with the growth exponent ``log(t4 / t1) / log 4`` (1 = linear in the queries).
 ``--profile`` prints the ten functions of largest own time in a ``--jobs 1`` run (cProfile).
+``--draws`` builds the Monte Carlo rehearsal of tests/test_rehearsal_monte_carlo.py (the release marked not
+synthetic, its 68 Monte Carlo numbers replaced by a faithful numpy recomputation, so that the published
+level judges and redraws them; it needs the dev requirements) -- or reuses it from ``--keep DIR`` -- and
+times ``reproduce.py --jobs 1`` on it at ``--draws-multiplier`` 1, 2 and 4: the cost of each factor.
 """
 
 import argparse
@@ -195,6 +199,27 @@ def profile(args):
             print("  %8.3f own %8.3f cum %9d calls  %s" % (own, cumulative, calls, where))
 
 
+def draws(args):
+    """``reproduce.py --jobs 1`` on the Monte Carlo rehearsal at draws multipliers 1, 2 and 4."""
+    keep = args.keep or tempfile.mkdtemp(prefix="nclue-draws-")
+    root = os.path.join(keep, "mc_rehearsal")
+    if not os.path.isfile(os.path.join(root, "MANIFEST.json")):
+        sys.path[:0] = [REPO, os.path.join(REPO, "tests")]
+        from test_rehearsal_monte_carlo import _release_with, faithful_values       # dev requirements
+        start = time.process_time()
+        _release_with(args.data, root, faithful_values(args.data))
+        print("  built the Monte Carlo rehearsal in %s: cpu %.1f s" % (root, time.process_time() - start))
+    factors = (1, 2, 4)
+    rows = [("--draws-multiplier %d" % k, reproduce_command(root, "--jobs", "1", "--draws-multiplier", str(k)),
+             None, None) for k in factors]
+    med = interleaved(rows, args.repeat)
+    base = med[rows[0][0]][0]
+    print("the Monte Carlo rehearsal (68 Monte Carlo numbers judged), --jobs 1; median CPU and wall seconds")
+    for label, _, _, _ in rows:
+        cpu, wall = med[label]
+        print("  %-48s cpu %6.2f  wall %6.2f  x K=1 %5.2f" % (label, cpu, wall, cpu / base if base else 0))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=3)
@@ -203,6 +228,7 @@ def main():
     p.add_argument("--scaling", action="store_true")
     p.add_argument("--keep", metavar="DIR", help="where the scaled stand-ins are built (reused when present)")
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--draws", action="store_true", help="time the draws multiplier on the Monte Carlo rehearsal")
     args = p.parse_args()
     base = reproduce_command(args.data)
     rows = [("floor: sha256 + JSON decode of every file", [sys.executable, "-c", FLOOR, args.data], None, None),
@@ -235,6 +261,8 @@ def main():
         scaling(args)
     if args.profile:
         profile(args)
+    if args.draws:
+        draws(args)
 
 
 if __name__ == "__main__":

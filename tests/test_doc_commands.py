@@ -413,6 +413,13 @@ def check_build_bench(ctx):
     assert re.search(r"full build \+ freeze .* peak RSS \d+ MB", proc.stdout) and "where it grew" in proc.stdout
 
 
+def check_draws_bench(ctx):
+    """`python bench/bench_reproduce.py --draws` prints the Monte Carlo rehearsal's row at each multiplier."""
+    proc = _bench("--draws", "--repeat", "1")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert all(re.search(r"--draws-multiplier %d +cpu .* x K=1" % k, proc.stdout) for k in (1, 2, 4)), proc.stdout
+
+
 def synopsis(command):
     """The check of a synopsis: its command exists and its ``--help`` lists every option it names."""
     def check(ctx):
@@ -468,6 +475,7 @@ COMMANDS = {
     "trec_eval -l 2": ("name", None),
     "python bench/bench_reproduce.py --scaling": ("slow", check_scaling),
     "python bench/bench_reproduce.py --build": ("slow", check_build_bench),
+    "python bench/bench_reproduce.py --draws": ("slow", check_draws_bench),
     "nclue build --config full_x2 --out DIR": ("synopsis", None),
     "nclue --help": ("run", check_help),
     "nclue export-pages /tmp/pages": ("run", check_export_pages),
