@@ -79,14 +79,14 @@ def child_env(cache=True):
     return env
 
 
-def measure(cmd, cwd=None, env=None):
-    """``(cpu seconds, wall seconds)`` of one child process."""
+def measure(cmd, cwd=None, env=None, codes=(0,)):
+    """``(cpu seconds, wall seconds)`` of one child process, which must exit with one of ``codes``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env or child_env())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:          # a row that fails (a damaged or stale release) is not timed
+    if proc.returncode not in codes:  # a row that fails (a damaged or stale release) is not timed
         sys.exit("command failed (%d): %s\n%s" % (proc.returncode, " ".join(cmd), proc.stderr))
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
@@ -94,14 +94,15 @@ def measure(cmd, cwd=None, env=None):
 LEVELS = ("construction", "scoring", "inference", "sensitivity", "paper")
 
 
-def interleaved(rows, repeat):
-    """Median ``(cpu, wall)`` per row label over ``repeat`` interleaved rounds, after one untimed warm-up."""
+def interleaved(rows, repeat, codes=(0,)):
+    """Median ``(cpu, wall)`` per row label over ``repeat`` interleaved rounds, after one untimed warm-up;
+    every child must exit with one of ``codes``."""
     for _, cmd, cwd, env in rows:
-        measure(cmd, cwd, env)
+        measure(cmd, cwd, env, codes)
     times = {label: [] for label, _, _, _ in rows}
     for _ in range(repeat):
         for label, cmd, cwd, env in rows:          # every row sees the same machine conditions
-            times[label].append(measure(cmd, cwd, env))
+            times[label].append(measure(cmd, cwd, env, codes))
     return {label: (statistics.median(c for c, _ in t), statistics.median(w for _, w in t)) for label, t in times.items()}
 
 
@@ -212,7 +213,9 @@ def draws(args):
     factors = (1, 2, 4)
     rows = [("--draws-multiplier %d" % k, reproduce_command(root, "--jobs", "1", "--draws-multiplier", str(k)),
              None, None) for k in factors]
-    med = interleaved(rows, args.repeat)
+    # the rehearsal fails by design (exit 1): only its Monte Carlo numbers were replaced, so its deterministic
+    # cells disagree with the transcription
+    med = interleaved(rows, args.repeat, codes=(1,))
     base = med[rows[0][0]][0]
     print("the Monte Carlo rehearsal (68 Monte Carlo numbers judged), --jobs 1; median CPU and wall seconds")
     for label, _, _, _ in rows:
