@@ -96,7 +96,8 @@ def open_input(path, where):
         raise
 
 
-def _too_large(where, budget, what="file"):
+def too_large(where, budget, what="file"):
+    """The InputError of an input found larger than ``budget`` bytes while it was read (``what``: the noun)."""
     return InputError(where, "%s is larger than the %d-byte limit" % (what, budget))
 
 
@@ -123,7 +124,7 @@ def _read_bounded(fh, where, budget):
     if len(data) > size:                # the file grew since fstat: read on, up to one byte past the budget
         data += fh.read(budget + 1 - len(data))
     if len(data) > budget:
-        raise _too_large(where, budget)
+        raise too_large(where, budget)
     return data
 
 
@@ -140,7 +141,7 @@ def gunzip_bounded(fileobj, where, budget, noun="file"):
                     break
                 total += len(block)
                 if total > budget:
-                    raise _too_large(where, budget, "decompressed " + ("input" if noun == "stream" else noun))
+                    raise too_large(where, budget, "decompressed " + ("input" if noun == "stream" else noun))
                 out.append(block)
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(where, "not a readable gzip %s (%s)" % (noun, exc))
@@ -162,7 +163,7 @@ def hash_into(path, where, hasher, budget=None, size=1 << 20):
                 return total
             total += count
             if total > budget:
-                raise _too_large(where, budget)
+                raise too_large(where, budget)
             hasher.update(view[:count])
 
 

@@ -30,7 +30,7 @@ import stat
 from .errors import InputError, UnknownQuery
 
 # the one input opener, its file limit and its size check
-from .inputs import MAX_FILE_BYTES, check_size, open_input, read_input  # noqa: E402
+from .inputs import MAX_FILE_BYTES, check_size, open_input, read_input, too_large  # noqa: E402
 MAX_LINE_CHARS = 1024 * 1024
 READ_BLOCK = 1 << 20                    # a JSON Lines file is read into a buffer of this size (grown for a long line)
 MAX_DEPTH = 64
@@ -231,14 +231,16 @@ def read_bytes_text(path, where):
     return decode_text(read_input(path, where, MAX_FILE_BYTES), where)
 
 
-def decode_text(data, where):
-    """Bytes decoded as strict UTF-8 without a byte-order mark, or an InputError naming the offset and line."""
+def decode_text(data, where, offset=0, line=1):
+    """Bytes (or a memoryview of them) decoded as strict UTF-8 without a byte-order mark, or an InputError
+    naming the byte offset and line.  ``offset`` and ``line``: where ``data`` starts in its file, when it is
+    one block of whole lines of it (:func:`iter_jsonl`); only the file's start may not be a byte-order mark."""
     try:
-        text = data.decode("utf-8")
+        text = codecs.utf_8_decode(data, "strict", True)[0]
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(where, "not valid UTF-8 (byte offset %d)" % exc.start, line=line)
-    if text.startswith("\ufeff"):
+        raise InputError(where, "not valid UTF-8 (byte offset %d)" % (offset + exc.start),
+                         line=line + bytes(data[:exc.start]).count(b"\n"))
+    if not offset and text.startswith("\ufeff"):
         raise InputError(where, "starts with a byte-order mark (UTF-8 without BOM expected)", line=1)
     return text
 
@@ -334,36 +336,22 @@ def _line_blocks(path, where, text):
                 count = fh.readinto(free)
             total += count
             if total > MAX_FILE_BYTES:
-                raise InputError(where, "file is larger than the %d-byte limit" % MAX_FILE_BYTES)
+                raise too_large(where, MAX_FILE_BYTES)
             if not count:
                 break
             filled = kept + count
             cut = buffer.rfind(b"\n", 0, filled) + 1
             if cut:
                 with memoryview(buffer) as whole, whole[:cut] as lines:
-                    decoded = _decode_block(lines, where, offset, line)
+                    decoded = decode_text(lines, where, offset, line)
                 buffer[:filled - cut] = buffer[cut:filled]      # the unfinished line moves to the start
                 yield decoded, line
                 offset += cut
                 line += decoded.count("\n")
             kept = filled - cut
     if kept:
-        _decode_block(bytes(buffer[:kept]), where, offset, line)     # a bad byte in the last line is named first
+        decode_text(bytes(buffer[:kept]), where, offset, line)     # a bad byte in the last line is named first
         raise InputError(where, "last line has no newline (truncated file?)", line=line)
-
-
-def _decode_block(data, where, offset, line):
-    """A block of whole lines (bytes or a memoryview of the read buffer), starting at byte ``offset`` and line
-    ``line``, decoded as :func:`decode_text` decodes a file (the byte offset and line in a message are the
-    file's)."""
-    try:
-        text = codecs.utf_8_decode(data, "strict", True)[0]
-    except UnicodeDecodeError as exc:
-        raise InputError(where, "not valid UTF-8 (byte offset %d)" % (offset + exc.start),
-                         line=line + bytes(data[:exc.start]).count(b"\n"))
-    if not offset and text.startswith("\ufeff"):
-        raise InputError(where, "starts with a byte-order mark (UTF-8 without BOM expected)", line=1)
-    return text
 
 
 def _line_ends(text, where, first):
