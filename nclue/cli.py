@@ -210,7 +210,37 @@ def build_parser(prog):
                         "needs --out)")
     p.add_argument("--no-freeze", action="store_true", help="write data only (no claims, no manifest)")
     p.add_argument("--export-pages", metavar="DIR", help="also write the page text to DIR/pages.jsonl")
+    p.add_argument("--release", choices=("stand-in", "v3"), default="stand-in",
+                   help="stand-in: data/v1, data/v2 and data/audit from the seeds (default); v3: RealPage from the "
+                        "pinned doc-rfc packages (docs/realpage.md), leaving the stand-in as it is")
+    p.add_argument("--packages", metavar="DIR",
+                   help="with --release v3: the folder holding the eight pinned doc-rfc .deb files")
+    p.add_argument("--fetch", action="store_true",
+                   help="with --release v3: download the packages --packages lacks through a private apt "
+                        "configuration, then check them against their pinned SHA-256")
+    p.add_argument("--realpage-seed", type=int, default=None, metavar="SEED",
+                   help="with --release v3: the sample's and the draws' seed (default 20230121)")
     return p
+
+
+def _build_v3(args):
+    """``--release v3``: data/v3 from the pinned packages (the stand-in's files are left as they are)."""
+    import shutil
+    from .builder.realpage import packages, settings as realpage_settings, v3_writer
+
+    if not args.packages:
+        raise UsageError("--release v3 needs --packages DIR (the folder of the pinned doc-rfc .deb files)")
+    seed = realpage_settings.SEED if args.realpage_seed is None else args.realpage_seed
+    if seed < 0:
+        raise UsageError("--realpage-seed must be non-negative")
+    if args.fetch:
+        os.makedirs(args.packages, exist_ok=True)
+        fetched = packages.fetch(args.packages)
+        STDOUT.write("fetched %d packages into %s\n" % (len(fetched), args.packages))
+    elif not os.path.isdir(args.packages):
+        raise UsageError("--packages %s: not a folder" % args.packages)
+    shutil.rmtree(layout.abspath(args.out, layout.V3), ignore_errors=True)
+    v3_writer.write_release(args.out, args.packages, seed, log=lambda text: STDOUT.write(text + "\n"))
 
 
 def cmd_build(argv, prog):
@@ -231,8 +261,13 @@ def cmd_build(argv, prog):
             raise UsageError("this nclue is an installed package, not a clone, so there is no checkout to rebuild; "
                              "pass --out DIR")
     os.makedirs(args.out, exist_ok=True)
-    _clean_outputs(args.out)
-    write_all(args.out, CONFIGS[args.config], args.seed, args.shift_seed)
+    if args.release == "v3":
+        _build_v3(args)
+    else:
+        if args.packages or args.fetch or args.realpage_seed is not None:
+            raise UsageError("--packages, --fetch and --realpage-seed go with --release v3")
+        _clean_outputs(args.out)
+        write_all(args.out, CONFIGS[args.config], args.seed, args.shift_seed)
     if not args.no_freeze:
         freeze(args.out)
         STDOUT.write("stage frozen%s\n" % peak_memory())

@@ -185,13 +185,13 @@ def check_sha256sum(ctx):
 
 def check_realpage_survey(ctx):
     """`python tools/realpage_survey.py DEB_FOLDER --stand-in . > survey.json` (docs/realpage.md): on a folder
-    without the doc-rfc packages it names the first missing one, with the apt-get line that fetches it, and
+    without the doc-rfc packages it names the first missing one, with how to fetch it, and
     exits 2 without a traceback.  The survey itself needs the 476 MB of packages; tests/test_realpage_survey.py
     works its parts by hand."""
     proc = subprocess.run([sys.executable, os.path.join(REPO, "tools", "realpage_survey.py"), str(ctx["tmp"]),
                            "--stand-in", "."], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
-    assert "doc-rfc-experimental_20230121-1_all.deb: missing (apt-get download doc-rfc-experimental=20230121-1" \
+    assert "doc-rfc-experimental_20230121-1_all.deb: missing (package doc-rfc-experimental=20230121-1" \
         in proc.stderr, proc.stderr
 
 
@@ -477,6 +477,8 @@ COMMANDS = {
     "python bench/bench_reproduce.py --build": ("slow", check_build_bench),
     "python bench/bench_reproduce.py --draws": ("slow", check_draws_bench),
     "nclue build --config full_x2 --out DIR": ("synopsis", None),
+    "nclue build --release v3 --fetch --packages DIR": ("synopsis", None),
+    "nclue build --release v3 --packages DIR": ("synopsis", None),
     "nclue --help": ("run", check_help),
     "nclue export-pages /tmp/pages": ("run", check_export_pages),
     "nclue score my_run.trec": ("run", check_score_one),

@@ -49,8 +49,8 @@ class Unit:
 # the release part an analysis's claims belong to, by the first segment of its name; an analysis named
 # otherwise declares its part (``Analysis(..., part=...)``).  A present part requires the claims file of every
 # analysis of that part with work to do (nclue.harness.runner's shape checks).
-PART_OF_PREFIX = {"v1": "v1", "v2": "v2", "audit": "audit", "paper": "paper", "release": "v1"}
-PARTS = ("v1", "v2", "audit", "paper")
+PART_OF_PREFIX = {"v1": "v1", "v2": "v2", "v3": "v3", "audit": "audit", "paper": "paper", "release": "v1"}
+PARTS = ("v1", "v2", "v3", "audit", "paper")
 
 
 class Analysis:

@@ -19,13 +19,13 @@ import json
 from fractions import Fraction
 
 from ..core import layout
-from ..core.integrity import load_manifest
 from ..core.jsonio import ABSENT, iter_key, read_json
 from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
 from ..paperaudit.bindings import BY_CLAIM
 from ..paperaudit.consistency import load_numbers
 from .base import Analysis, Unit, Value
+from .shared.release_manifest import release_manifest
 
 SOURCE = "release consistency (MANIFEST.json, build.json, stats.json, the transcribed paper)"
 # per release part: (corpus, JSON documents with a synthetic flag, (document with a seed, the MANIFEST generator
@@ -42,10 +42,6 @@ PARTS = (
 )
 
 
-def _manifest(inst):
-    return inst.memo("release:manifest", lambda: load_manifest(inst.root))
-
-
 def _document(inst, rel):
     return inst.memo("json:" + rel, lambda: read_json(inst.path(rel), rel))
 
@@ -55,7 +51,7 @@ def _count(claim, problems):
 
 
 def _synthetic(inst, part, corpus, documents):
-    declared = _manifest(inst).get("synthetic")
+    declared = release_manifest(inst).get("synthetic")
     problems = []
     if corpus is not None:
         loader = inst.named(part)
@@ -86,7 +82,7 @@ def _row_flags(inst, rel, declared):
 
 
 def _seed(inst, part, rel, declared):
-    generator = _manifest(inst).get("generator") or {}
+    generator = release_manifest(inst).get("generator") or {}
     got = _document(inst, rel).get("seed")
     problems = [] if got == generator.get(declared) else [
         "%s: seed=%r, MANIFEST.json generator.%s=%r" % (rel, got, declared, generator.get(declared))]

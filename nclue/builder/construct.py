@@ -189,11 +189,11 @@ def qrels_for(index, conds):
     return out
 
 
-def query_and_qrels(qid, catalog, index, conj, **extra):
+def query_and_qrels(qid, catalog, index, conj, synthetic=True, **extra):
     """One constructed query row (``extra`` fields added, e.g. ``source``) and its compact qrel rows
-    (grade descending, then docid), shared by the v1 and v2 builders."""
+    (grade descending, then docid), shared by the v1, v2 and v3 builders (v3's are not synthetic)."""
     conds = [catalog[ci] for ci in conj]
-    query = dict(extra, qid=qid, n=len(conds), forms=forms.render(conds), synthetic=True,
+    query = dict(extra, qid=qid, n=len(conds), forms=forms.render(conds), synthetic=synthetic,
                  conditions=[{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds])
     rows = sorted(qrels_for(index, conj), key=lambda t: (-t[1], t[0]))
     return query, [{"qid": qid, "docid": docid, "grade": grade} for docid, grade in rows]

@@ -197,6 +197,10 @@ POOL_SECTION = ClaimId("audit.pool.{section}.{statistic}", "audit.pool", section
 # -- the release's own consistency (docs/schema.md)
 CONSISTENCY = ClaimId("release.consistency.{part}.{statistic}", "release.consistency", part=("v1", "v2", "audit"))
 
+# -- RealPage (v3): its construction re-derived (docs/realpage.md)
+V3_CONSTRUCTION = ClaimId("v3.construction.{statistic}", "v3.construction")
+V3_TABLE1 = ClaimId("v3.table1.{statistic}", "v3.construction")
+
 # -- CrossPage (v1): construction, scoring, inference, sensitivity
 CONSTRUCTION = ClaimId("v1.construction.{statistic}", "v1.construction")
 TABLE1 = ClaimId("v1.table1.{statistic}", "v1.construction")

@@ -22,6 +22,7 @@ CLAIMS_DIR = "reference_metrics"
 RELEASE_DIRS = (DATA_DIR, CLAIMS_DIR)      # the released folders; nothing but the builder and freeze writes here
 V1 = DATA_DIR + "/v1"
 V2 = DATA_DIR + "/v2"
+V3 = DATA_DIR + "/v3"
 AUDIT = DATA_DIR + "/audit"
 PAPER_DIR = CLAIMS_DIR + "/paper"
 PAPER_NUMBERS = PAPER_DIR + "/numbers.json"
@@ -65,6 +66,12 @@ V2_GENEALOGY = V2 + "/genealogy.json"
 V2_SYSTEMS = V2 + "/systems.json"
 V2_BUILD = V2 + "/build.json"
 V2_STATS = V2 + "/stats.json"
+V3_CORPUS = V3 + "/corpus.jsonl"
+V3_CONDITIONS = V3 + "/conditions.jsonl"
+V3_QUERIES = V3 + "/queries.jsonl"
+V3_INVENTORY = V3 + "/inventory.jsonl"
+V3_QRELS_CONSTRUCTION = V3 + "/qrels_construction.jsonl"
+V3_BUILD = V3 + "/build.json"
 AUDIT_DESCRIPTION = AUDIT + "/audit.json"
 AUDIT_STATS = AUDIT + "/stats.json"
 AUDIT_DECISIONS = AUDIT + "/decisions.jsonl"
@@ -193,7 +200,7 @@ QUERY_FORMS = ("raw", "clean_v2", "natural")
 class FileKind(NamedTuple):
     pattern: str        # a path, or a pattern where "*" stands for one path segment's variable part
     role: str           # the role recorded in MANIFEST.json
-    part: str           # v1 | v2 | audit | claims | paper
+    part: str           # v1 | v2 | v3 | audit | claims | paper
     required: bool      # a present part must contain at least one such file
     docs: str           # where docs/ defines it
 
@@ -225,6 +232,12 @@ FILE_KINDS = (
     FileKind(V2_BUILD, "build-info", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(V2_STATS, "statistics", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(V2 + "/rankings/forms/*__*.jsonl", "form-ranking", "v2", True, "docs/schema.md#rankings"),
+    FileKind(V3_CORPUS, "corpus", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_CONDITIONS, "conditions", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_INVENTORY, "inventory", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_QUERIES, "queries", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_QRELS_CONSTRUCTION, "qrels-construction", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_BUILD, "build-info", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(AUDIT_DESCRIPTION, "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),
     FileKind(AUDIT_STATS, "statistics", "audit", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, "docs/schema.md#the-label-audit-dataaudit"),

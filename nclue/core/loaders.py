@@ -85,6 +85,27 @@ def load_corpus(root, rel):
     return out
 
 
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def load_page_hashes(root, rel, corpus):
+    """``{docid: (page SHA-256, ...)}`` of a corpus that records its pages' hashes (``data/v3/corpus.jsonl``,
+    docs/schema.md#realpage-datav3): ``page_sha256`` lists one lower-case hex SHA-256 per page, in page order.
+    ``corpus`` is the same file already loaded by :func:`load_corpus`."""
+    out = {}
+    for line, obj in iter_jsonl(_path(root, rel), rel):
+        row = Row(obj, rel, line)
+        docid = row.str("docid")
+        hashes = row.list("page_sha256")
+        if len(hashes) != corpus[docid].pages:
+            raise row.error("page_sha256", "lists %d hashes for %d pages" % (len(hashes), corpus[docid].pages))
+        for i, digest in enumerate(hashes):
+            if not isinstance(digest, str) or not _SHA256.match(digest):
+                raise row.error("page_sha256[%d]" % i, "must be 64 lower-case hex digits, got %s" % show_value(digest))
+        out[docid] = tuple(hashes)
+    return out
+
+
 def load_inventory(root, rel, corpus, conditions=None):
     """Inventory rows keyed ``(docid, cid)``; pages sorted, distinct, inside the document."""
     out = {}

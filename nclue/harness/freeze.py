@@ -11,6 +11,7 @@ import os
 
 from ..analyses import REGISTRY
 from ..analyses.shared.outcome_vectors import outcomes
+from ..analyses.shared.release_manifest import MEMO_KEY
 from ..core import claim_ids, integrity, layout
 from ..core.errors import NclueError
 from ..core.inputs import recording
@@ -65,7 +66,7 @@ def freeze(root, log=print):
     hashes = {p: integrity.sha256_file(layout.abspath(root, p))[0] for p in data_files}
     _assert_controls(inst)
     info = manifest_info(root)
-    inst.memo("release:manifest", lambda: dict(info))   # release.consistency compares with what will be written
+    inst.memo(MEMO_KEY, lambda: dict(info))   # release.consistency compares with what will be written
     frozen = []
     for name in sorted(REGISTRY):
         analysis = REGISTRY[name]
@@ -113,6 +114,16 @@ def manifest_info(root):
         info["note"] = ("Synthetic stand-in for the n-Clue CrossPage (data/v1) and SourceShift (data/v2) releases "
                         "and their label audit (data/audit, simulated responses); built by this repository's code "
                         "from the seeds. The original corpora, neural rankings and human audit are not included.")
+    info["natures"] = {release: "synthetic" for release in info["releases"]}
+    v3_build = layout.abspath(root, layout.V3_BUILD)
+    if os.path.isfile(v3_build):
+        v3 = read_json(v3_build, layout.V3_BUILD)
+        info["generator"]["realpage_seed"] = v3.get("seed")
+        info["releases"].append(layout.V3)
+        info["natures"][layout.V3] = "real"
+        info["note"] += (" RealPage (data/v3) is real documents that are not the paper's: IETF RFCs from Debian's "
+                         "pinned doc-rfc packages, built by the paper's construction; it ships ids, hashes and "
+                         "derived facts, no page text.")
     return info
 
 

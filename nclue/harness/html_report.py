@@ -61,9 +61,11 @@ def _section(sid, body):
 def _headline_section(result, h):
     c = h["claims"]
     items = ["<li>instrument: %s</li>" % ("<strong>SYNTHETIC stand-in</strong> (its numbers are its own, not the "
-                                          "paper's)" if h["synthetic"] else "a release marked not synthetic"),
-             "<li>this instrument's claims: <span class=pass>%d pass</span>, <span class=fail>%d fail</span>, "
-             "<span class=skip>%d skip</span></li>" % (c["pass"], c["fail"], c["skip"])]
+                                          "paper's)" if h["synthetic"] else "a release marked not synthetic")]
+    if h.get("releases"):
+        items.append("<li>%s</li>" % escape(h["releases"]))
+    items.append("<li>this instrument's claims: <span class=pass>%d pass</span>, <span class=fail>%d fail</span>, "
+                 "<span class=skip>%d skip</span></li>" % (c["pass"], c["fail"], c["skip"]))
     p = h["paper_consistency"]
     items.append("<li>the paper's internal consistency: %s</li>" % (
         "not audited in this run" if p is None else "%d relations consistent, %d inconsistent, %d undeterminable"

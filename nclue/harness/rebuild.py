@@ -11,6 +11,7 @@ from ..builder.config import CONFIGS
 from ..core import layout
 from ..core.errors import bounded
 from ..core.integrity import sha256_file
+from ..core.jsonio import read_json
 from .checks import Check
 from .freeze import freeze
 
@@ -63,6 +64,34 @@ def _record_names(line):
     return " (%s)" % ", ".join(names) if names else ""
 
 
+def _realpage(root, tmp, listed, log):
+    """RealPage (data/v3) in the rebuild: rebuilt from the pinned packages when all are present, else its
+    released files are carried over (so that the frozen claims can be compared) and one skip names the
+    missing packages.  Returns ``(checks, paths not rebuilt)``."""
+    from ..builder.realpage import packages, v3_writer
+
+    files = [rel for rel in listed if rel.startswith(layout.V3 + "/")]
+    if not files:
+        return [], set()
+    folder = packages.default_folder()
+    absent = packages.missing(folder)
+    if absent:
+        for rel in files:
+            os.makedirs(os.path.dirname(layout.abspath(tmp, rel)), exist_ok=True)
+            shutil.copyfile(layout.abspath(root, rel), layout.abspath(tmp, rel))
+        return [Check("rebuild:" + layout.V3, "rebuild", "skip",
+                      "RealPage (data/v3) not rebuilt: package %s is not in %s (set %s to the folder of the pinned "
+                      ".deb files, or fill it with `nclue build --release v3 --fetch --packages %s`); its %d files "
+                      "are checked by hash only" % (", ".join(absent), folder, packages.FOLDER_VARIABLE, folder,
+                                                    len(files)))], set(files)
+    seed = read_json(layout.abspath(root, layout.V3_BUILD), layout.V3_BUILD).get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        return [Check("rebuild:" + layout.V3, "rebuild", "fail", "%s: seed %r is not a non-negative integer"
+                      % (layout.V3_BUILD, seed))], set()
+    v3_writer.write_release(tmp, folder, seed, log=log)
+    return [], set()
+
+
 def rebuild_checks(root, result, log=None):
 
     manifest = result.manifest
@@ -76,14 +105,14 @@ def rebuild_checks(root, result, log=None):
     try:
         quiet = (lambda *a: None) if log is None else log
         write_all(tmp, CONFIGS[gen["config"]], gen["seed"], gen.get("shift_seed"), log=quiet)
+        checks, carried = _realpage(root, tmp, [entry["path"] for entry in manifest["files"]], quiet)
         paper = layout.abspath(root, layout.PAPER_DIR)
         if os.path.isdir(paper):   # the hand transcription is not generated: carry it over
             shutil.copytree(paper, layout.abspath(tmp, layout.PAPER_DIR))
         freeze(tmp, log=quiet)
-        checks = []
         for entry in manifest["files"]:
             rel = entry["path"]
-            if rel.startswith(layout.PAPER_DIR + "/"):
+            if rel.startswith(layout.PAPER_DIR + "/") or rel in carried:
                 continue
             full = layout.abspath(tmp, rel)
             if not os.path.isfile(full):

@@ -43,7 +43,25 @@ def manifest_line(manifest):
     bits = [name]
     if m.get("synthetic"):
         bits.append("SYNTHETIC stand-in, seed %s, config %s" % (gen.get("seed"), gen.get("config")))
+    if natures_text(m):
+        bits.append(natures_text(m))
     return "nclue %s checking: %s" % (__version__, "; ".join(bits))
+
+
+NATURE_WORDS = {"synthetic": "a synthetic stand-in", "real": "real documents, not the paper's"}
+
+
+def natures_text(manifest):
+    """What each release of MANIFEST.json's ``natures`` is, in one phrase ("" when it declares none).
+
+    >>> natures_text({"natures": {"data/v1": "synthetic", "data/v3": "real"}})
+    "releases: data/v1 a synthetic stand-in, data/v3 real documents, not the paper's"
+    """
+    natures = (manifest or {}).get("natures")
+    if not isinstance(natures, dict) or not natures:
+        return ""
+    return "releases: " + ", ".join("%s %s" % (release, NATURE_WORDS.get(nature, "of undeclared nature %r" % (nature,)))
+                                    for release, nature in sorted(natures.items()))
 
 
 def group_counts(result):
@@ -149,6 +167,7 @@ def headline(result):
     counts = count_model(result)
     own = {k: counts["buckets"]["claims"][k] for k in ("pass", "fail", "skip")}
     out = {"instrument": m.get("instrument"), "synthetic": m.get("synthetic") is not False,
+           "releases": natures_text(m),
            "claims": own, "paper_consistency": None, "published_results": None, "counts": counts}
     if result.paper is not None:
         rc = result.paper.counts("relations")
@@ -188,7 +207,7 @@ def headline_lines(result):
     kind = ("SYNTHETIC stand-in (its numbers are its own, not the paper's)" if h["synthetic"]
             else "a release marked not synthetic (published results are checked against it)")
     c = h["claims"]
-    lines = ["HEADLINE", "  instrument: %s" % kind,
+    lines = ["HEADLINE", "  instrument: %s" % kind] + (["  " + h["releases"]] if h.get("releases") else []) + [
              "  this instrument's claims: %d pass, %d fail, %d skip" % (c["pass"], c["fail"], c["skip"])]
     p = h["paper_consistency"]
     lines.append("  the paper's internal consistency: " + (

@@ -19,8 +19,8 @@ import os
 
 from ..core import layout
 
-PARTS = ("v1", "v2", "audit")
-PART_DIRS = {"v1": layout.V1, "v2": layout.V2, "audit": layout.AUDIT}
+PARTS = ("v1", "v2", "v3", "audit")
+PART_DIRS = {"v1": layout.V1, "v2": layout.V2, "v3": layout.V3, "audit": layout.AUDIT}
 DOCUMENTATION_ONLY_ROLES = ()       # every released file is read by some check
 
 

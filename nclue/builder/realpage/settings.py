@@ -1,0 +1,39 @@
+"""RealPage's construction settings, declared once (docs/realpage.md).
+
+Every value is structure: the sample's page-count bins and their counts are the stand-in's (its corpus's
+page-count deciles, docs/realpage.md#which-rfcs); the gates are the stand-in construction's defaults
+(:class:`nclue.builder.config.Config`: 1 to 12 golds, the paper's union of at most 88, at least 5 subsets);
+the query mix is the paper's 814 two-condition and 186 three-condition queries.  No value was chosen by
+looking at a ranking, a score or any other result.
+"""
+
+from dataclasses import dataclass
+
+from ...core.errors import UsageError
+
+
+class RealPageError(UsageError):
+    """RealPage cannot be built as pinned: a package is missing or damaged, or the sample cannot supply the
+    construction.  The message names the file and what was expected and found; the build stops (exit 2)."""
+
+SEED = 20230121             # the default seed: the packages' version date
+QID_PREFIX = "realpage_"
+DOCID_FORMAT = "rfc%04d"
+# the stand-in corpus's page-count bins (its deciles) and its document count in each: (first, last, count)
+STRATA = ((1, 3, 309), (4, 4, 118), (5, 6, 198), (7, 9, 253), (10, 11, 133), (12, 16, 217), (17, 22, 224),
+          (23, 29, 172), (30, 46, 199), (47, None, 198))
+
+
+@dataclass(frozen=True)
+class Construction:
+    """The fields :func:`nclue.builder.construct.select_queries` reads."""
+    n_queries_2: int = 814
+    n_queries_3: int = 186
+    min_golds: int = 1
+    max_golds: int = 12
+    max_union: int = 88
+    min_subsets: int = 5
+    selection_power: float = 1.0        # a (gold RFC, conjunction) occurrence drawn uniformly
+
+
+CONSTRUCTION = Construction()

@@ -1,0 +1,231 @@
+"""Build RealPage's construction (``data/v3``) from the pinned packages (docs/realpage.md; paper section 3.2).
+
+Order: the packages' RFC texts -> every RFC's page count -> the seeded sample -> the sample's pages and facts
+-> the lexicon -> conditions and inventory -> seeded query draws under the gates -> the construction qrels
+(exact clue counts).  Nothing here is synthetic and no page text is written: the corpus records each page's
+SHA-256, and the text is rebuilt from the packages.
+
+Query selection draws a (gold RFC, conjunction) occurrence uniformly, which is the stand-in's rule
+(probability proportional to ``golds ** selection_power``) at ``selection_power = 1``, without enumerating the
+conjunctions: pick an RFC with probability proportional to ``C(k, n)`` (``k`` its usable conditions), then
+``n`` of its conditions uniformly; keep the conjunction when it passes the gates and was not drawn before.
+"""
+
+import re
+from hashlib import sha256
+from math import comb
+
+from ... import __version__
+from ...core import layout
+from ...core.rng import Stream
+from .. import construct
+from . import fact_miner, packages, pages as page_text, sample, settings
+
+MAX_TRIALS = 10_000_000         # draws give up (an error) after this many rejected trials
+
+
+def section_cid(key):
+    """A section condition's id: ``sec:`` and the title's slug (at most 52 characters: a longer slug keeps 43
+    and a hash of the title).  Titles with the same slug are one condition.
+
+    >>> section_cid("security considerations"), section_cid("ipv6/ipv4 translation")
+    ('sec:security-considerations', 'sec:ipv6-ipv4-translation')
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", key).strip("-") or "untitled"
+    if len(slug) > 52:
+        slug = slug[:43].rstrip("-") + "-" + sha256(key.encode("utf-8")).hexdigest()[:8]
+    return "sec:" + slug
+
+
+def _most_common(counts):
+    return min(counts, key=lambda value: (-counts[value], value))
+
+
+def _year(meta):
+    found = re.search(r"(1[89]\d\d|20\d\d)\s*$", str(meta.get("pub_date", "")))
+    return int(found.group(1)) if found else 0
+
+
+def read_corpus(folder, seed, log=print):
+    """``(texts, counts)``: the packages' RFCs (:func:`.packages.read_texts`) and ``{number: pages}``."""
+    texts = packages.read_texts(folder)
+    counts = {}
+    for number in sorted(texts):
+        package, data, _ = texts[number]
+        counts[number] = len(page_text.split_pages(packages.rfc_text(data, "%s: rfc%d.txt.gz" % (package, number))))
+    log("realpage: %d RFC texts in %d packages" % (len(texts), len(packages.PACKAGES)))
+    return texts, counts
+
+
+def _meta(data, where):
+    import json
+    if data is None:
+        return {}
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise packages.PackageError("%s: metadata does not decode: %s" % (where, str(exc)[:120]))
+    return value if isinstance(value, dict) else {}
+
+
+def mine_sample(texts, numbers):
+    """The sampled RFCs' corpus rows and facts: ``(docs, facts)``, both in RFC-number order."""
+    docs, facts = [], {}
+    for number in numbers:
+        package, data, meta_bytes = texts[number]
+        where = "%s: rfc%d" % (package, number)
+        pages = page_text.split_pages(packages.rfc_text(data, where))
+        meta = _meta(meta_bytes, where)
+        docid = settings.DOCID_FORMAT % number
+        docs.append({"docid": docid, "package": package, "page_sha256": [page_text.page_sha256(p) for p in pages],
+                     "pages": len(pages), "source": "rfc", "synthetic": False,
+                     "title": " ".join(str(meta.get("title", "")).split()), "year": _year(meta)})
+        facts[docid] = fact_miner.mine(pages)
+    return docs, facts
+
+
+def conditions_and_inventory(facts, lexicon):
+    """The catalog (sorted by cid) and the inventory rows (by docid, then cid), pages 1-based."""
+    surfaces, pages_of = {}, {}
+    for docid in sorted(facts):
+        mined = facts[docid]
+        for key, (surface, indices) in mined["sections"].items():
+            cid = section_cid(key)
+            surfaces.setdefault(cid, {}).setdefault(surface, 0)
+            surfaces[cid][surface] += 1
+            pages_of.setdefault((docid, cid), set()).update(i + 1 for i in indices)
+        for acronym, indices in mined["defined"].items():
+            if acronym in lexicon:
+                pages_of.setdefault((docid, "def:" + acronym), set()).update(i + 1 for i in indices)
+    catalog = []
+    for cid in sorted({cid for _, cid in pages_of}):
+        if cid.startswith("sec:"):
+            label = _most_common(surfaces[cid])
+            catalog.append({"aliases": [], "cid": cid, "kind": "section", "label": label, "mined": label,
+                            "synthetic": False})
+        else:
+            acronym = cid[4:]
+            long_form = lexicon[acronym][1]
+            catalog.append({"aliases": [long_form], "cid": cid, "kind": "entity",
+                            "label": "%s (%s)" % (long_form, acronym), "mined": acronym,
+                            "synthetic": False})
+    inventory = [{"cid": cid, "docid": docid, "pages": sorted(p)} for (docid, cid), p in sorted(pages_of.items())]
+    return catalog, inventory
+
+
+def _draw(index, usable_of, n, k, stream, taken, cfg):
+    """``k`` new admissible ``n``-condition conjunctions (tuples of catalog indices, increasing), drawn by
+    (gold RFC, conjunction) occurrence; also the trials it took."""
+    docs = [j for j in sorted(usable_of) if len(usable_of[j]) >= n]
+    cumulative, total = [], 0
+    for j in docs:
+        total += comb(len(usable_of[j]), n)
+        cumulative.append(total)
+    out, trials = [], 0
+    while len(out) < k:
+        trials += 1
+        if trials > MAX_TRIALS:
+            raise settings.RealPageError("%d-condition queries: %d found in %d trials; the sample cannot supply %d"
+                             % (n, len(out), MAX_TRIALS, k))
+        conds = usable_of[docs[stream.weighted_index(cumulative, total)]]
+        conj = tuple(sorted(conds[i] for i in stream.sample_distinct(len(conds), n)))
+        if conj in taken:
+            continue
+        golds, union = -1, 0
+        for ci in conj:
+            golds &= index.bits[ci]
+            union |= index.bits[ci]
+        g, u = construct.popcount(golds), construct.popcount(union)
+        if cfg.min_golds <= g <= cfg.max_golds and u <= cfg.max_union and u - g >= cfg.min_subsets \
+                and index.gold_ok(conj, golds):
+            taken.add(conj)
+            out.append(conj)
+    return out, trials
+
+
+def select(index, seed, cfg=settings.CONSTRUCTION):
+    """The queries' conjunctions in qid order, and the draw counts: pairs first, then triples, each condition
+    order and then the whole list shuffled by seeded streams (as the stand-in does)."""
+    usable_of = {}
+    for ci, bits in enumerate(index.bits):
+        if construct.popcount(bits) <= cfg.max_union:
+            for j in index.members(bits):
+                usable_of.setdefault(j, []).append(ci)
+    stream = Stream.derived(seed, "realpage", "select")
+    taken = set()
+    pairs, pair_trials = _draw(index, usable_of, 2, cfg.n_queries_2, stream, taken, cfg)
+    triples, triple_trials = _draw(index, usable_of, 3, cfg.n_queries_3, stream, taken, cfg)
+    order = Stream.derived(seed, "realpage", "order")
+    chosen = []
+    for conj in pairs + triples:
+        conj = list(conj)
+        order.shuffle(conj)
+        chosen.append(conj)
+    order.shuffle(chosen)
+    return chosen, {"two_condition_trials": pair_trials, "three_condition_trials": triple_trials}
+
+
+def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA):
+    """Every row of ``data/v3`` and its build record, from the packages in ``folder`` (``cfg`` and ``strata``:
+    the construction and the sample's bins, :mod:`.settings`'s unless a test gives smaller ones)."""
+    texts, counts = read_corpus(folder, seed, log)
+    numbers = sample.draw(counts, seed, strata)
+    docs, facts = mine_sample(texts, numbers)
+    lexicon = fact_miner.lexicon(facts)
+    catalog, inventory = conditions_and_inventory(facts, lexicon)
+    log("realpage: sample of %d RFCs, %d pages; %d conditions, %d inventory rows" % (
+        len(docs), sum(d["pages"] for d in docs), len(catalog), len(inventory)))
+    index = construct.Index(docs, catalog, inventory)
+    chosen, draws = select(index, seed, cfg)
+    queries, qrels = [], []
+    for i, conj in enumerate(chosen):
+        query, rows = construct.query_and_qrels("%s%04d" % (settings.QID_PREFIX, i), catalog, index, conj,
+                                                synthetic=False)
+        queries.append(query)
+        qrels += rows
+    log("realpage: %d queries, %d construction qrel rows (%s)" % (len(queries), len(qrels), draws))
+    kinds = {}
+    for row in inventory:
+        kind = "section" if row["cid"].startswith("sec:") else "defines"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    info = {
+        "instrument": "RealPage: IETF RFCs from Debian's doc-rfc %s packages (real documents, not the paper's)"
+                      % packages.VERSION,
+        "synthetic": False,
+        "nature": "real documents that are not the paper's; lexical-presence labels confirmed by two sources, "
+                  "not support judged by people (docs/realpage.md#what-the-labels-mean)",
+        "command": "python -m nclue build --release v3 --packages DIR --seed %d" % seed,
+        "generator_version": __version__,
+        "seed": seed,
+        "packages": {name: {"version": packages.VERSION, "sha256": digest}
+                     for name, digest in sorted(packages.PACKAGES.items())},
+        "construction": dict(vars(cfg), **draws),
+        "counts": {"rfc_texts": len(texts), "sampled_rfcs": len(docs), "pages": sum(d["pages"] for d in docs),
+                   "conditions": len(catalog), "inventory_rows": len(inventory),
+                   "inventory_rows_by_fact": dict(sorted(kinds.items())), "lexicon_acronyms": len(lexicon),
+                   "queries": len(queries), "qrel_rows": len(qrels)},
+        "strata": [{"first": first, "last": last, "rfcs": count} for first, last, count in strata],
+    }
+    return {"corpus": docs, "conditions": [{k: v for k, v in c.items() if k != "mined"} for c in catalog],
+            "inventory": inventory, "queries": queries, "qrels_construction": qrels, "build": info}
+
+
+FILES = (("corpus", layout.V3_CORPUS), ("conditions", layout.V3_CONDITIONS), ("inventory", layout.V3_INVENTORY),
+         ("queries", layout.V3_QUERIES), ("qrels_construction", layout.V3_QRELS_CONSTRUCTION))
+
+
+def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
+    """Write ``data/v3`` under ``out_root`` (``settings``: :func:`build`'s ``cfg`` and ``strata``); returns the
+    release-relative paths written."""
+    import os
+    from ...core.jsonio import write_json, write_jsonl
+
+    built = build(folder, seed, log, **settings)
+    written = []
+    for key, rel in FILES:
+        path = layout.abspath(out_root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_jsonl(path, built[key])
+        written.append(rel)
+    write_json(layout.abspath(out_root, layout.V3_BUILD), built["build"])
+    return written + [layout.V3_BUILD]

@@ -1,0 +1,188 @@
+"""The released RealPage (data/v3) against the pinned packages, when they are present (docs/realpage.md).
+
+* every released page hash is the hash of the page the packages give;
+* the section facts, re-derived from the page text by code written apart from the miner (string operations
+  here, regular expressions there), are exactly the inventory's section rows;
+* every defines fact's page holds the acronym after a long form it spells.
+
+Without the packages (``$NCLUE_REALPAGE_PACKAGES`` or ``~/.cache/nclue/doc-rfc-20230121-1``) each test
+skips, naming the missing package.  The released files alone are checked by ``python reproduce.py``
+(``v3.construction``)."""
+
+import json
+import os
+
+import pytest
+
+from conftest import REPO
+from nclue.builder.realpage import packages, pages
+
+pytestmark = pytest.mark.slow
+V3 = os.path.join(REPO, "data", "v3")
+
+
+def _rows(name):
+    with open(os.path.join(V3, name), encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+@pytest.fixture(scope="module")
+def released_pages():
+    """``{docid: [page text]}`` of the released sample, from the packages."""
+    folder = packages.default_folder()
+    absent = packages.missing(folder)
+    if absent:
+        pytest.skip("the pinned packages are not in %s: %s missing" % (folder, ", ".join(absent)))
+    if not os.path.isdir(V3):
+        pytest.skip("this checkout has no data/v3")
+    texts = packages.read_texts(folder)
+    out = {}
+    for row in _rows("corpus.jsonl"):
+        number = int(row["docid"][3:])
+        package, data, _ = texts[number]
+        out[row["docid"]] = pages.split_pages(packages.rfc_text(data, row["docid"]))
+    return out
+
+
+def test_every_released_page_hash_is_the_packages_page(released_pages):
+    import hashlib
+    wrong = [(row["docid"], i + 1) for row in _rows("corpus.jsonl")
+             for i, digest in enumerate(row["page_sha256"])
+             if i >= len(released_pages[row["docid"]]) or
+             hashlib.sha256(released_pages[row["docid"]][i].encode("utf-8")).hexdigest() != digest]
+    assert wrong == [] and all(len(released_pages[r["docid"]]) == r["pages"] for r in _rows("corpus.jsonl"))
+
+
+# --- section facts, re-derived apart from nclue/builder/realpage/fact_miner.py ------------------------------------
+
+def _number_and_rest(text):
+    """``(number, rest)`` when ``text`` starts with a dotted section number ("3", "3.1", "3.1.") and a space."""
+    i = 0
+    while i < len(text) and (text[i].isdigit() or (text[i] == "." and i > 0 and text[i - 1].isdigit())):
+        i += 1
+    number = text[:i].rstrip(".")
+    if not number or not number[0].isdigit() or i >= len(text) or not text[i].isspace():
+        return None
+    if any(not part.isdigit() or not part.isascii() for part in number.split(".")):
+        return None
+    return number, text[i:].strip()
+
+
+def _contents_entry(line):
+    """``(number, title key, page)`` of a contents line: a number, a title, two or more dots or spaces, a page."""
+    found = _number_and_rest(line.strip())
+    if found is None:
+        return None
+    number, rest = found
+    digits = len(rest) - len(rest.rstrip("0123456789"))
+    if digits == 0 or not rest[-digits:].isascii():
+        return None
+    title, page = rest[:-digits], int(rest[-digits:])
+    stripped = title.rstrip(" .")
+    if len(title) - len(stripped) < 2 or not stripped:
+        return None
+    return number, _key(stripped), page
+
+
+def _key(title):
+    return " ".join(title.lower().replace("\u2019", "'").split()).rstrip(".:")
+
+
+def _slug(key):
+    import hashlib
+    out, dash = [], False
+    for ch in key:
+        if ("a" <= ch <= "z") or ("0" <= ch <= "9"):
+            out.append(ch)
+            dash = False
+        elif not dash:
+            out.append("-")
+            dash = True
+    slug = "".join(out).strip("-") or "untitled"
+    if len(slug) > 52:
+        slug = slug[:43].rstrip("-") + "-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
+    return "sec:" + slug
+
+
+def _ends_body(line):
+    if line[:1] == " ":
+        return False
+    words = line.strip().lower()
+    found = _number_and_rest(words + " ")
+    if found is not None:
+        words = found[1]
+    for lead in ("normative ", "informative "):
+        if words.startswith(lead):
+            words = words[len(lead):]
+    return words in ("references", "authors' addresses", "author's address", "authors addresses",
+                     "author addresses", "authors' address", "authors address", "author address", "author's addresses")
+
+
+def _section_facts(page_list):
+    """``{cid: {page}}`` by the rule docs/realpage.md states, written without the miner's expressions."""
+    start = next((i for i, p in enumerate(page_list[:8])
+                  if any(line.strip().lower() == "table of contents" for line in p.split("\n"))), None)
+    if start is None:
+        return {}
+    contents, toc_pages = {}, set()
+    for i in range(start, min(len(page_list), start + 6)):
+        entries = [e for e in map(_contents_entry, page_list[i].split("\n")) if e]
+        if not entries and i > start:
+            break
+        if entries:
+            toc_pages.add(i)
+        for number, key, page in entries:
+            contents.setdefault(number, (key, page))
+    end = next((i for i in range(1, len(page_list)) if i not in toc_pages and
+                any(_ends_body(line) for line in page_list[i].split("\n"))), len(page_list))
+    out = {}
+    for i in range(1, end):
+        if i in toc_pages:
+            continue
+        for line in page_list[i].split("\n"):
+            if not line[:1].isdigit() or _contents_entry(line):
+                continue
+            found = _number_and_rest(line)
+            if found is None:
+                continue
+            number, title = found
+            if not ("A" <= title[:1] <= "Z") or not 2 <= len(title) <= 79:
+                continue
+            key = _key(title)
+            entry = contents.get(number)
+            if entry is None or entry[1] != i + 1 or _ends_body(title):
+                continue
+            if entry[0].startswith(key[:20]) or key.startswith(entry[0][:20]):
+                out.setdefault(_slug(key), set()).add(i + 1)
+    return out
+
+
+def test_section_facts_rederived_from_the_text_match_the_inventory(released_pages):
+    released = {(r["docid"], r["cid"]): set(r["pages"]) for r in _rows("inventory.jsonl") if r["cid"].startswith("sec:")}
+    derived = {}
+    for docid, page_list in released_pages.items():
+        for cid, found in _section_facts(page_list).items():
+            derived[(docid, cid)] = found
+    missing = sorted(set(released) - set(derived))[:5]
+    extra = sorted(set(derived) - set(released))[:5]
+    different = sorted(k for k in set(released) & set(derived) if released[k] != derived[k])[:5]
+    assert (missing, extra, different) == ([], [], []) and len(released) > 10000
+
+
+def test_every_defines_fact_page_holds_a_spelled_definition(released_pages):
+    wrong = []
+    for row in _rows("inventory.jsonl"):
+        if not row["cid"].startswith("def:"):
+            continue
+        acronym = row["cid"][4:]
+        for page in row["pages"]:
+            text = " ".join(released_pages[row["docid"]][page - 1].split())
+            spelled = False
+            at = text.find(" (%s)" % acronym)
+            while at >= 0 and not spelled:
+                words = "".join(ch if ch.isalnum() else " " for ch in text[:at]).split()[-len(acronym):]
+                spelled = len(words) == len(acronym) and "".join(w[0] for w in words).upper() == acronym
+                at = text.find(" (%s)" % acronym, at + 1)
+            if not spelled:
+                wrong.append((row["docid"], acronym, page))
+    assert wrong[:5] == []
