@@ -1,0 +1,134 @@
+"""Hostile copies of RealPage (data/v3): each damage is named at file:line:field, or counted by the claim
+it breaks, and a damaged release never exits 0 (docs/schema.md#realpage-datav3; v3.construction)."""
+
+import json
+import os
+
+import pytest
+
+from conftest import read_rows, reproduce_report, resign, write_rows
+from nclue.analyses import REGISTRY
+from nclue.core.errors import InputError
+from nclue.core.instrument import Instrument
+
+
+def _values(root):
+    """``{claim id: value}`` of v3.construction computed on ``root`` (an InputError propagates)."""
+    inst = Instrument(root)
+    return {value.id: value.value for unit in REGISTRY["v3.construction"].units(inst) for value in unit.compute()}
+
+
+def _path(root, name):
+    return os.path.join(root, "data", "v3", name)
+
+
+def _edit(root, name, change):
+    rows = read_rows(_path(root, name))
+    change(rows)
+    write_rows(_path(root, name), rows)
+
+
+def test_the_shipped_v3_verifies(release_copy):
+    values = _values(release_copy)
+    assert values["v3.construction.rederived_qrel_differences"] == 0
+    assert values["v3.construction.gate_violations"] == 0 and values["v3.construction.nature_disagreements"] == 0
+    assert values["v3.table1.queries"] == 1000 and values["v3.table1.queries_n2"] == 814
+    assert values["v3.construction.page_hashes"] == values["v3.table1.pages"] == 41568
+
+
+def _set(index, field, value):
+    def change(rows):
+        rows[index][field] = value
+    return change
+
+
+@pytest.mark.parametrize("name,change,expected", [
+    ("corpus.jsonl", _set(0, "page_sha256", ["0" * 64]),
+     "data/v3/corpus.jsonl:1: field 'page_sha256': lists 1 hashes for"),
+    ("corpus.jsonl", _set(1, "page_sha256", "abc"), "data/v3/corpus.jsonl:2: field 'page_sha256'"),
+    ("corpus.jsonl", lambda rows: rows[2]["page_sha256"].__setitem__(0, "G" * 64),
+     "data/v3/corpus.jsonl:3: field 'page_sha256[0]': must be 64 lower-case hex digits"),
+    ("corpus.jsonl", lambda rows: rows[2]["page_sha256"].__setitem__(0, 12345),
+     "data/v3/corpus.jsonl:3: field 'page_sha256[0]': must be 64 lower-case hex digits, got 12345"),
+    ("corpus.jsonl", lambda rows: rows.append(dict(rows[0])), "duplicate document 'rfc"),
+    ("inventory.jsonl", _set(0, "cid", "sec:no-such-condition"), "data/v3/inventory.jsonl:1: field 'cid': unknown condition"),
+    ("inventory.jsonl", _set(0, "pages", [10 ** 6]), "data/v3/inventory.jsonl:1: field 'pages': page 1000000 outside"),
+    ("queries.jsonl", _set(0, "n", 4), "data/v3/queries.jsonl:1: field 'n'"),
+    ("qrels_construction.jsonl", _set(0, "qid", "realpage_9999"), "data/v3/qrels_construction.jsonl:1: field 'qid'"),
+    ("qrels_construction.jsonl", lambda rows: rows.append(dict(rows[0])), "duplicate qrel"),
+    ("conditions.jsonl", _set(0, "label", "<doc>"), "data/v3/conditions.jsonl:1: field 'label': contains TREC markup"),
+], ids=["hash count", "hashes not a list", "hash not hex", "hash a number", "duplicate document", "unknown condition",
+        "page outside", "n out of range", "unknown query", "duplicate qrel", "markup in a label"])
+def test_a_damaged_record_is_named_at_file_line_field(release_copy, name, change, expected):
+    _edit(release_copy, name, change)
+    with pytest.raises(InputError) as caught:
+        _values(release_copy)
+    assert expected in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('{"docid": "rfc0001", "pages": 3', "data/v3/corpus.jsonl:1"),
+    ("[" * 5000 + "]" * 5000 + "\n", "data/v3/corpus.jsonl:1"),
+    ("", "data/v3/corpus.jsonl: no documents"),
+    ('{"docid": "rfc0001", "pages": 1e400, "source": "rfc", "synthetic": false, "page_sha256": []}\n',
+     "data/v3/corpus.jsonl:1"),
+], ids=["truncated", "deeply nested", "empty", "non-finite"])
+def test_a_broken_corpus_file_is_named(release_copy, text, expected):
+    with open(_path(release_copy, "corpus.jsonl"), "w", encoding="utf-8") as handle:
+        handle.write(text)
+    with pytest.raises(InputError) as caught:
+        _values(release_copy)
+    assert str(caught.value).startswith(expected), str(caught.value)
+
+
+@pytest.mark.parametrize("value", ["88", None, 1.5, True, -1, 10 ** 9], ids=["string", "missing", "float", "bool",
+                                                                              "negative", "huge"])
+def test_a_bad_declared_gate_is_named(release_copy, value):
+    path = _path(release_copy, "build.json")
+    build = json.load(open(path, encoding="utf-8"))
+    if value is None:
+        del build["construction"]["max_union"]
+    else:
+        build["construction"]["max_union"] = value
+    json.dump(build, open(path, "w", encoding="utf-8"))
+    with pytest.raises(InputError, match=r"data/v3/build.json: field 'construction.max_union': must be an integer"):
+        _values(release_copy)
+
+
+def test_a_changed_grade_and_a_tightened_gate_are_counted(release_copy):
+    def lower_a_gold(rows):
+        gold = next(r for r in rows if r["grade"] == 2 and r["qid"] == rows[0]["qid"])
+        gold["grade"] = 1
+    _edit(release_copy, "qrels_construction.jsonl", lower_a_gold)
+    path = _path(release_copy, "build.json")
+    build = json.load(open(path, encoding="utf-8"))
+    build["construction"]["min_subsets"] = 30
+    json.dump(build, open(path, "w", encoding="utf-8"))
+    values = _values(release_copy)
+    assert values["v3.construction.wrong_grade"] == 1 and values["v3.construction.rederived_qrel_differences"] >= 1
+    assert values["v3.construction.gate_violations"] > 0
+
+
+def test_a_row_that_says_synthetic_is_counted(release_copy):
+    _edit(release_copy, "queries.jsonl", _set(3, "synthetic", True))
+    path = _path(release_copy, "build.json")
+    build = json.load(open(path, encoding="utf-8"))
+    del build["synthetic"]
+    json.dump(build, open(path, "w", encoding="utf-8"))
+    assert _values(release_copy)["v3.construction.nature_disagreements"] == 2
+
+
+def test_a_damaged_v3_fails_the_run_with_its_message_and_no_traceback(release_copy):
+    _edit(release_copy, "corpus.jsonl", _set(0, "page_sha256", ["0" * 64]))
+    resign(release_copy)
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert any("data/v3/corpus.jsonl:1: field 'page_sha256'" in check["reason"] for check in fails.values()), \
+        sorted(fails)[:5]
+
+
+def test_a_missing_v3_file_fails_and_a_delisted_one_is_found(release_copy):
+    os.remove(_path(release_copy, "inventory.jsonl"))
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert any("data/v3/inventory.jsonl" in check["reason"] for check in fails.values()), sorted(fails)[:5]
