@@ -132,3 +132,32 @@ def test_a_missing_v3_file_fails_and_a_delisted_one_is_found(release_copy):
     code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity")
     assert code == 1 and "Traceback" not in stdout + stderr
     assert any("data/v3/inventory.jsonl" in check["reason"] for check in fails.values()), sorted(fails)[:5]
+
+
+def test_deep_without_the_packages_carries_v3_over_and_names_what_is_missing(release_copy, tmp_path, monkeypatch):
+    from nclue.harness import rebuild
+
+    monkeypatch.setenv("NCLUE_REALPAGE_PACKAGES", str(tmp_path / "no-packages"))
+    listed = ["data/v1/corpus.jsonl", "data/v3/corpus.jsonl", "data/v3/build.json"]
+    out = tmp_path / "rebuilt"
+    checks, carried = rebuild._realpage(release_copy, str(out), listed, lambda *a: None)
+    assert carried == {"data/v3/corpus.jsonl", "data/v3/build.json"}
+    assert [(c.status, c.id) for c in checks] == [("skip", "rebuild:data/v3")]
+    assert "package doc-rfc-experimental, doc-rfc-fyi-bcp" in checks[0].reason and "no-packages" in checks[0].reason
+    assert (out / "data" / "v3" / "corpus.jsonl").read_bytes() == open(
+        os.path.join(release_copy, "data", "v3", "corpus.jsonl"), "rb").read()
+    assert rebuild._realpage(release_copy, str(out), listed[:1], None) == ([], set())      # no v3: nothing to do
+
+
+def test_deep_with_a_bad_v3_seed_fails_naming_it(release_copy, tmp_path, monkeypatch):
+    from nclue.builder.realpage import packages
+    from nclue.harness import rebuild
+
+    monkeypatch.setattr(packages, "missing", lambda folder: [])
+    path = _path(release_copy, "build.json")
+    build = json.load(open(path, encoding="utf-8"))
+    build["seed"] = "twelve"
+    json.dump(build, open(path, "w", encoding="utf-8"))
+    checks, carried = rebuild._realpage(release_copy, str(tmp_path / "x"), ["data/v3/build.json"], None)
+    assert [(c.status, c.id) for c in checks] == [("fail", "rebuild:data/v3")] and carried == set()
+    assert "data/v3/build.json: seed 'twelve' is not a non-negative integer" in checks[0].reason
