@@ -80,10 +80,11 @@ def _realpage(root, tmp, listed, log):
             os.makedirs(os.path.dirname(layout.abspath(tmp, rel)), exist_ok=True)
             shutil.copyfile(layout.abspath(root, rel), layout.abspath(tmp, rel))
         return [Check("rebuild:" + layout.V3, "rebuild", "skip",
-                      "RealPage (data/v3) not rebuilt: package %s is not in %s (set %s to the folder of the pinned "
-                      ".deb files, or fill it with `nclue build --release v3 --fetch --packages %s`); its %d files "
-                      "are checked by hash only" % (", ".join(absent), folder, packages.FOLDER_VARIABLE, folder,
-                                                    len(files)))], set(files)
+                      "RealPage (data/v3) not rebuilt: %d of the %d pinned packages are not in %s (%s; set %s to "
+                      "the folder of the .deb files, or fill it with `nclue build --release v3 --fetch --packages "
+                      "%s`); its %d files are checked by hash only" % (
+                          len(absent), len(packages.PACKAGES), folder, ", ".join(absent), packages.FOLDER_VARIABLE,
+                          folder, len(files)))], set(files)
     seed = read_json(layout.abspath(root, layout.V3_BUILD), layout.V3_BUILD).get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         return [Check("rebuild:" + layout.V3, "rebuild", "fail", "%s: seed %r is not a non-negative integer"
