@@ -16,30 +16,12 @@ from ..core import layout
 from ..core.structure import families
 from ..paperaudit import roles
 from ..paperaudit.crosswalk import load as load_crosswalk
-from ..stats import bootstrap, montecarlo, protocol, randomization
+from ..stats import bootstrap, protocol
 from .base import Analysis, Unit, Value
+from .shared.block_inference import SOURCE, block_tests, displayed, holm_family, interval_values, variant_values
 from .shared.inference_context import METRICS, context, unit_scale
 from .shared.outcome_vectors import SCORE_INPUTS, gold_sets
-from .shared.release_systems import contrasts, displayed_variant, masked_systems
-
-SOURCE = "Table 5 / S1 intervals (section 3.4)"
-EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/statistics.md#exact-p-values); the "
-                "Monte Carlo p stays the paper's estimand")
-
-
-
-
-def interval_values(prefix, dist, resampling, source, alternatives=None, sep="_"):
-    """The two Values ``<prefix><sep>ci_low`` / ``<sep>ci_high`` of a percentile interval of ``dist``, each declared a
-    Monte Carlo estimate (:func:`nclue.stats.montecarlo.percentile_estimate`); ``alternatives``: ``{name:
-    distribution}`` of plausible wrong procedures, whose endpoints are declared beside."""
-    lo, hi = bootstrap.percentile_interval(dist)
-    alpha = (1.0 - protocol.INTERVAL_LEVEL) / 2.0
-    alt = {name: bootstrap.percentile_interval(d) for name, d in sorted((alternatives or {}).items())}
-    return [Value(prefix + sep + "ci_low", lo, source=source, estimate=montecarlo.percentile_estimate(
-                dist, alpha, resampling, [(name, ends[0]) for name, ends in alt.items()])),
-            Value(prefix + sep + "ci_high", hi, source=source, estimate=montecarlo.percentile_estimate(
-                dist, 1.0 - alpha, resampling, [(name, ends[1]) for name, ends in alt.items()]))]
+from .shared.release_systems import contrasts, masked_systems
 
 
 def _bootstrap_units(inst):
@@ -62,105 +44,6 @@ def _bootstrap_units(inst):
     return units
 
 
-class BlockTests:
-    """A block's randomization tests on the shared flips (Delta success count per family), and the p-values
-    each endpoint has under the paper's procedure and under the plausible wrong ones: ``raw`` (the endpoint's
-    own two-sided p), ``max_t`` (single-step max-|T| over the block's endpoints: the paper's), ``one_sided``
-    (max-|T| in each endpoint's observed direction), ``exact`` and ``exact_one_sided`` (over all 2^F sign
-    vectors)."""
-
-    def __init__(self, ctx, block):
-        self.block, self.variants = block, list(block["variants"])
-        base = ctx.vector(block["base"], "success")
-        diffs = [randomization.family_differences(ctx.design, base, ctx.vector(var, "success"))
-                 for var in self.variants]
-        self.tests = randomization.sign_flip_tests(diffs, ctx.masks)
-        self.n_draws = ctx.masks.n_draws
-        self.raw = [t.p_value() for t in self.tests]
-        self.max_t = randomization.max_t_p_values(self.tests)
-        self.one_sided = randomization.max_t_p_values(self.tests, one_sided=True)
-        self.exact = [randomization.exact_sign_flip_p(t.diffs) for t in self.tests]
-        self.exact_one_sided = [randomization.exact_one_sided_p(t.diffs) for t in self.tests]
-
-    def paper_scale(self, values):
-        """p-values of this run as the paper's draws would show them (:func:`nclue.stats.montecarlo.translated`)."""
-        return [montecarlo.translated(p, self.n_draws, protocol.RANDOMIZATION.paper_draws) for p in values]
-
-    def max_t_estimate(self, i):
-        """The max-|T| p of endpoint ``i`` as a Monte Carlo estimate, told apart from the endpoint's own p and
-        from the one-sided max-|T| p."""
-        raw, one = self.paper_scale(self.raw), self.paper_scale(self.one_sided)
-        return montecarlo.p_estimate(self.max_t[i], protocol.RANDOMIZATION, self.n_draws, alternatives=[
-            ("without max-|T| (the endpoint's own p)", raw[i]), ("one-sided max-|T|", one[i])])
-
-    def raw_estimate(self, i):
-        """The endpoint's own p, judged against its exact p (integer statistics: no Monte Carlo error)."""
-        paper = protocol.RANDOMIZATION.paper_draws
-        return montecarlo.p_estimate(self.raw[i], protocol.RANDOMIZATION, self.n_draws, exact=self.exact[i],
-                                     alternatives=[("one-sided", montecarlo.paper_estimator(self.exact_one_sided[i],
-                                                                                            paper))])
-
-
-def block_tests(ctx, block):
-    """:class:`BlockTests` of a block, computed once per instrument."""
-    return ctx.inst.memo("inference:block-tests:%s:%d" % (block["block"], ctx.masks.n_draws),
-                         lambda: BlockTests(ctx, block))
-
-
-def displayed(ctx, block):
-    """The displayed endpoint (:func:`nclue.analyses.shared.release_systems.displayed_variant`)."""
-    return displayed_variant(ctx.inst, block)
-
-
-def holm_family(chosen):
-    """Holm across blocks of the chosen endpoints' max-|T| p-values (the paper's Table 5 column), as
-    ``[(adjusted p, Estimate)]``: the Monte Carlo error of the max-|T| p that sets each adjusted value times
-    its Holm multiplier (:func:`nclue.stats.randomization.holm_steps`), told apart from the family without
-    Holm, without max-|T| and one-sided.  ``chosen``: ``[(BlockTests, endpoint index)]``."""
-    def paper_column(which):
-        return [tests.paper_scale(getattr(tests, which))[i] for tests, i in chosen]
-    steps = randomization.holm_steps([tests.max_t[i] for tests, i in chosen])
-    expected = randomization.holm(paper_column("max_t"))
-    no_max_t = randomization.holm(paper_column("raw"))
-    one_sided = randomization.holm(paper_column("one_sided"))
-    no_holm = paper_column("max_t")
-    out = []
-    for j, ((adjusted, multiplier, index), (tests, _)) in enumerate(zip(steps, chosen)):
-        determining_tests, determining_i = chosen[index]
-        estimate = montecarlo.p_estimate(
-            adjusted, protocol.RANDOMIZATION, tests.n_draws, expected=expected[j], multiplier=multiplier,
-            determining=determining_tests.max_t[determining_i],
-            alternatives=[("without Holm (the block's max-|T| p)", no_holm[j]),
-                          ("without max-|T| (Holm of the endpoints' own p)", no_max_t[j]),
-                          ("without max-|T| and Holm", tests.paper_scale(tests.raw)[chosen[j][1]]),
-                          ("one-sided", one_sided[j])])
-        out.append((adjusted, estimate))
-    return out
-
-
-def _variant_values(ctx, block, tests):
-    out = []
-    base = block["base"]
-    for i, var in enumerate(block["variants"]):
-        prefix = "v1.inference.contrast.%s.%s" % (block["block"], var)
-        for name, metric in METRICS:
-            alternatives = {"unclustered (query) bootstrap": ctx.query_distribution(metric, var, base)} if \
-                name == "score" else None
-            out += interval_values("%s.delta_%s" % (prefix, name), ctx.distribution(metric, var, base),
-                                   protocol.BOOTSTRAP, SOURCE, alternatives)
-        test = tests.tests[i]
-        hit_diffs = randomization.family_differences(ctx.design, ctx.vector(base, "hit"), ctx.vector(var, "hit"))
-        out += [Value(prefix + ".t_observed", test.observed, source=SOURCE),
-                Value(prefix + ".p_randomization", tests.raw[i], source=SOURCE, estimate=tests.raw_estimate(i)),
-                Value(prefix + ".p_exact", tests.exact[i], source=EXACT_SOURCE),
-                Value(prefix + ".p_randomization_within_3se_of_exact",
-                      randomization.within_monte_carlo_error(tests.raw[i], tests.exact[i], tests.n_draws),
-                      source=EXACT_SOURCE),
-                Value(prefix + ".p_exact_hit", randomization.exact_sign_flip_p(hit_diffs), source=EXACT_SOURCE),
-                Value(prefix + ".p_max_t", tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i))]
-    return out
-
-
 def _holm_unit(inst):
     """Every block's endpoints (intervals, p-values) and the Holm family of the displayed endpoints (the
     instrument's own post hoc choice, :func:`displayed`)."""
@@ -169,7 +52,7 @@ def _holm_unit(inst):
     values, chosen = [], []
     for block in blocks:
         tests = block_tests(ctx, block)
-        values += _variant_values(ctx, block, tests)
+        values += variant_values(ctx, block, tests)
         chosen.append((tests, block["variants"].index(displayed(ctx, block))))
     for block, (tests, i), (adjusted, estimate) in zip(blocks, chosen, holm_family(chosen)):
         prefix = "v1.inference.block.%s" % block["block"]

@@ -15,10 +15,11 @@
 """
 
 from ..core import layout
-from ..core.metrics import gold_support, summary
+from ..core.metrics import summary
 from ..core.structure import SLICES
 from .base import Analysis, Unit, Value
-from .shared.outcome_vectors import SCORE_INPUTS, delta, gold_sets, outcomes, query_factors
+from .shared.outcome_vectors import SCORE_INPUTS, delta, outcomes, query_factors
+from .shared.page_evidence import evidence_values
 from .shared.release_systems import contrasts, displayed_variant, form_systems, masked_systems, page_scored_systems
 
 
@@ -92,27 +93,8 @@ def _masking_units(inst):
 
 
 def _evidence_units(inst):
-    units = []
-    for sid in page_scored_systems(inst):
-        rel, prel = layout.ranking_path(sid), layout.page_scores_path(sid)
-
-        def compute(sid=sid, rel=rel, prel=prel):
-            queries = inst.evaluation_queries()
-            sets = gold_sets(inst)
-            support = {key: row.pages for key, row in inst.inventory().items()}
-            ranking, pages = inst.ranking(rel), inst.page_scores(prel, rel)
-            values = []
-            for key, subset in (("all", None), ("n2", 2), ("n3", 3)):
-                qs = queries if subset is None else {q: v for q, v in queries.items() if v.n == subset}
-                r = gold_support(ranking, pages, qs, sets, support)
-                prefix = "v1.evidence.%s.%s" % (sid, key)
-                values += [Value(prefix + ".gold_support_at_10", r["gold_support"]),
-                           Value(prefix + ".condition_coverage", r["condition_coverage"]),
-                           Value(prefix + ".full_coverage", r["full_coverage"]),
-                           Value(prefix + ".hit_queries", r["hit_queries"])]
-            return [Value(v.id, v.value, source="Table 8 stored-page evidence") for v in values]
-        units.append(Unit(sid, SCORE_INPUTS + [layout.INVENTORY, rel, prel], compute))
-    return units
+    return [Unit(sid, SCORE_INPUTS + [layout.INVENTORY, layout.ranking_path(sid), layout.page_scores_path(sid)],
+                 lambda sid=sid: evidence_values(inst, sid)) for sid in page_scored_systems(inst)]
 
 
 def _controls_units(inst):

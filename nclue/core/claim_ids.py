@@ -200,6 +200,16 @@ CONSISTENCY = ClaimId("release.consistency.{part}.{statistic}", "release.consist
 # -- RealPage (v3): its construction re-derived (docs/realpage.md)
 V3_CONSTRUCTION = ClaimId("v3.construction.{statistic}", "v3.construction")
 V3_TABLE1 = ClaimId("v3.table1.{statistic}", "v3.construction")
+V3_EVIDENCE = ClaimId("v3.evidence.{system}.{slice}.{statistic}", "v3.evidence", slice=("all", "n2", "n3"))
+V3_MATRIX = ClaimId("v3.matrix.{system}.{measure}", "v3.matrix", measure=MEASURE)
+V3_CONTRAST = ClaimId("v3.contrasts.{block}.{variant}.{statistic}", "v3.contrasts")
+V3_CONTRAST_BLOCK = ClaimId("v3.contrasts.{block}.{statistic}", "v3.contrasts")
+V3_BOOTSTRAP = ClaimId("v3.inference.bootstrap.{system}.{metric}.{statistic}", "v3.inference", metric=METRIC)
+V3_BOOTSTRAP_SETUP = ClaimId("v3.inference.design.{statistic}", "v3.inference")
+V3_INFERENCE_CONTRAST = ClaimId("v3.inference.contrast.{block}.{variant}.{statistic}", "v3.inference")
+V3_INFERENCE_BLOCK = ClaimId("v3.inference.block.{block}.{statistic}", "v3.inference")
+V3_REPLICATION = ClaimId("v3.replication.{block}.{statistic}", "v3.replication")
+V3_REPLICATION_SUMMARY = ClaimId("v3.replication.summary.{statistic}", "v3.replication")
 
 # -- CrossPage (v1): construction, scoring, inference, sensitivity
 CONSTRUCTION = ClaimId("v1.construction.{statistic}", "v1.construction")

@@ -25,7 +25,7 @@ class Instrument:
         self.base = base
         self._memo = {}
         self._reads = {}         # memo key -> the absolute paths its computation read
-        release = layout.RELEASES[base]      # the release's files, declared in core/layout.py
+        release = layout.ALL_RELEASES[base]      # the release's files, declared in core/layout.py
         self.release = release
         self.CORPUS = release.corpus
         self.CONDITIONS = release.conditions
@@ -44,6 +44,12 @@ class Instrument:
         if self.base == layout.V1:
             return self
         return self.memo("release:v1", lambda: Instrument(self.root, layout.V1))
+
+    def v3(self):
+        """The RealPage release of the same root (docs/realpage.md)."""
+        if self.base == layout.V3:
+            return self
+        return self.memo("release:v3", lambda: Instrument(self.root, layout.V3))
 
     def named(self, name):
         """The release of the same root that the command line and the API call ``name`` (``v1``, ``v2``:

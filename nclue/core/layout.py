@@ -72,6 +72,9 @@ V3_QUERIES = V3 + "/queries.jsonl"
 V3_INVENTORY = V3 + "/inventory.jsonl"
 V3_QRELS_CONSTRUCTION = V3 + "/qrels_construction.jsonl"
 V3_BUILD = V3 + "/build.json"
+V3_SYSTEMS = V3 + "/systems.json"
+V3_RANKINGS = V3 + "/rankings"
+V3_PAGE_SCORES = V3 + "/page_scores"
 AUDIT_DESCRIPTION = AUDIT + "/audit.json"
 AUDIT_STATS = AUDIT + "/stats.json"
 AUDIT_DECISIONS = AUDIT + "/decisions.jsonl"
@@ -131,8 +134,12 @@ V2_COPIES = (
     QrelCopy(V2, "s0", V2_QRELS_S0, "construction", AUDIT_DECISIONS, "the stratified label audit"),
     QrelCopy(V2, "s", V2_QRELS, "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge"),
 )
-COPIES = {V1: V1_COPIES, V2: V2_COPIES}
-GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY}
+# RealPage (docs/realpage.md): the construction copy only, until its automatic audit is built
+V3_COPIES = (
+    QrelCopy(V3, "construction", V3_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
+)
+COPIES = {V1: V1_COPIES, V2: V2_COPIES, V3: V3_COPIES}
+GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY, V3: None}
 
 
 class Release(NamedTuple):
@@ -186,6 +193,12 @@ RELEASES = {
     V2: Release("v2", "SourceShift", V2, V2_CORPUS, V2_CONDITIONS, V2_INVENTORY, V2_QUERIES, V2_QRELS, V2_SYSTEMS,
                 V2_GENEALOGY, V2_BUILD, V2_STATS, V2_COPIES, "shift_seed"),
 }
+# RealPage, analysed by its own analyses (v3.*: nclue/analyses/realpage_*.py); it is not yet a release that
+# `score`, `--release` and the stand-in's analyses take, so it stands beside RELEASES, not in it
+V3_RELEASE = Release("v3", "RealPage", V3, V3_CORPUS, V3_CONDITIONS, V3_INVENTORY, V3_QUERIES, V3_QRELS_CONSTRUCTION,
+                     V3_SYSTEMS, None, V3_BUILD, None, V3_COPIES, "seed")
+# every release an instrument can be opened on (nclue.core.instrument.Instrument)
+ALL_RELEASES = dict(RELEASES, **{V3: V3_RELEASE})
 # a release by the name the command line and the API give it: the one place "v1"/"v2" becomes a release
 RELEASE_NAMED = {release.name: release for release in RELEASES.values()}
 RELEASE_NAMES = tuple(RELEASE_NAMED)
@@ -238,6 +251,9 @@ FILE_KINDS = (
     FileKind(V3_QUERIES, "queries", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_QRELS_CONSTRUCTION, "qrels-construction", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_BUILD, "build-info", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_SYSTEMS, "systems", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_RANKINGS + "/*.jsonl", "ranking", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_PAGE_SCORES + "/*.jsonl", "page-scores", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(AUDIT_DESCRIPTION, "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),
     FileKind(AUDIT_STATS, "statistics", "audit", False, "docs/schema.md#buildjson-and-statsjson"),
     FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, "docs/schema.md#the-label-audit-dataaudit"),

@@ -27,13 +27,15 @@ from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
 from .published import paper_order
 from .score import picked_measures
-from .report import REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence
+from .report import (REPLICATION_WORDS, REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence,
+                     replication_sentence)
 from .svg_figures import fmt, forest, scatter, stacked
 
 SECTIONS = (("headline", "Headline"), ("problems", "Fails and skips"), ("scorecard", "Scorecard (Tables 3 and S1)"),
             ("outcomes", "Outcome decomposition (Table 4)"), ("contrasts", "Controlled contrasts (Table 5)"),
             ("figure2", "Figure 2"), ("forms", "Query-form robustness (Table S2b)"),
-            ("directions", "SourceShift directions (Table 7)"), ("label-audit", "Label audit"),
+            ("directions", "SourceShift directions (Table 7)"),
+            ("replication", "RealPage replication (Table 5 on real pages)"), ("label-audit", "Label audit"),
             ("paper-audit", "Paper audit"), ("published", "Published results"), ("provenance", "Provenance"))
 SECTION_IDS = tuple(sid for sid, _ in SECTIONS)
 
@@ -50,7 +52,7 @@ def render_html(result, strict=False):
         escape(__version__), escape(REPORT_SCHEMA)), contents(SECTIONS),
         _headline_section(result, h), _problems_section(result), _scorecard_section(got), _outcomes_section(got),
         _contrasts_section(got), _figure2_section(got), _forms_section(got), _directions_section(got),
-        _audit_section(got), _paper_section(result), _published_section(result), _provenance_section(result)]
+        _replication_section(h), _audit_section(got), _paper_section(result), _published_section(result), _provenance_section(result)]
     return page("nclue reproduction report", "".join(body))
 
 
@@ -73,12 +75,34 @@ def _headline_section(result, h):
     r = h["published_results"]
     items.append("<li>published results verified against data: %s</li>" % (
         "none (the paper level did not run)" if r is None else escape(published_sentence(r))))
+    if h.get("replication"):
+        items.append("<li>%s</li>" % escape(replication_sentence(h["replication"])))
     items.append('<li class="mono" id="count-line">%s</li>' % escape(h["counts"]["line"]))
     groups = group_counts(result)
     rows = [[escape(g), num(v["pass"]), num(v["fail"]), num(v["skip"])] for g, v in sorted(groups.items())]
     return _section("headline", '<div class="banner"><ul>%s</ul></div>%s' % (
         "".join(items), "<p>The published group holds the published numbers and the configuration checks of the "
                         "count line.</p>" + table("Checks by level (group)", ["group", "pass", "fail", "skip"], rows)))
+
+
+def _replication_section(h):
+    """RealPage's replication of Table 5 (docs/realpage.md#the-replication): per paper row, the paper's Delta Score,
+    the RealPage contrast that plays it, its Delta Score with the paired 95% interval, and the verdict."""
+    rep = h.get("replication")
+    if rep is None:
+        return _section("replication", "<p>Not computed in this run (the inference level did not run, or the "
+                                       "release has no RealPage rankings).</p>")
+    words = dict(REPLICATION_WORDS)
+    rows = [[escape(r["block"]), num(r["paper_delta_score"]), escape("%s -> %s" % (r["base"], r["variant"])),
+             num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]), escape(words.get(r["verdict"], "?"))]
+            for r in rep["rows"]]
+    return _section("replication", "<p>RealPage is real documents (IETF RFCs) that are not the paper's, ranked by "
+                    "the stand-in's standard-library retrievers, under lexical-presence labels confirmed by two "
+                    "sources, not support judged by people. A verdict is about the operation on real pages with "
+                    "these retrievers, not about the paper's models (docs/realpage.md#the-replication).</p>" +
+                    table("Table 5 on RealPage (Delta Score, points; 95% paired family bootstrap)",
+                          ["paper row", "paper Delta", "RealPage contrast", "RealPage Delta", "95% interval",
+                           "verdict"], rows))
 
 
 def _problems_section(result):

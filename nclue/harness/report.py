@@ -20,8 +20,9 @@ from ..analyses.base import LEVELS
 from ..core.jsonio import dumps_pretty
 from ..core.claim_ids import (AGREEMENT, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF,
                               IMPACT_TABLE, POLICY, POLICY_SECTION, POOL, POOL_SECTION, V2_GENEALOGY_COPY,
-                              statistic_of)
+                              V3_REPLICATION, V3_REPLICATION_SUMMARY, statistic_of)
 from ..core.measures import display_of
+from ..paperaudit import roles
 from ..stats import protocol
 from .checks import EXPECTED_PAPER_FAIL
 from .locate import CHECKOUT
@@ -168,7 +169,8 @@ def headline(result):
     own = {k: counts["buckets"]["claims"][k] for k in ("pass", "fail", "skip")}
     out = {"instrument": m.get("instrument"), "synthetic": m.get("synthetic") is not False,
            "releases": natures_text(m),
-           "claims": own, "paper_consistency": None, "published_results": None, "counts": counts}
+           "claims": own, "paper_consistency": None, "published_results": None, "counts": counts,
+           "replication": replication(result)}
     if result.paper is not None:
         rc = result.paper.counts("relations")
         out["paper_consistency"] = {"consistent_relations": rc["pass"], "inconsistent_relations": rc["fail"],
@@ -202,6 +204,37 @@ def published_sentence(r):
             r["numbers"] - r["bound"], r["numbers"])
 
 
+REPLICATION_WORDS = (("holds", "holds"), ("holds_null", "no difference, as in the paper"),
+                     ("not_detected", "not detected"), ("reversed", "reversed"),
+                     ("new_direction", "a direction the paper does not find"), ("borderline", "borderline"))
+
+
+def replication(result):
+    """RealPage's replication of Table 5 (docs/realpage.md#the-replication) from the run's ``v3.replication``
+    claims: ``{verdict: [paper block, ...]}`` and the rows, or None when the run computed none of them."""
+    values = claim_values(result)
+    if V3_REPLICATION_SUMMARY(statistic="holds") not in values:
+        return None
+    rows = []
+    for key in roles.BLOCKS:
+        def get(statistic):
+            cid = V3_REPLICATION(block=key, statistic=statistic)
+            return values[cid] if cid in values else None
+        rows.append({"block": key, "verdict": get("verdict"), "paper_delta_score": get("paper_delta_score"),
+                     "variant": get("variant"), "base": get("base"), "delta_score": get("delta_score"),
+                     "ci_low": get("delta_score_ci_low"), "ci_high": get("delta_score_ci_high")})
+    by_verdict = {word: [r["block"] for r in rows if r["verdict"] == word] for word, _ in REPLICATION_WORDS}
+    return {"verdicts": by_verdict, "rows": rows}
+
+
+def replication_sentence(rep):
+    """The headline's one line on RealPage's replication of Table 5."""
+    parts = ["%s: %s" % (text, ", ".join(rep["verdicts"][word])) for word, text in REPLICATION_WORDS
+             if rep["verdicts"][word]]
+    return "RealPage (real RFC pages, standard-library retrievers, lexical-presence labels; not the paper's models) " \
+        "on Table 5's %d rows -- %s" % (len(rep["rows"]), "; ".join(parts))
+
+
 def headline_lines(result):
     h = headline(result)
     kind = ("SYNTHETIC stand-in (its numbers are its own, not the paper's)" if h["synthetic"]
@@ -218,6 +251,8 @@ def headline_lines(result):
         lines.append("  published results verified against data: none (the paper level did not run)")
     else:
         lines.append("  published results verified against data: " + published_sentence(r))
+    if h.get("replication"):
+        lines.append("  " + replication_sentence(h["replication"]))
     lines.append("  " + h["counts"]["line"])
     return lines
 

@@ -64,7 +64,7 @@ class Context:
         return [scale * s / n for s in sums]
 
     def vector(self, sid, metric):
-        out = outcomes(self.inst, layout.ranking_path(sid))
+        out = outcomes(self.inst, layout.ranking_path(sid, base=self.inst.base))
         return randomization.to_integer_units(getattr(out, metric))
 
     def sums(self, sid):

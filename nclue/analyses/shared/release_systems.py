@@ -39,7 +39,7 @@ def displayed_variant(inst, block):
     first listed), as the paper chose it post hoc (section 3.3; docs/statistics.md#the-displayed-endpoint)."""
     best = None
     for var in block["variants"]:
-        count = sum(outcomes(inst, layout.ranking_path(var)).success)
+        count = sum(outcomes(inst, layout.ranking_path(var, base=inst.base)).success)
         if best is None or count > best[1]:
             best = (var, count)
     return best[0]

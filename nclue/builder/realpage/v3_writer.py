@@ -19,7 +19,8 @@ from ... import __version__
 from ...core import layout
 from ...core.rng import Stream
 from .. import construct
-from . import fact_miner, packages, pages as page_text, sample, settings
+from ...retrieval import systems
+from . import fact_miner, packages, pages as page_text, sample, settings, v3_rankings
 
 MAX_TRIALS = 10_000_000         # draws give up (an error) after this many rejected trials
 
@@ -69,8 +70,9 @@ def _meta(data, where):
 
 
 def mine_sample(texts, numbers):
-    """The sampled RFCs' corpus rows and facts: ``(docs, facts)``, both in RFC-number order."""
-    docs, facts = [], {}
+    """The sampled RFCs' corpus rows, facts and page texts: ``(docs, facts, {docid: [page text]})``, in
+    RFC-number order."""
+    docs, facts, pages_of = [], {}, {}
     for number in numbers:
         package, data, meta_bytes = texts[number]
         where = "%s: rfc%d" % (package, number)
@@ -81,7 +83,8 @@ def mine_sample(texts, numbers):
                      "pages": len(pages), "source": "rfc", "synthetic": False,
                      "title": " ".join(str(meta.get("title", "")).split()), "year": _year(meta)})
         facts[docid] = fact_miner.mine(pages)
-    return docs, facts
+        pages_of[docid] = pages
+    return docs, facts, pages_of
 
 
 def conditions_and_inventory(facts, lexicon):
@@ -165,12 +168,15 @@ def select(index, seed, cfg=settings.CONSTRUCTION):
     return chosen, {"two_condition_trials": pair_trials, "three_condition_trials": triple_trials}
 
 
-def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA):
+def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA, rankings=True):
     """Every row of ``data/v3`` and its build record, from the packages in ``folder`` (``cfg`` and ``strata``:
-    the construction and the sample's bins, :mod:`.settings`'s unless a test gives smaller ones)."""
+    the construction and the sample's bins, :mod:`.settings`'s unless a test gives smaller ones; ``rankings``:
+    False leaves the systems unrun, for the tests that check the construction alone)."""
     texts, counts = read_corpus(folder, seed, log)
     numbers = sample.draw(counts, seed, strata)
-    docs, facts = mine_sample(texts, numbers)
+    docs, facts, pages_of = mine_sample(texts, numbers)
+    n_texts = len(texts)
+    del texts                       # the packages' compressed texts are not needed past the sample
     lexicon = fact_miner.lexicon(facts)
     catalog, inventory = conditions_and_inventory(facts, lexicon)
     log("realpage: sample of %d RFCs, %d pages; %d conditions, %d inventory rows" % (
@@ -200,14 +206,19 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "packages": {name: {"version": packages.VERSION, "sha256": digest}
                      for name, digest in sorted(packages.PACKAGES.items())},
         "construction": dict(vars(cfg), **draws),
-        "counts": {"rfc_texts": len(texts), "sampled_rfcs": len(docs), "pages": sum(d["pages"] for d in docs),
+        "counts": {"rfc_texts": n_texts, "sampled_rfcs": len(docs), "pages": sum(d["pages"] for d in docs),
                    "conditions": len(catalog), "inventory_rows": len(inventory),
                    "inventory_rows_by_fact": dict(sorted(kinds.items())), "lexicon_acronyms": len(lexicon),
                    "queries": len(queries), "qrel_rows": len(qrels)},
         "strata": [{"first": first, "last": last, "rfcs": count} for first, last, count in strata],
     }
+    if rankings:
+        info["rankings"] = {"form": v3_rankings.FORM, "systems": len(systems.SYSTEMS)}
+    ranked = v3_rankings.rank(pages_of, [d["docid"] for d in docs], catalog, inventory, queries, seed, log) \
+        if rankings else []
     return {"corpus": docs, "conditions": [{k: v for k, v in c.items() if k != "mined"} for c in catalog],
-            "inventory": inventory, "queries": queries, "qrels_construction": qrels, "build": info}
+            "inventory": inventory, "queries": queries, "qrels_construction": qrels, "build": info,
+            "rankings": ranked}
 
 
 FILES = (("corpus", layout.V3_CORPUS), ("conditions", layout.V3_CONDITIONS), ("inventory", layout.V3_INVENTORY),
@@ -227,5 +238,13 @@ def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_jsonl(path, built[key])
         written.append(rel)
+    for rel, rows in built["rankings"]:
+        path = layout.abspath(out_root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_jsonl(path, rows)
+        written.append(rel)
+    if built["rankings"]:
+        write_json(layout.abspath(out_root, layout.V3_SYSTEMS), v3_rankings.systems_record())
+        written.append(layout.V3_SYSTEMS)
     write_json(layout.abspath(out_root, layout.V3_BUILD), built["build"])
     return written + [layout.V3_BUILD]

@@ -1,0 +1,57 @@
+"""RealPage's rankings: the stand-in's standard-library systems run over the sampled RFCs' real page text
+(docs/realpage.md#the-rankings; paper section 3.3).
+
+The systems, their parameters and their schedule are the stand-in's, declared once in
+:mod:`nclue.retrieval.systems`; only the text differs.  The index is built from the same pages the miner read
+(form-feed pages, header and footer stripped, NFKC: :mod:`.pages`), tokenised as every lexical system
+tokenises (:func:`nclue.retrieval.text.tokens`).  Each query runs in its raw form (the acronym of a defined
+condition, the title of a section condition), with one text per condition for the condition-wise systems.
+The controls read the released inventory, as the stand-in's do.  Nothing here was tuned on RealPage: no
+parameter was chosen by looking at a ranking or a score.
+"""
+
+from ...core import layout
+from ...retrieval import systems
+from ...retrieval.engine import Engine
+from ...retrieval.index import build_corpus
+from ...retrieval.text import tokens
+from ..rankings import peak_memory, ranking_rows
+
+FORM = "raw"                # the one query form RealPage ranks (docs/realpage.md#the-rankings)
+
+
+def systems_record():
+    """``data/v3/systems.json``: the stand-in's systems and blocks, declared over real pages."""
+    return {
+        "synthetic": False,
+        "note": "The stand-in's standard-library systems (nclue/retrieval/), unchanged, run over the sampled "
+                "RFCs' real page text; raw query form only.",
+        "systems": [s.as_json() for s in systems.SYSTEMS],
+        "form_systems": [],
+        "contrasts": systems.CONTRASTS,
+        "blocked": systems.BLOCKED,
+    }
+
+
+def rank(pages_of, docids, catalog, inventory, queries, seed, log=print):
+    """``[(release path, rows)]`` of every system's raw ranking and, for page-scored systems, page scores, in
+    the order the stand-in's builder runs them (:func:`nclue.retrieval.systems.build_order`), each resource
+    forgotten after its last user.  ``pages_of``: ``{docid: [page text]}`` of the sampled RFCs, emptied as the
+    index takes each RFC's bags of words (the text is not needed after it)."""
+    corpus = build_corpus(docids, ((d, pages_of.pop(d)) for d in docids), tokens)
+    log("realpage index: %d documents, %d pages, %d terms%s" % (
+        corpus.docs.n, corpus.page_index.n, len(corpus.docs.postings), peak_memory()))
+    env = systems.Env(Engine(corpus), docids, inventory, seed)
+    by_cid = {c["cid"]: c for c in catalog}
+    order = systems.build_order(systems.SYSTEMS)
+    forget = systems.forget_after(order)
+    out = []
+    for spec in order:
+        rows, page_rows = ranking_rows(spec, env, queries, by_cid, FORM)
+        out.append((layout.ranking_path(spec.id, base=layout.V3), rows))
+        if spec.page_scored:
+            out.append((layout.page_scores_path(spec.id, base=layout.V3), page_rows))
+        for resource in forget.get(spec.id, ()):
+            env.engine.forget(resource)
+        log("realpage ranked %s%s" % (spec.id, peak_memory()))
+    return out

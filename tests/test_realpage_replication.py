@@ -1,0 +1,258 @@
+"""RealPage's rankings, Tables 3/5/8 and the replication of Table 5 (docs/realpage.md#the-rankings,
+#the-replication): the verdict rule worked by hand at its boundaries; the shipped claims re-derived with
+separate code straight from the files (n-Clue Score, Gold Hit, Gold-NDCG by pytrec_eval, the families, the
+verdicts from the paper's transcribed intervals); a changed ranking fails its claims; damaged rankings and
+systems.json are named at file:line:field, and a damaged v3 ranking fails the run without a traceback."""
+
+import json
+import os
+from fractions import Fraction
+
+import pytest
+
+from conftest import REPO, read_rows, reproduce_report, resign, write_rows
+from nclue.analyses import REGISTRY
+from nclue.analyses.realpage_replication import MARGIN_SE, VERDICTS, direction, verdict
+from nclue.core.errors import InputError
+from nclue.core.instrument import Instrument
+
+PAPER_ROWS = ("scale", "page_aggregation", "lexical_composition", "jina_composition", "qwen_composition", "fusion",
+              "text_reranking", "visual_reranking")
+
+
+def _claims(root, analysis):
+    with open(os.path.join(root, "reference_metrics", analysis + ".json"), encoding="utf-8") as fh:
+        return {c["id"]: c for c in json.load(fh)["claims"]}
+
+
+def _rows(root, rel):
+    with open(os.path.join(root, *rel.split("/")), encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+# ---- the verdict rule, by hand ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paper,low,high,expected", [
+    ("+", 1.0, 5.0, "holds"), ("-", -5.0, -1.0, "holds"), ("0", -1.0, 1.0, "holds_null"),
+    ("+", -1.0, 5.0, "not_detected"), ("-", -5.0, 1.0, "not_detected"),
+    ("+", -5.0, -1.0, "reversed"), ("-", 1.0, 5.0, "reversed"),
+    ("0", 1.0, 5.0, "new_direction"), ("0", -5.0, -1.0, "new_direction"),
+])
+def test_each_verdict_by_hand(paper, low, high, expected):
+    assert verdict(paper, low, high, 0.1, 0.1) == expected
+    assert expected in VERDICTS
+
+
+def test_an_endpoint_within_the_margin_of_zero_is_borderline_and_just_outside_is_not():
+    se = 0.1
+    edge = MARGIN_SE * se
+    assert verdict("+", edge, 5.0, se, se) == "borderline"            # at the margin: borderline
+    assert verdict("+", edge * 1.0001, 5.0, se, se) == "holds"        # just outside it
+    assert verdict("-", -5.0, -edge, se, se) == "borderline"
+    assert verdict("0", -edge, 5.0, se, se) == "borderline"           # the far endpoint matters too
+    assert verdict("+", 1.0, 5.0, 0.0, 0.0) == "holds"                # no Monte Carlo error: the side decides
+    assert verdict("+", 0.0, 5.0, 0.0, 0.0) == "borderline"           # an endpoint at 0 is never a side
+
+
+def test_direction_at_zero():
+    assert [direction(*ends) for ends in ((0.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (1e-12, 1.0), (-1.0, -1e-12))] == \
+        ["0", "0", "0", "+", "-"]
+
+
+# ---- the shipped claims re-derived with separate code ---------------------------------------------------
+
+class RealPage:
+    """data/v3 read straight from its files: the construction copy (RealPage's only copy) and the rankings."""
+
+    def __init__(self, root):
+        self.root = root
+        self.n = {q["qid"]: q["n"] for q in _rows(root, "data/v3/queries.jsonl")}
+        self.grades = {q: {} for q in self.n}
+        for r in _rows(root, "data/v3/qrels_construction.jsonl"):
+            self.grades[r["qid"]][r["docid"]] = r["grade"]
+
+    def score(self, system):
+        import pytrec_eval
+
+        ranking = {r["qid"]: r["docids"][:10] for r in _rows(self.root, "data/v3/rankings/%s.jsonl" % system)}
+        success = hit = 0
+        for q, n in self.n.items():
+            docs = ranking.get(q, [])
+            gold = [i for i, d in enumerate(docs) if self.grades[q].get(d) == n]
+            subset = [i for i, d in enumerate(docs) if 0 < self.grades[q].get(d, 0) < n]
+            if gold:
+                hit += 1
+                success += not subset or gold[0] < subset[0]
+        qrels = {q: {d: 1 for d, g in self.grades[q].items() if g == self.n[q]} for q in self.n}
+        run = {q: {d: float(10 - i) for i, d in enumerate(docs)} for q, docs in ranking.items() if docs}
+        per_query = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10"}).evaluate(run)
+        total = len(self.n)
+        return {"score": Fraction(100 * success, total), "hit": Fraction(100 * hit, total),
+                "ndcg": 100.0 * sum(per_query[q]["ndcg_cut_10"] for q in per_query) / total}
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    pytest.importorskip("pytrec_eval")
+    return RealPage(REPO)
+
+
+def test_every_system_has_a_ranking_and_the_matrix_matches_separate_code(shipped):
+    systems = json.load(open(os.path.join(REPO, "data", "v3", "systems.json"), encoding="utf-8"))["systems"]
+    matrix = _claims(REPO, "v3.matrix")
+    assert len(systems) == 41
+    for system in systems:
+        sid = system["id"]
+        s = shipped.score(sid)
+        assert matrix["v3.matrix.%s.nclue_score_at_10" % sid]["value"] == pytest.approx(float(s["score"]), abs=1e-9)
+        assert matrix["v3.matrix.%s.gold_hit_at_10" % sid]["value"] == pytest.approx(float(s["hit"]), abs=1e-9)
+        assert matrix["v3.matrix.%s.gold_ndcg_at_10" % sid]["value"] == pytest.approx(s["ndcg"], abs=1e-9)
+    # the controls that hold by construction
+    assert matrix["v3.matrix.oracle_facts.nclue_score_at_10"]["value"] == 100.0
+    assert matrix["v3.matrix.floor_single_page.nclue_score_at_10"]["value"] == 0.0
+
+
+def test_the_table5_contrasts_and_the_displayed_variants_match_separate_code(shipped):
+    systems = json.load(open(os.path.join(REPO, "data", "v3", "systems.json"), encoding="utf-8"))
+    contrasts = _claims(REPO, "v3.contrasts")
+    for block in systems["contrasts"]:
+        base = shipped.score(block["base"])
+        scores = {}
+        for var in block["variants"]:
+            v = shipped.score(var)
+            scores[var] = v["score"]
+            prefix = "v3.contrasts.%s.%s." % (block["block"], var)
+            assert contrasts[prefix + "delta_score"]["value"] == pytest.approx(float(v["score"] - base["score"]),
+                                                                              abs=1e-9)
+            assert contrasts[prefix + "delta_hit"]["value"] == pytest.approx(float(v["hit"] - base["hit"]), abs=1e-9)
+        best = max(block["variants"], key=lambda var: (scores[var], -block["variants"].index(var)))
+        assert contrasts["v3.contrasts.%s.displayed_variant" % block["block"]]["value"] == best
+
+
+def test_the_families_are_the_distinct_gold_sets(shipped):
+    golds = {q: frozenset(d for d, g in shipped.grades[q].items() if g == n) for q, n in shipped.n.items()}
+    inference = _claims(REPO, "v3.inference")
+    assert inference["v3.inference.design.queries"]["value"] == 1000
+    # a family: the queries with exactly the same gold set (docs/statistics.md#family-clustered-bootstrap)
+    assert inference["v3.inference.design.families"]["value"] == len(set(golds.values()))
+
+
+def test_every_verdict_follows_from_the_papers_interval_and_the_frozen_one():
+    numbers = {r["id"]: r["value"] for r in json.load(open(os.path.join(
+        REPO, "reference_metrics", "paper", "numbers.json"), encoding="utf-8"))["numbers"]}
+    rep = _claims(REPO, "v3.replication")
+    tally = {}
+    for key in PAPER_ROWS:
+        lo, hi = numbers["T5.%s.ci_lo" % key], numbers["T5.%s.ci_hi" % key]
+        paper = "+" if lo > 0 else "-" if hi < 0 else "0"
+        low, high = rep["v3.replication.%s.delta_score_ci_low" % key], rep["v3.replication.%s.delta_score_ci_high" % key]
+        assert low["estimate"]["kind"] == "monte_carlo" and low["estimate"]["se"] > 0
+        margin_low, margin_high = MARGIN_SE * low["estimate"]["se"], MARGIN_SE * high["estimate"]["se"]
+        if abs(low["value"]) <= margin_low or abs(high["value"]) <= margin_high:
+            expected = "borderline"
+        else:
+            found = "+" if low["value"] > 0 else "-" if high["value"] < 0 else "0"
+            expected = {("0", "0"): "holds_null"}.get((paper, found)) or (
+                "new_direction" if paper == "0" else "not_detected" if found == "0" else
+                "holds" if found == paper else "reversed")
+        assert rep["v3.replication.%s.paper_direction" % key]["value"] == paper
+        assert rep["v3.replication.%s.verdict" % key]["value"] == expected, key
+        assert low["value"] <= rep["v3.replication.%s.delta_score" % key]["value"] <= high["value"]
+        tally[expected] = tally.get(expected, 0) + 1
+    for name in VERDICTS:
+        assert rep["v3.replication.summary.%s" % name]["value"] == tally.get(name, 0)
+
+
+def test_the_headline_and_the_html_report_carry_the_replication(repo_run):
+    out = repo_run["stdout"]
+    line = [l for l in out.splitlines() if l.strip().startswith("RealPage (real RFC pages")]
+    assert len(line) == 2, line                     # the headline at the top and again at the end
+    assert "holds: fusion" in line[0] and "not the paper's models" in line[0]
+
+
+# ---- a changed ranking fails; damaged rankings and systems.json are named -----------------------------
+
+def _values(root, analysis):
+    inst = Instrument(root)
+    return {value.id: value.value for unit in REGISTRY[analysis].units(inst) for value in unit.compute()}
+
+
+def test_a_changed_v3_ranking_fails_exactly_its_claims(release_copy):
+    path = os.path.join(release_copy, "data", "v3", "rankings", "bm25_and.jsonl")
+    rows = read_rows(path)
+    for row in rows[:50]:               # each of the first 50 queries' top document moved to rank 10, scores kept
+        row["docids"] = row["docids"][1:] + row["docids"][:1]
+    write_rows(path, rows)
+    resign(release_copy)
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert "v3.matrix.bm25_and.nclue_score_at_10" in fails and "v3.matrix.bm25_and.gold_ndcg_at_10" in fails
+    # only the claims that read bm25_and's ranking: its matrix row and the block whose base it is
+    assert all(cid.startswith(("v3.matrix.bm25_and.", "v3.contrasts.lexical_composition.")) for cid in fails), \
+        sorted(fails)[:10]
+
+
+@pytest.mark.parametrize("name,change,expected", [
+    ("rankings/bm25_or.jsonl", lambda rows: rows[0].__setitem__("qid", "realpage_9999"),
+     "data/v3/rankings/bm25_or.jsonl:1: field 'qid'"),
+    ("rankings/bm25_or.jsonl", lambda rows: rows[0]["docids"].__setitem__(0, "rfc99999"),
+     "data/v3/rankings/bm25_or.jsonl:1: field 'docids"),
+    ("rankings/bm25_or.jsonl", lambda rows: rows[0]["scores"].__setitem__(0, "high"),
+     "data/v3/rankings/bm25_or.jsonl:1: field 'scores"),
+    ("rankings/bm25_or.jsonl", lambda rows: rows.append(dict(rows[0])), "data/v3/rankings/bm25_or.jsonl:1001"),
+    ("rankings/bm25_or.jsonl", lambda rows: rows[0]["docids"].append(rows[0]["docids"][0]),
+     "data/v3/rankings/bm25_or.jsonl:1: field 'docids"),
+], ids=["unknown query", "unknown document", "score not a number", "duplicate query", "duplicate document"])
+def test_a_damaged_v3_ranking_is_named_at_file_line_field(release_copy, name, change, expected):
+    path = os.path.join(release_copy, "data", "v3", *name.split("/"))
+    rows = read_rows(path)
+    change(rows)
+    write_rows(path, rows)
+    with pytest.raises(InputError) as caught:
+        _values(release_copy, "v3.matrix")
+    assert expected in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('{"qid": "realpage_0000", "docids": ["rfc', "data/v3/rankings/bm25_or.jsonl:1"),
+    ('{"qid": "realpage_0000", "docids": [], "scores": [NaN]}\n', "data/v3/rankings/bm25_or.jsonl:1"),
+    ("[" * 5000 + "]" * 5000 + "\n", "data/v3/rankings/bm25_or.jsonl:1"),
+], ids=["truncated", "non-finite", "deeply nested"])
+def test_a_broken_v3_ranking_file_is_named(release_copy, text, expected):
+    with open(os.path.join(release_copy, "data", "v3", "rankings", "bm25_or.jsonl"), "w", encoding="utf-8") as fh:
+        fh.write(text)
+    with pytest.raises(InputError) as caught:
+        _values(release_copy, "v3.matrix")
+    assert expected in str(caught.value), str(caught.value)
+
+
+def test_a_damaged_v3_systems_file_is_named(release_copy):
+    path = os.path.join(release_copy, "data", "v3", "systems.json")
+    obj = json.load(open(path, encoding="utf-8"))
+    obj["contrasts"][0]["variants"].append("no_such_system")
+    json.dump(obj, open(path, "w", encoding="utf-8"))
+    with pytest.raises(InputError) as caught:
+        _values(release_copy, "v3.contrasts")
+    assert "data/v3/systems.json" in str(caught.value) and "no_such_system" in str(caught.value)
+
+
+def test_a_page_score_row_for_an_unranked_document_is_named(release_copy):
+    path = os.path.join(release_copy, "data", "v3", "page_scores", "page_bm25_max.jsonl")
+    rows = read_rows(path)
+    rows[0]["docid"] = "rfc0001" if rows[0]["docid"] != "rfc0001" else "rfc0002"
+    write_rows(path, rows)
+    with pytest.raises(InputError) as caught:
+        _values(release_copy, "v3.evidence")
+    assert "data/v3/page_scores/page_bm25_max.jsonl:1" in str(caught.value), str(caught.value)
+
+
+def test_a_damaged_v3_ranking_fails_the_run_without_a_traceback(release_copy):
+    path = os.path.join(release_copy, "data", "v3", "rankings", "tri_joint.jsonl")
+    rows = read_rows(path)
+    rows[3]["qid"] = "not_a_query"
+    write_rows(path, rows)
+    resign(release_copy)
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert any("data/v3/rankings/tri_joint.jsonl:4: field 'qid'" in check["reason"] for check in fails.values()), \
+        sorted(fails)[:5]
