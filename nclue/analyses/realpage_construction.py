@@ -25,6 +25,9 @@ CORE = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_INVENTORY, layout.V3_Q
 GATES = ("min_golds", "max_golds", "max_union", "min_subsets")     # build.json's construction fields checked
 DIFFERENCE_KINDS = ("missing qrel", "extra qrel", "wrong grade", "gold fails gate", "query without gold")
 NATURE = "real"             # what MANIFEST.json's natures says of data/v3
+# the files whose every row, and the records whose top level, say synthetic: false
+NATURE_ROWS = (layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_AUDIT)
+NATURE_RECORDS = (layout.V3_BUILD, layout.V3_GENEALOGY, layout.V3_SYSTEMS)
 
 
 class Records:
@@ -121,14 +124,15 @@ def _page_hashes(inst):
 def _nature(inst):
     """The rows and documents of data/v3 whose ``synthetic`` flag is not false, and MANIFEST.json's nature."""
     problems = []
-    for rel in (layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES):
+    for rel in NATURE_ROWS:
         for line, flag in iter_key(inst.path(rel), rel, "synthetic"):
             if flag is not False:
                 problems.append("%s:%d: synthetic=%s, expected false (real documents)" % (
                     rel, line, "absent" if flag is ABSENT else json.dumps(flag)))
-    flag = read_json(inst.path(layout.V3_BUILD), layout.V3_BUILD).get("synthetic")
-    if flag is not False:
-        problems.append("%s: synthetic=%s, expected false" % (layout.V3_BUILD, json.dumps(flag)))
+    for rel in NATURE_RECORDS:
+        flag = read_json(inst.path(rel), rel).get("synthetic")
+        if flag is not False:
+            problems.append("%s: synthetic=%s, expected false" % (rel, json.dumps(flag)))
     declared = (release_manifest(inst).get("natures") or {}).get(layout.V3)
     if declared != NATURE:
         problems.append("MANIFEST.json: natures[%s] is %s, expected %s" % (
@@ -145,8 +149,7 @@ def _units(inst):
         Unit("gates", CORE + [layout.V3_BUILD], lambda: _gates(inst)),
         Unit("table1", CORE, lambda: _table1(inst)),
         Unit("page-hashes", CORE, lambda: _page_hashes(inst)),
-        Unit("nature", [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_BUILD],
-             lambda: _nature(inst)),
+        Unit("nature", list(NATURE_ROWS + NATURE_RECORDS), lambda: _nature(inst)),
     ]
 
 

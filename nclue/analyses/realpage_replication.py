@@ -37,7 +37,7 @@ from .shared.release_systems import contrasts, displayed_variant, page_scored_sy
 from .shared.page_evidence import evidence_values
 
 SOURCE = "docs/realpage.md#the-replication (RealPage, data/v3): paper Tables 3 and 5, section 3.4"
-INPUTS = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_QRELS_CONSTRUCTION]
+INPUTS = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_GENEALOGY, layout.V3_QRELS]
 MARGIN_SE = 3.0         # an interval endpoint within this many Monte Carlo standard errors of 0 is borderline
 # the verdicts, declared once (docs/realpage.md#the-replication)
 VERDICTS = {

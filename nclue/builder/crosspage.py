@@ -126,9 +126,10 @@ def write_instrument(out_root, cfg, seed, log=print):
     return written, g
 
 
-def genealogy_record(copies_of, queries, stages, note):
-    """A release's ``genealogy.json``: each copy of ``copies_of`` (:data:`layout.V1_COPIES` or
-    :data:`layout.V2_COPIES`) with its counts and removals; ``stages``: ``(rows, removed, changed)`` per copy."""
+def genealogy_record(copies_of, queries, stages, note, synthetic=True):
+    """A release's ``genealogy.json``: each copy of ``copies_of`` (:data:`layout.V1_COPIES`,
+    :data:`layout.V2_COPIES` or :data:`layout.V3_COPIES`) with its counts and removals; ``stages``: ``(rows,
+    removed, changed)`` per copy; ``synthetic``: False for RealPage's real documents."""
     copies, removed_so_far = [], set()
     for copy, (rows, removed, changed) in zip(copies_of, stages):
         removed_so_far.update(removed)
@@ -136,7 +137,7 @@ def genealogy_record(copies_of, queries, stages, note):
                        "stage": copy.stage, "removed_queries": list(removed),
                        "queries": len(queries) - len(removed_so_far), "rows": len(rows),
                        "grades_changed": changed})
-    return {"synthetic": True, "copies": copies, "note": note}
+    return {"synthetic": synthetic, "copies": copies, "note": note}
 
 
 V1_GENEALOGY_NOTE = (

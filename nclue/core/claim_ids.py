@@ -23,7 +23,7 @@ import functools
 import re
 
 from .errors import NclueError
-from .layout import QUERY_FORMS, V1_COPIES, V2_COPIES
+from .layout import QUERY_FORMS, V1_COPIES, V2_COPIES, V3_COPIES
 from .measures import MEASURES
 
 NAME = r"[A-Za-z0-9_\-]+"       # one segment: a name the release defines (system, block, statistic, ...)
@@ -200,6 +200,8 @@ CONSISTENCY = ClaimId("release.consistency.{part}.{statistic}", "release.consist
 # -- RealPage (v3): its construction re-derived (docs/realpage.md)
 V3_CONSTRUCTION = ClaimId("v3.construction.{statistic}", "v3.construction")
 V3_TABLE1 = ClaimId("v3.table1.{statistic}", "v3.construction")
+V3_GENEALOGY = ClaimId("v3.genealogy.{statistic}", "v3.genealogy")
+V3_GENEALOGY_COPY = ClaimId("v3.genealogy.{copy}.{statistic}", "v3.genealogy", copy=tuple(c.name for c in V3_COPIES))
 V3_EVIDENCE = ClaimId("v3.evidence.{system}.{slice}.{statistic}", "v3.evidence", slice=("all", "n2", "n3"))
 V3_MATRIX = ClaimId("v3.matrix.{system}.{measure}", "v3.matrix", measure=MEASURE)
 V3_CONTRAST = ClaimId("v3.contrasts.{block}.{variant}.{statistic}", "v3.contrasts")

@@ -72,6 +72,9 @@ V3_QUERIES = V3 + "/queries.jsonl"
 V3_INVENTORY = V3 + "/inventory.jsonl"
 V3_QRELS_CONSTRUCTION = V3 + "/qrels_construction.jsonl"
 V3_BUILD = V3 + "/build.json"
+V3_QRELS = V3 + "/qrels.jsonl"
+V3_AUDIT = V3 + "/audit.jsonl"
+V3_GENEALOGY = V3 + "/genealogy.json"
 V3_SYSTEMS = V3 + "/systems.json"
 V3_RANKINGS = V3 + "/rankings"
 V3_PAGE_SCORES = V3 + "/page_scores"
@@ -134,12 +137,14 @@ V2_COPIES = (
     QrelCopy(V2, "s0", V2_QRELS_S0, "construction", AUDIT_DECISIONS, "the stratified label audit"),
     QrelCopy(V2, "s", V2_QRELS, "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge"),
 )
-# RealPage (docs/realpage.md): the construction copy only, until its automatic audit is built
+# RealPage (docs/realpage.md#the-audit): the construction copy and the final copy after the automatic
+# expanded-page audit, on which RealPage's tables are computed
 V3_COPIES = (
     QrelCopy(V3, "construction", V3_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
+    QrelCopy(V3, "final", V3_QRELS, "construction", V3_AUDIT, "the automatic expanded-page audit"),
 )
 COPIES = {V1: V1_COPIES, V2: V2_COPIES, V3: V3_COPIES}
-GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY, V3: None}
+GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY, V3: V3_GENEALOGY}
 
 
 class Release(NamedTuple):
@@ -195,8 +200,8 @@ RELEASES = {
 }
 # RealPage, analysed by its own analyses (v3.*: nclue/analyses/realpage_*.py); it is not yet a release that
 # `score`, `--release` and the stand-in's analyses take, so it stands beside RELEASES, not in it
-V3_RELEASE = Release("v3", "RealPage", V3, V3_CORPUS, V3_CONDITIONS, V3_INVENTORY, V3_QUERIES, V3_QRELS_CONSTRUCTION,
-                     V3_SYSTEMS, None, V3_BUILD, None, V3_COPIES, "seed")
+V3_RELEASE = Release("v3", "RealPage", V3, V3_CORPUS, V3_CONDITIONS, V3_INVENTORY, V3_QUERIES, V3_QRELS, V3_SYSTEMS,
+                     V3_GENEALOGY, V3_BUILD, None, V3_COPIES, "seed")
 # every release an instrument can be opened on (nclue.core.instrument.Instrument)
 ALL_RELEASES = dict(RELEASES, **{V3: V3_RELEASE})
 # a release by the name the command line and the API give it: the one place "v1"/"v2" becomes a release
@@ -250,6 +255,9 @@ FILE_KINDS = (
     FileKind(V3_INVENTORY, "inventory", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_QUERIES, "queries", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_QRELS_CONSTRUCTION, "qrels-construction", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_QRELS, "qrels", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_AUDIT, "audit-records", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_GENEALOGY, "genealogy", "v3", True, "docs/schema.md#genealogyjson"),
     FileKind(V3_BUILD, "build-info", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_SYSTEMS, "systems", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_RANKINGS + "/*.jsonl", "ranking", "v3", True, "docs/schema.md#realpage-datav3"),

@@ -7,7 +7,8 @@ audit output was seen: evidence that two sources agree on promotes the pair (a r
 source or of an approximate form leaves the label in doubt and drops the query, and finding nothing keeps
 the label (failing to find a form cannot establish absence, but it is the construction's label).
 
-What counts as evidence, by condition kind (:data:`EVIDENCE`, declared once; each kind's decision):
+What counts as evidence, by condition kind (:data:`nclue.labelaudit.realpage_policy.EVIDENCE`, declared once,
+with each kind's decision):
 
 * a section condition (``sec:<slug>``): a numbered heading at the left margin of a body page whose title has
   the condition's slug.
@@ -23,7 +24,7 @@ What counts as evidence, by condition kind (:data:`EVIDENCE`, declared once; eac
   - ``definition_fuzzy`` (drop): "(ACR)" after words within :func:`fuzzy_bound` edits of the long form.
 
 Each finding also records the search routes that reach its page, as the paper's pool records its routes
-(:data:`ROUTES`): ``exact`` (the page holds the condition's surface as labelled), ``variant`` (it does after
+(:data:`nclue.labelaudit.realpage_policy.ROUTES`): ``exact`` (the page holds the condition's surface as labelled), ``variant`` (it does after
 case, hyphen and whitespace folding), ``fuzzy`` (only the approximate form), ``bm25`` (the page is among the
 RFC's three best body pages for the label by the standard-library BM25 of :mod:`nclue.retrieval.index`).
 
@@ -34,24 +35,12 @@ removes and the queries whose repaired golds fail a page gate.
 import re
 from collections import Counter
 
+from ...labelaudit.realpage_policy import EVIDENCE
 from ...retrieval.index import TermIndex
 from ...retrieval.text import tokens
 from .. import construct
 from . import fact_miner
 
-# evidence kind -> (decision, condition kind, what it is), declared once (docs/realpage.md#the-audit)
-EVIDENCE = {
-    "heading_in_contents": ("repair", "section", "a numbered body-page heading with the condition's slug, listed "
-                                                 "by the RFC's contents on another page"),
-    "heading_only": ("drop", "section", "a numbered body-page heading with the condition's slug that the contents "
-                                        "do not list"),
-    "heading_fuzzy": ("drop", "section", "a numbered body-page heading within the fuzzy bound of the slug"),
-    "definition_variant": ("repair", "entity", "the lexicon's long form then '(ACR)', folded"),
-    "definition_reverse": ("repair", "entity", "'ACR (long form)', folded"),
-    "definition_fuzzy": ("drop", "entity", "'(ACR)' after words within the fuzzy bound of the long form"),
-}
-DECISIONS = ("repair", "drop")
-ROUTES = ("exact", "variant", "fuzzy", "bm25")
 BM25_PAGES = 3              # the bm25 route: the RFC's three best body pages for the label
 
 
@@ -68,7 +57,7 @@ def fuzzy_bound(text):
     """The edits an approximate form may differ by: one per 8 characters, at least 1.
 
     >>> fuzzy_bound("security considerations"), fuzzy_bound("ack")
-    (3, 1)
+    (2, 1)
     """
     return max(1, len(text) // 8)
 
@@ -191,49 +180,42 @@ def findings(rfc, condition, slug_of):
         surface = "%s (%s)" % (long_form, acronym)
     if not found:
         return None
-    kind, page = min(found, key=lambda f: (EVIDENCE[f[0]][0] != "repair", f[1], f[0]))
+    kind, page = min(found, key=lambda f: (EVIDENCE[f[0]].decision != "repair", f[1], f[0]))
     return kind, page, _routes(rfc, kind, page, surface, condition["label"])
 
 
-def audit(queries, qrels, inventory, catalog, pages_of, slug_of):
-    """``(records, final rows, removed, info)``: the audit's records (one per finding), the final copy's rows,
-    the removed queries (in qid order) with their reason, and the counts build.json records.
-
-    ``qrels``: the construction rows; ``inventory``: its rows; ``pages_of``: ``{docid: [page text]}``;
-    ``slug_of``: a title key's condition id (:func:`.v3_writer.section_cid`)."""
-    by_cid = {c["cid"]: c for c in catalog}
-    has = {(row["docid"], row["cid"]): row["pages"] for row in inventory}
-    rfcs = {}
-    by_query = {}
-    for row in qrels:
-        by_query.setdefault(row["qid"], []).append(row)
-    records, removed, searched = [], {}, 0
-    repaired = {}                       # (qid, docid) -> {cid: page}
+def _search(queries, by_query, has, by_cid, pages_of, slug_of):
+    """Every (subset RFC, missing condition) searched: ``(records, repaired, dropped, searched)``."""
+    rfcs, records, repaired, dropped, searched = {}, [], {}, set(), 0
     for query in queries:
         qid, n = query["qid"], query["n"]
-        cids = [c["cid"] for c in query["conditions"]]
         for row in by_query.get(qid, ()):
             docid = row["docid"]
             if row["grade"] >= n:
                 continue
-            rfc = rfcs.get(docid)
-            if rfc is None:
-                rfc = rfcs[docid] = RfcPages(pages_of[docid])
-            for cid in cids:
-                if (docid, cid) in has:
-                    continue
-                searched += 1
-                found = findings(rfc, by_cid[cid], slug_of)
+            missing = [c["cid"] for c in query["conditions"] if (docid, c["cid"]) not in has]
+            searched += len(missing)
+            if docid not in rfcs:
+                rfcs[docid] = RfcPages(pages_of[docid])
+            for cid in missing:
+                found = findings(rfcs[docid], by_cid[cid], slug_of)
                 if found is None:
                     continue
                 kind, page, routes = found
-                decision = EVIDENCE[kind][0]
+                decision = EVIDENCE[kind].decision
                 records.append({"cid": cid, "decision": decision, "docid": docid, "evidence": kind,
                                 "page": page + 1, "qid": qid, "routes": routes, "synthetic": False})
                 if decision == "repair":
                     repaired.setdefault((qid, docid), {})[cid] = page + 1
                 else:
-                    removed.setdefault(qid, "drop")
+                    dropped.add(qid)
+    return records, repaired, dropped, searched
+
+
+def _final_copy(queries, by_query, has, repaired, dropped):
+    """``(final rows, {removed qid: "drop" | "gate"})``: the construction rows with the repairs' grades raised,
+    without the dropped queries and those whose repaired golds fail a page gate."""
+    removed = {qid: "drop" for qid in dropped}
     final = []
     for query in queries:
         qid, n = query["qid"], query["n"]
@@ -243,18 +225,33 @@ def audit(queries, qrels, inventory, catalog, pages_of, slug_of):
         for row in by_query.get(qid, ()):
             gained = repaired.get((qid, row["docid"]), {})
             rows.append(dict(row, grade=row["grade"] + len(gained)))
-            if row["grade"] + len(gained) == n:
+            if gained and row["grade"] + len(gained) == n:
                 page_sets = [has.get((row["docid"], c["cid"])) or [gained[c["cid"]]] for c in query["conditions"]]
                 if not construct.passes_gates(page_sets):
                     removed[qid] = "gate"
         if qid not in removed:
             final += rows
-    changed = sum(1 for (qid, _) in repaired if qid not in removed)          # pairs whose grade the audit raised
+    return final, removed
+
+
+def audit(queries, qrels, inventory, catalog, pages_of, slug_of):
+    """``(records, final rows, removed qids, info)``: the audit's records (one per finding), the final copy's
+    rows, the removed queries in qid order, and the counts build.json records.
+
+    ``qrels``: the construction rows; ``inventory``: its rows; ``pages_of``: ``{docid: [page text]}``;
+    ``slug_of``: a title key's condition id (:func:`.v3_writer.section_cid`)."""
+    by_query = {}
+    for row in qrels:
+        by_query.setdefault(row["qid"], []).append(row)
+    has = {(row["docid"], row["cid"]): row["pages"] for row in inventory}
+    records, repaired, dropped, searched = _search(queries, by_query, has, {c["cid"]: c for c in catalog},
+                                                   pages_of, slug_of)
+    final, removed = _final_copy(queries, by_query, has, repaired, dropped)
     kinds = Counter(r["evidence"] for r in records)
     info = {"pairs_searched": searched, "findings": len(records),
             "findings_by_evidence": {k: kinds.get(k, 0) for k in EVIDENCE},
             "repairs": sum(1 for r in records if r["decision"] == "repair"),
             "queries_removed_by_drop": sum(1 for v in removed.values() if v == "drop"),
             "queries_removed_by_gate": sum(1 for v in removed.values() if v == "gate"),
-            "grades_changed": changed}
+            "pairs_with_grades_raised": sum(1 for qid, _ in repaired if qid not in removed)}
     return records, final, sorted(removed), info

@@ -20,7 +20,8 @@ from ...core import layout
 from ...core.rng import Stream
 from .. import construct
 from ...retrieval import systems
-from . import fact_miner, packages, pages as page_text, sample, settings, v3_rankings
+from ..crosspage import genealogy_record
+from . import fact_miner, packages, pages as page_text, sample, settings, v3_audit, v3_rankings
 
 MAX_TRIALS = 10_000_000         # draws give up (an error) after this many rejected trials
 
@@ -190,6 +191,12 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         queries.append(query)
         qrels += rows
     log("realpage: %d queries, %d construction qrel rows (%s)" % (len(queries), len(qrels), draws))
+    records, final, removed, audit_info = v3_audit.audit(queries, qrels, inventory, catalog, pages_of, section_cid)
+    changed = audit_info["pairs_with_grades_raised"]
+    genealogy = genealogy_record(layout.V3_COPIES, queries, ((qrels, [], 0), (final, removed, changed)),
+                                 GENEALOGY_NOTE, synthetic=False)
+    log("realpage audit: %d pairs searched, %d findings, %d repairs, %d queries removed" % (
+        audit_info["pairs_searched"], len(records), audit_info["repairs"], len(removed)))
     kinds = {}
     for row in inventory:
         kind = "section" if row["cid"].startswith("sec:") else "defines"
@@ -206,6 +213,7 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "packages": {name: {"version": packages.VERSION, "sha256": digest}
                      for name, digest in sorted(packages.PACKAGES.items())},
         "construction": dict(vars(cfg), **draws),
+        "audit": audit_info,
         "counts": {"rfc_texts": n_texts, "sampled_rfcs": len(docs), "pages": sum(d["pages"] for d in docs),
                    "conditions": len(catalog), "inventory_rows": len(inventory),
                    "inventory_rows_by_fact": dict(sorted(kinds.items())), "lexicon_acronyms": len(lexicon),
@@ -217,12 +225,17 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
     ranked = v3_rankings.rank(pages_of, [d["docid"] for d in docs], catalog, inventory, queries, seed, log) \
         if rankings else []
     return {"corpus": docs, "conditions": [{k: v for k, v in c.items() if k != "mined"} for c in catalog],
-            "inventory": inventory, "queries": queries, "qrels_construction": qrels, "build": info,
-            "rankings": ranked}
+            "inventory": inventory, "queries": queries, "qrels_construction": qrels, "qrels": final,
+            "audit": records, "genealogy": genealogy, "build": info, "rankings": ranked}
 
 
 FILES = (("corpus", layout.V3_CORPUS), ("conditions", layout.V3_CONDITIONS), ("inventory", layout.V3_INVENTORY),
-         ("queries", layout.V3_QUERIES), ("qrels_construction", layout.V3_QRELS_CONSTRUCTION))
+         ("queries", layout.V3_QUERIES), ("qrels_construction", layout.V3_QRELS_CONSTRUCTION),
+         ("audit", layout.V3_AUDIT), ("qrels", layout.V3_QRELS))
+GENEALOGY_NOTE = (
+    "RealPage's qrel copies: the construction copy from the miner's inventory, and the final copy (the construction "
+    "copy with the automatic expanded-page audit's repairs applied, without the queries its drops and the page "
+    "gates removed), on which every RealPage table is computed (docs/realpage.md#the-audit).")
 
 
 def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
@@ -246,5 +259,6 @@ def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
     if built["rankings"]:
         write_json(layout.abspath(out_root, layout.V3_SYSTEMS), v3_rankings.systems_record())
         written.append(layout.V3_SYSTEMS)
+    write_json(layout.abspath(out_root, layout.V3_GENEALOGY), built["genealogy"])
     write_json(layout.abspath(out_root, layout.V3_BUILD), built["build"])
-    return written + [layout.V3_BUILD]
+    return written + [layout.V3_GENEALOGY, layout.V3_BUILD]

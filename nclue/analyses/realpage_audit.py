@@ -1,0 +1,138 @@
+"""RealPage's qrel genealogy re-derived (``v3.genealogy``; docs/realpage.md#the-audit; paper section 3.2,
+supplement 10.4).
+
+From the released files alone (no page text): the audit's records (``data/v3/audit.jsonl``), validated
+against the policy (:mod:`nclue.labelaudit.realpage_policy`), are applied to the construction copy with code
+written apart from the builder's: a repair raises its pair's grade, a drop removes its query, and a query
+whose repaired gold fails a page gate (:func:`nclue.core.verify.is_gold`, Hall's condition) is removed.  The
+result must equal the released final copy ``qrels.jsonl`` row by row and the genealogy's removals and counts.
+Every final gold is checked against both page gates.
+"""
+
+from ..core import layout
+from ..core.claim_ids import V3_GENEALOGY, V3_GENEALOGY_COPY
+from ..core.jsonio import read_json
+from ..core.verify import is_gold
+from ..labelaudit.realpage_policy import EVIDENCE, load_findings
+from .base import Analysis, Unit, Value
+
+SOURCE = "docs/realpage.md#the-audit (RealPage, data/v3): the final copy from the construction copy and the audit"
+INPUTS = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_INVENTORY, layout.V3_QUERIES,
+          layout.V3_QRELS_CONSTRUCTION, layout.V3_AUDIT, layout.V3_QRELS, layout.V3_GENEALOGY]
+
+
+def derive_final(queries, construction, inventory, findings):
+    """``(grades, removed)``: the final copy ``{qid: {docid: grade}}`` and ``{qid: "drop" | "gate"}``, from the
+    construction copy and the audit's findings (see module doc)."""
+    removed = {f.qid: "drop" for f in findings.values() if f.decision == "drop"}
+    gained = {}
+    for f in findings.values():
+        if f.decision == "repair":
+            gained.setdefault((f.qid, f.docid), {})[f.cid] = (f.page,)
+    grades = {}
+    for qid in sorted(queries):
+        if qid in removed:
+            continue
+        query = queries[qid]
+        own = {}
+        for docid, grade in construction.get(qid, {}).items():
+            extra = gained.get((qid, docid), {})
+            own[docid] = grade + len(extra)
+            if extra and own[docid] == query.n:
+                sets = [inventory[(docid, c.cid)].pages if (docid, c.cid) in inventory else extra[c.cid]
+                        for c in query.conditions]
+                if not is_gold(sets):
+                    removed[qid] = "gate"
+        if qid not in removed:
+            grades[qid] = own
+    return grades, removed
+
+
+def _differences(derived, released):
+    out = []
+    for qid in sorted(set(derived) | set(released)):
+        mine, theirs = derived.get(qid), released.get(qid)
+        if mine is None or theirs is None:
+            out.append("%s: %s" % (qid, "in the final copy but removed by the audit" if mine is None
+                                   else "kept by the audit but absent from the final copy"))
+            continue
+        for docid in sorted(set(mine) | set(theirs)):
+            if mine.get(docid) != theirs.get(docid):
+                out.append("%s / %s: released %s, derived %s" % (qid, docid, theirs.get(docid), mine.get(docid)))
+    return out
+
+
+def _gate_failures(queries, final, inventory, findings):
+    """Final golds that fail a page gate, with the repairs' pages counted."""
+    repaired = {(f.qid, f.docid, f.cid): (f.page,) for f in findings.values() if f.decision == "repair"}
+    out = []
+    for qid, grades in sorted(final.items()):
+        query = queries[qid]
+        for docid, grade in sorted(grades.items()):
+            if grade == query.n:
+                sets = [inventory[(docid, c.cid)].pages if (docid, c.cid) in inventory
+                        else repaired.get((qid, docid, c.cid), ()) for c in query.conditions]
+                if not is_gold(sets):
+                    out.append("%s / %s" % (qid, docid))
+    return out
+
+
+def _genealogy_values(inst):
+    v3 = inst.v3()
+    construction_copy, final_copy = layout.V3_COPIES
+    queries, corpus, inventory = v3.queries(), v3.corpus(), v3.inventory()
+    construction = v3.qrels(construction_copy)
+    conditions = v3.conditions()
+    findings = load_findings(inst.root, layout.V3_AUDIT, queries, corpus, conditions, inventory, construction)
+    derived, removed = derive_final(queries, construction, inventory, findings)
+    released = {qid: grades for qid, grades in v3.qrels(final_copy).items() if qid in v3.evaluation_queries(final_copy)}
+    stages = v3.genealogy()
+    diffs = _differences(derived, released)
+    declared_removed = set(stages["final"].removed_queries)
+    removal_diffs = sorted(declared_removed ^ set(removed))
+    rows = sum(len(g) for g in derived.values())
+    raised = sum(1 for (qid, docid) in {(f.qid, f.docid) for f in findings.values() if f.decision == "repair"}
+                 if qid not in removed)
+    count_diffs = [name for name, declared, found in (
+        ("queries", stages["final"].queries, len(derived)), ("rows", stages["final"].rows, rows),
+        ("grades_changed", stages["final"].grades_changed, raised),
+        ("construction queries", stages["construction"].queries, len(queries)),
+        ("construction rows", stages["construction"].rows, sum(len(g) for g in construction.values())))
+        if declared != found]
+    gates = _gate_failures(queries, derived, inventory, findings)
+    golds = sum(1 for qid, g in derived.items() for grade in g.values() if grade == queries[qid].n)
+
+    def value(statistic, number, detail=""):
+        return Value(V3_GENEALOGY(statistic=statistic), number, source=SOURCE, detail=detail)
+
+    def final(statistic, number):
+        return Value(V3_GENEALOGY_COPY(copy="final", statistic=statistic), number, source=SOURCE)
+    values = [value("rederived_differences", len(diffs), "; ".join(diffs[:6])),
+              value("removal_differences", len(removal_diffs), ", ".join(removal_diffs[:10])),
+              value("count_differences", len(count_diffs), ", ".join(count_diffs)),
+              value("final_gold_gate_failures", len(gates), ", ".join(gates[:10])),
+              value("findings", len(findings)),
+              value("repairs", sum(1 for f in findings.values() if f.decision == "repair")),
+              value("drops", sum(1 for f in findings.values() if f.decision == "drop")),
+              value("queries_removed_by_drop", sum(1 for why in removed.values() if why == "drop")),
+              value("queries_removed_by_gate", sum(1 for why in removed.values() if why == "gate")),
+              value("pairs_with_grades_raised", raised)]
+    values += [value("findings_%s" % kind, sum(1 for f in findings.values() if f.evidence == kind))
+               for kind in EVIDENCE]
+    values += [final("queries", len(derived)), final("rows", rows), final("golds", golds),
+               final("subsets", rows - golds)]
+    build = read_json(inst.path(layout.V3_BUILD), layout.V3_BUILD).get("audit") or {}
+    declared = {"findings": build.get("findings"), "repairs": build.get("repairs")}
+    found = {"findings": len(findings), "repairs": values[5].value}
+    values.append(value("build_record_disagreements", sum(1 for k in declared if declared[k] != found[k]),
+                        "build.json audit %s, records %s" % (declared, found) if declared != found else ""))
+    return values
+
+
+def _units(inst):
+    if not inst.exists(layout.V3_AUDIT):
+        return []
+    return [Unit("genealogy", INPUTS + [layout.V3_BUILD], lambda: _genealogy_values(inst))]
+
+
+ANALYSES = [Analysis("v3.genealogy", "construction", SOURCE, _units)]
