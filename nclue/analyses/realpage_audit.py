@@ -77,55 +77,67 @@ def _gate_failures(queries, final, inventory, findings):
     return out
 
 
+class Derivation:
+    """The released copies and findings of data/v3, and the final copy re-derived from them."""
+
+    def __init__(self, inst):
+        v3 = inst.v3()
+        construction_copy, final_copy = layout.V3_COPIES
+        self.queries, self.inventory = v3.queries(), v3.inventory()
+        self.construction = v3.qrels(construction_copy)
+        self.findings = load_findings(inst.root, layout.V3_AUDIT, self.queries, v3.corpus(), v3.conditions(),
+                                      self.inventory, self.construction)
+        self.derived, self.removed = derive_final(self.queries, self.construction, self.inventory, self.findings)
+        kept = v3.evaluation_queries(final_copy)
+        self.released = {qid: grades for qid, grades in v3.qrels(final_copy).items() if qid in kept}
+        self.stages = v3.genealogy()
+        self.rows = sum(len(g) for g in self.derived.values())
+        repaired_pairs = {(f.qid, f.docid) for f in self.findings.values() if f.decision == "repair"}
+        self.raised = sum(1 for qid, _ in repaired_pairs if qid not in self.removed)
+
+    def count_differences(self):
+        """The genealogy's declared counts that the re-derivation does not give."""
+        final, construction = self.stages["final"], self.stages["construction"]
+        return [name for name, declared, found in (
+            ("queries", final.queries, len(self.derived)), ("rows", final.rows, self.rows),
+            ("grades_changed", final.grades_changed, self.raised),
+            ("construction queries", construction.queries, len(self.queries)),
+            ("construction rows", construction.rows, sum(len(g) for g in self.construction.values())))
+            if declared != found]
+
+    def count(self, **match):
+        return sum(1 for f in self.findings.values() if all(getattr(f, k) == v for k, v in match.items()))
+
+
+def _value(statistic, number, detail=""):
+    return Value(V3_GENEALOGY(statistic=statistic), number, source=SOURCE, detail=detail)
+
+
 def _genealogy_values(inst):
-    v3 = inst.v3()
-    construction_copy, final_copy = layout.V3_COPIES
-    queries, corpus, inventory = v3.queries(), v3.corpus(), v3.inventory()
-    construction = v3.qrels(construction_copy)
-    conditions = v3.conditions()
-    findings = load_findings(inst.root, layout.V3_AUDIT, queries, corpus, conditions, inventory, construction)
-    derived, removed = derive_final(queries, construction, inventory, findings)
-    released = {qid: grades for qid, grades in v3.qrels(final_copy).items() if qid in v3.evaluation_queries(final_copy)}
-    stages = v3.genealogy()
-    diffs = _differences(derived, released)
-    declared_removed = set(stages["final"].removed_queries)
-    removal_diffs = sorted(declared_removed ^ set(removed))
-    rows = sum(len(g) for g in derived.values())
-    raised = sum(1 for (qid, docid) in {(f.qid, f.docid) for f in findings.values() if f.decision == "repair"}
-                 if qid not in removed)
-    count_diffs = [name for name, declared, found in (
-        ("queries", stages["final"].queries, len(derived)), ("rows", stages["final"].rows, rows),
-        ("grades_changed", stages["final"].grades_changed, raised),
-        ("construction queries", stages["construction"].queries, len(queries)),
-        ("construction rows", stages["construction"].rows, sum(len(g) for g in construction.values())))
-        if declared != found]
-    gates = _gate_failures(queries, derived, inventory, findings)
-    golds = sum(1 for qid, g in derived.items() for grade in g.values() if grade == queries[qid].n)
-
-    def value(statistic, number, detail=""):
-        return Value(V3_GENEALOGY(statistic=statistic), number, source=SOURCE, detail=detail)
-
-    def final(statistic, number):
-        return Value(V3_GENEALOGY_COPY(copy="final", statistic=statistic), number, source=SOURCE)
-    values = [value("rederived_differences", len(diffs), "; ".join(diffs[:6])),
-              value("removal_differences", len(removal_diffs), ", ".join(removal_diffs[:10])),
-              value("count_differences", len(count_diffs), ", ".join(count_diffs)),
-              value("final_gold_gate_failures", len(gates), ", ".join(gates[:10])),
-              value("findings", len(findings)),
-              value("repairs", sum(1 for f in findings.values() if f.decision == "repair")),
-              value("drops", sum(1 for f in findings.values() if f.decision == "drop")),
-              value("queries_removed_by_drop", sum(1 for why in removed.values() if why == "drop")),
-              value("queries_removed_by_gate", sum(1 for why in removed.values() if why == "gate")),
-              value("pairs_with_grades_raised", raised)]
-    values += [value("findings_%s" % kind, sum(1 for f in findings.values() if f.evidence == kind))
-               for kind in EVIDENCE]
-    values += [final("queries", len(derived)), final("rows", rows), final("golds", golds),
-               final("subsets", rows - golds)]
+    d = Derivation(inst)
+    diffs = _differences(d.derived, d.released)
+    removal_diffs = sorted(set(d.stages["final"].removed_queries) ^ set(d.removed))
+    count_diffs = d.count_differences()
+    gates = _gate_failures(d.queries, d.derived, d.inventory, d.findings)
+    golds = sum(1 for qid, g in d.derived.items() for grade in g.values() if grade == d.queries[qid].n)
+    repairs = d.count(decision="repair")
+    values = [_value("rederived_differences", len(diffs), "; ".join(diffs[:6])),
+              _value("removal_differences", len(removal_diffs), ", ".join(removal_diffs[:10])),
+              _value("count_differences", len(count_diffs), ", ".join(count_diffs)),
+              _value("final_gold_gate_failures", len(gates), ", ".join(gates[:10])),
+              _value("findings", len(d.findings)), _value("repairs", repairs), _value("drops", d.count(decision="drop")),
+              _value("queries_removed_by_drop", sum(1 for why in d.removed.values() if why == "drop")),
+              _value("queries_removed_by_gate", sum(1 for why in d.removed.values() if why == "gate")),
+              _value("pairs_with_grades_raised", d.raised)]
+    values += [_value("findings_%s" % kind, d.count(evidence=kind)) for kind in EVIDENCE]
+    values += [Value(V3_GENEALOGY_COPY(copy="final", statistic=statistic), number, source=SOURCE)
+               for statistic, number in (("queries", len(d.derived)), ("rows", d.rows), ("golds", golds),
+                                         ("subsets", d.rows - golds))]
     build = read_json(inst.path(layout.V3_BUILD), layout.V3_BUILD).get("audit") or {}
     declared = {"findings": build.get("findings"), "repairs": build.get("repairs")}
-    found = {"findings": len(findings), "repairs": values[5].value}
-    values.append(value("build_record_disagreements", sum(1 for k in declared if declared[k] != found[k]),
-                        "build.json audit %s, records %s" % (declared, found) if declared != found else ""))
+    found = {"findings": len(d.findings), "repairs": repairs}
+    values.append(_value("build_record_disagreements", sum(1 for k in declared if declared[k] != found[k]),
+                         "build.json audit %s, records %s" % (declared, found) if declared != found else ""))
     return values
 
 

@@ -16,13 +16,12 @@ from ..core import layout
 from ..core.jsonio import write_json, write_jsonl
 from ..core.rng import Stream
 from ..retrieval import systems
-from ..retrieval.engine import Engine
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
 from . import construct, corpus
 from . import config as config_mod
 from .miner import mine
-from .rankings import peak_memory, ranking_rows
+from .rankings import peak_memory, ranked_files
 from .stats_files import write_stats
 from .page_text import PageSource
 
@@ -86,22 +85,9 @@ def write_instrument(out_root, cfg, seed, log=print):
     corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
     log("index: %d documents, %d pages, %d terms%s" % (
         corpus_text.docs.n, corpus_text.page_index.n, len(corpus_text.docs.postings), peak_memory()))
-    env = systems.Env(Engine(corpus_text), docids, inventory_rows, seed)
-    by_cid = {c["cid"]: c for c in catalog}
-    order = systems.build_order(systems.SYSTEMS)
-    forget = systems.forget_after(order)
-    for spec in order:
-        rows, page_rows = ranking_rows(spec, env, queries, by_cid, "raw")
-        put_jsonl(layout.ranking_path(spec.id), rows)
-        if spec.page_scored:
-            put_jsonl(layout.page_scores_path(spec.id), page_rows)
-        if spec.id in systems.FORM_SYSTEMS:
-            for form in layout.QUERY_FORMS:
-                put_jsonl(layout.ranking_path(spec.id, form),
-                          ranking_rows(spec, env, queries, by_cid, form)[0])
-        for resource in forget.get(spec.id, ()):
-            env.engine.forget(resource)
-        log("ranked %s%s" % (spec.id, peak_memory()))
+    for rel, rows in ranked_files(corpus_text, inventory_rows, seed, queries, catalog, layout.V1, layout.QUERY_FORMS,
+                                  log):
+        put_jsonl(rel, rows)
     put_json(layout.SYSTEMS, {
         "synthetic": True,
         "note": "Stand-in systems: standard-library retrieval over synthetic page text (nclue/retrieval/).",

@@ -3,7 +3,9 @@
 
 import sys
 
+from ..core import layout
 from ..retrieval import systems
+from ..retrieval.engine import Engine
 
 
 def peak_memory():
@@ -38,3 +40,27 @@ def ranking_rows(spec, env, queries, by_cid, form):
                 page_rows.append({"qid": query["qid"], "docid": env.docids[d],
                                   "pages": [[p, round(s, systems.SCORE_DECIMALS)] for p, s in pages.get(d, [])]})
     return rows, page_rows
+
+
+def ranked_files(corpus, inventory_rows, seed, queries, catalog, base, forms=(), log=print, label="ranked"):
+    """``(release path, rows)`` of every system of :data:`nclue.retrieval.systems.SYSTEMS` over ``corpus`` (a
+    :class:`~nclue.retrieval.index.Corpus`), in the order :func:`~nclue.retrieval.systems.build_order` gives:
+    its raw-form ranking, its page scores when page-scored and, for the form systems, one ranking per form of
+    ``forms``; each engine resource is forgotten after its last user (docs/stand-in.md#build-memory).  The
+    stand-in's CrossPage (``base`` data/v1, every query form) and RealPage (data/v3, raw form only) both run
+    their systems here."""
+    env = systems.Env(Engine(corpus), corpus.docids, inventory_rows, seed)
+    by_cid = {c["cid"]: c for c in catalog}
+    order = systems.build_order(systems.SYSTEMS)
+    forget = systems.forget_after(order)
+    for spec in order:
+        rows, page_rows = ranking_rows(spec, env, queries, by_cid, "raw")
+        yield layout.ranking_path(spec.id, base=base), rows
+        if spec.page_scored:
+            yield layout.page_scores_path(spec.id, base=base), page_rows
+        if spec.id in systems.FORM_SYSTEMS:
+            for form in forms:
+                yield layout.ranking_path(spec.id, form, base=base), ranking_rows(spec, env, queries, by_cid, form)[0]
+        for resource in forget.get(spec.id, ()):
+            env.engine.forget(resource)
+        log("%s %s%s" % (label, spec.id, peak_memory()))

@@ -12,12 +12,11 @@ parameter was chosen by looking at a ranking or a score.
 
 from ...core import layout
 from ...retrieval import systems
-from ...retrieval.engine import Engine
 from ...retrieval.index import build_corpus
 from ...retrieval.text import tokens
-from ..rankings import peak_memory, ranking_rows
+from ..rankings import peak_memory, ranked_files
 
-FORM = "raw"                # the one query form RealPage ranks (docs/realpage.md#the-rankings)
+FORM = "raw"                # the one query form RealPage ranks (docs/realpage.md#the-rankings): no form rankings
 
 
 def systems_record():
@@ -41,17 +40,4 @@ def rank(pages_of, docids, catalog, inventory, queries, seed, log=print):
     corpus = build_corpus(docids, ((d, pages_of.pop(d)) for d in docids), tokens)
     log("realpage index: %d documents, %d pages, %d terms%s" % (
         corpus.docs.n, corpus.page_index.n, len(corpus.docs.postings), peak_memory()))
-    env = systems.Env(Engine(corpus), docids, inventory, seed)
-    by_cid = {c["cid"]: c for c in catalog}
-    order = systems.build_order(systems.SYSTEMS)
-    forget = systems.forget_after(order)
-    out = []
-    for spec in order:
-        rows, page_rows = ranking_rows(spec, env, queries, by_cid, FORM)
-        out.append((layout.ranking_path(spec.id, base=layout.V3), rows))
-        if spec.page_scored:
-            out.append((layout.page_scores_path(spec.id, base=layout.V3), page_rows))
-        for resource in forget.get(spec.id, ()):
-            env.engine.forget(resource)
-        log("realpage ranked %s%s" % (spec.id, peak_memory()))
-    return out
+    return list(ranked_files(corpus, inventory, seed, queries, catalog, layout.V3, log=log, label="realpage ranked"))
