@@ -3,7 +3,8 @@
 * every released page hash is the hash of the page the packages give;
 * the section facts, re-derived from the page text by code written apart from the miner (string operations
   here, regular expressions there), are exactly the inventory's section rows;
-* every defines fact's page holds the acronym after a long form it spells.
+* every defines fact's page holds the acronym after a long form it spells;
+* every repair of the automatic audit is on its page, by a check apart from the audit's.
 
 Without the packages (``$NCLUE_REALPAGE_PACKAGES`` or ``~/.cache/nclue/doc-rfc-20230121-1``) each test
 skips, naming the missing package.  The released files alone are checked by ``python reproduce.py``
@@ -186,3 +187,53 @@ def test_every_defines_fact_page_holds_a_spelled_definition(released_pages):
             if not spelled:
                 wrong.append((row["docid"], acronym, page))
     assert wrong[:5] == []
+
+
+# --- the audit's findings, checked on the page text apart from nclue/builder/realpage/v3_audit.py ---------------
+
+def _folded(text):
+    out, space = [], False
+    for ch in text.lower().replace("-", " "):
+        if ch.isspace():
+            space = True
+            continue
+        if space and out:
+            out.append(" ")
+        space = False
+        out.append(ch)
+    return "".join(out)
+
+
+def _words(text):
+    """The letters-and-digits words of a title, lower case (a slug's words)."""
+    word, out = [], []
+    for ch in text.lower() + " ":
+        if ch.isascii() and ch.isalnum():
+            word.append(ch)
+        elif word:
+            out.append("".join(word))
+            word = []
+    return out
+
+
+def test_every_repair_finding_is_on_its_page(released_pages):
+    """A repair's page holds what its evidence says: the folded "long form (acr)" or "acr (long form)", or a
+    numbered heading line whose words are the condition's title."""
+    conditions = {c["cid"]: c for c in _rows("conditions.jsonl")}
+    wrong, checked = [], 0
+    for finding in _rows("audit.jsonl"):
+        if finding["decision"] != "repair":
+            continue
+        checked += 1
+        page = released_pages[finding["docid"]][finding["page"] - 1]
+        condition = conditions[finding["cid"]]
+        if condition["kind"] == "entity":
+            form, acronym = _folded(condition["aliases"][0]), finding["cid"][4:].lower()
+            want = "%s (%s)" % ((form, acronym) if finding["evidence"] == "definition_variant" else (acronym, form))
+            ok = want in _folded(page)
+        else:
+            ok = any(found is not None and _words(found[1]) == _words(condition["label"])
+                     for found in (_number_and_rest(line) for line in page.split("\n") if line[:1].isdigit()))
+        if not ok:
+            wrong.append((finding["qid"], finding["docid"], finding["cid"], finding["page"]))
+    assert wrong == [] and checked == 15          # the shipped audit's repairs (docs/realpage.md#the-audit)
