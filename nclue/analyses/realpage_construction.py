@@ -12,8 +12,7 @@ import json
 from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import ABSENT, iter_key, read_json
-from ..core.loaders import (load_conditions, load_corpus, load_inventory, load_page_hashes, load_qrels,
-                            load_queries)
+from ..core.loaders import load_page_hashes
 from ..core.structure import table1
 from ..core.verify import verify
 from .base import Analysis, Unit, Value
@@ -31,15 +30,16 @@ NATURE_RECORDS = (layout.V3_BUILD, layout.V3_GENEALOGY, layout.V3_SYSTEMS)
 
 
 class Records:
-    """The validated records of data/v3, loaded once per run."""
+    """The validated records of data/v3, read through the RealPage instrument (:meth:`Instrument.v3
+    <nclue.core.instrument.Instrument.v3>`), so that every v3 analysis shares one load of each file."""
 
     def __init__(self, inst):
-        root = inst.root
-        self.corpus = load_corpus(root, layout.V3_CORPUS)
-        self.conditions = load_conditions(root, layout.V3_CONDITIONS)
-        self.inventory = load_inventory(root, layout.V3_INVENTORY, self.corpus, self.conditions)
-        self.queries = load_queries(root, layout.V3_QUERIES, self.conditions)
-        self.qrels = load_qrels(root, layout.V3_QRELS_CONSTRUCTION, self.queries, self.corpus)
+        v3 = inst.v3()
+        self.corpus = v3.corpus()
+        self.conditions = v3.conditions()
+        self.inventory = v3.inventory()
+        self.queries = v3.queries()
+        self.qrels = v3.qrels(layout.V3_COPIES[0])
 
 
 def records(inst):
