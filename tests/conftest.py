@@ -208,3 +208,13 @@ def retranscribe(row, text):
     row["text"] = text
     row["value"] = float(text.replace(",", ""))
     row["quote"], row["pick"] = "(rehearsal value) " + text, 0
+
+
+def assert_run_fails_naming(root, levels, text):
+    """Re-sign a damaged copy, run ``reproduce.py --only levels`` on it and assert the run fails (exit 1) without
+    a traceback and that some fail's reason holds ``text`` (a file:line:field message)."""
+    resign(root)
+    code, stdout, stderr, report, fails = reproduce_report(root, "--only", levels)
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert any(text in check["reason"] for check in fails.values()), sorted(fails)[:5]
+    return fails

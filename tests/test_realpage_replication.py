@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import REPO, read_rows, reproduce_report, resign, write_rows
+from conftest import REPO, assert_run_fails_naming, read_rows, reproduce_report, resign, write_rows
 from nclue.analyses import REGISTRY
 from nclue.analyses.realpage_replication import MARGIN_SE, VERDICTS, direction, verdict
 from nclue.core.errors import InputError
@@ -190,8 +190,9 @@ def test_a_changed_v3_ranking_fails_exactly_its_claims(release_copy):
     code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
     assert code == 1 and "Traceback" not in stdout + stderr
     assert "v3.matrix.bm25_and.nclue_score_at_10" in fails and "v3.matrix.bm25_and.gold_ndcg_at_10" in fails
-    # only the claims that read bm25_and's ranking: its matrix row and the block whose base it is
-    assert all(cid.startswith(("v3.matrix.bm25_and.", "v3.contrasts.lexical_composition.")) for cid in fails), \
+    # only the claims that read bm25_and's ranking: its matrix row, its slices and the block whose base it is
+    assert all(cid.startswith(("v3.matrix.bm25_and.", "v3.slices.bm25_and.", "v3.contrasts.lexical_composition."))
+               for cid in fails), \
         sorted(fails)[:10]
 
 
@@ -254,8 +255,29 @@ def test_a_damaged_v3_ranking_fails_the_run_without_a_traceback(release_copy):
     rows = read_rows(path)
     rows[3]["qid"] = "not_a_query"
     write_rows(path, rows)
-    resign(release_copy)
-    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
-    assert code == 1 and "Traceback" not in stdout + stderr
-    assert any("data/v3/rankings/tri_joint.jsonl:4: field 'qid'" in check["reason"] for check in fails.values()), \
-        sorted(fails)[:5]
+    assert_run_fails_naming(release_copy, "integrity,scoring", "data/v3/rankings/tri_joint.jsonl:4: field 'qid'")
+
+
+def test_the_table6_slices_match_separate_code(shipped):
+    pages = {d["docid"]: d["pages"] for d in _rows(REPO, "data/v3/corpus.jsonl")}
+    lmin = {q: min(pages[d] for d, g in shipped.grades[q].items() if g == n) for q, n in shipped.n.items()}
+    pool = {q: len(shipped.grades[q]) for q in shipped.n}
+    slices = {"n2": [q for q, n in shipped.n.items() if n == 2], "n3": [q for q, n in shipped.n.items() if n == 3],
+              "lmin_le30": [q for q in shipped.n if lmin[q] <= 30], "lmin_gt100": [q for q in shipped.n if lmin[q] > 100],
+              "pool_le25": [q for q in shipped.n if pool[q] <= 25], "pool_gt50": [q for q in shipped.n if pool[q] > 50]}
+    claims = _claims(REPO, "v3.slices")
+    for sid in ("bm25_and", "rrf_bm25and_pagetop3", "tri_joint"):
+        ranking = {r["qid"]: r["docids"][:10] for r in _rows(REPO, "data/v3/rankings/%s.jsonl" % sid)}
+        for name, qids in slices.items():
+            success = hit = 0
+            for q in qids:
+                docs, n = ranking.get(q, []), shipped.n[q]
+                gold = [i for i, d in enumerate(docs) if shipped.grades[q].get(d) == n]
+                subset = [i for i, d in enumerate(docs) if 0 < shipped.grades[q].get(d, 0) < n]
+                hit += bool(gold)
+                success += bool(gold) and (not subset or gold[0] < subset[0])
+            prefix = "v3.slices.%s.%s." % (sid, name)
+            assert claims[prefix + "queries"]["value"] == len(qids)
+            assert claims[prefix + "nclue_score_at_10"]["value"] == pytest.approx(100.0 * success / len(qids), abs=1e-9)
+            assert claims[prefix + "gold_hit_at_10"]["value"] == pytest.approx(100.0 * hit / len(qids), abs=1e-9)
+    assert sum(1 for cid in claims if cid.endswith(".n2.queries")) == 28       # every system outside the controls

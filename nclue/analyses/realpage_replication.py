@@ -7,6 +7,8 @@ the same post hoc displayed endpoint.  The qrels are RealPage's construction cop
 
 * ``v3.matrix`` -- Table 3's measures of every system's raw-form ranking (points);
 * ``v3.evidence`` -- Table 8's stored-page evidence of every page-scored system;
+* ``v3.slices`` -- Table 6's (and S1j's) task-factor slices of every system outside the controls, raw form;
+  Table 4's outcome decomposition is in ``v3.matrix`` (complete-first, subset-first, no gold);
 * ``v3.contrasts`` -- Table 5's point contrasts: every tried variant minus its base, and the displayed
   variant of each block;
 * ``v3.inference`` -- the intervals of every system's n-Clue Score, Gold Hit and Gold-NDCG, every endpoint's
@@ -21,7 +23,7 @@ reranking, ...) on real pages with these retrievers, never about the paper's mod
 """
 
 from ..core import layout
-from ..core.claim_ids import (V3_EVIDENCE, V3_BOOTSTRAP, V3_BOOTSTRAP_SETUP, V3_CONTRAST, V3_CONTRAST_BLOCK, V3_INFERENCE_BLOCK,
+from ..core.claim_ids import (V3_EVIDENCE, V3_SLICE, V3_BOOTSTRAP, V3_BOOTSTRAP_SETUP, V3_CONTRAST, V3_CONTRAST_BLOCK, V3_INFERENCE_BLOCK,
                               V3_INFERENCE_CONTRAST, V3_MATRIX, V3_REPLICATION, V3_REPLICATION_SUMMARY)
 from ..core.measures import SCORECARD_MEASURES
 from ..core.metrics import summary
@@ -35,6 +37,7 @@ from .shared.inference_context import METRICS, context
 from .shared.outcome_vectors import delta, outcomes
 from .shared.release_systems import contrasts, displayed_variant, page_scored_systems
 from .shared.page_evidence import evidence_values
+from .shared.task_slices import slice_values
 
 SOURCE = "docs/realpage.md#the-replication (RealPage, data/v3): paper Tables 3 and 5, section 3.4"
 INPUTS = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_GENEALOGY, layout.V3_QRELS]
@@ -80,6 +83,21 @@ def _evidence_units(inst):
     v3 = realpage(inst)
     return [Unit(sid, INPUTS + [layout.V3_INVENTORY, _ranking(sid), layout.page_scores_path(sid, base=layout.V3)],
                  lambda sid=sid: evidence_values(v3, sid, V3_EVIDENCE)) for sid in page_scored_systems(v3)]
+
+
+def slice_systems(v3):
+    """The systems RealPage slices (Table 6, S1j): every system outside the controls block (no control, no
+    masked run), since RealPage ranks no clean form and so has no 13-system scorecard."""
+    systems, _ = v3.systems()
+    return [sid for sid in sorted(systems) if systems[sid].block != "controls"]
+
+
+def _slice_units(inst):
+    if not inst.exists(layout.V3_SYSTEMS):
+        return []
+    v3 = realpage(inst)
+    return [Unit(sid, INPUTS + [_ranking(sid)], lambda sid=sid: slice_values(v3, sid, _ranking(sid), V3_SLICE))
+            for sid in slice_systems(v3)]
 
 
 def _contrast_units(inst):
@@ -247,6 +265,7 @@ ANALYSES = [
     Analysis("v3.matrix", "scoring", SOURCE, _matrix_units),
     Analysis("v3.contrasts", "scoring", SOURCE, _contrast_units),
     Analysis("v3.evidence", "scoring", SOURCE, _evidence_units),
+    Analysis("v3.slices", "scoring", SOURCE, _slice_units),
     Analysis("v3.inference", "inference", SOURCE, _inference_units),
     Analysis("v3.replication", "inference", SOURCE, _replication_units),
 ]

@@ -16,10 +16,10 @@
 
 from ..core import layout
 from ..core.metrics import summary
-from ..core.structure import SLICES
 from .base import Analysis, Unit, Value
-from .shared.outcome_vectors import SCORE_INPUTS, delta, outcomes, query_factors
+from .shared.outcome_vectors import SCORE_INPUTS, delta, outcomes
 from .shared.page_evidence import evidence_values
+from .shared.task_slices import slice_values
 from .shared.release_systems import contrasts, displayed_variant, form_systems, masked_systems, page_scored_systems
 
 
@@ -51,26 +51,9 @@ def _contrast_units(inst):
 
 
 def _slice_units(inst):
-    units = []
-    for sid in form_systems(inst):
-        rel = layout.ranking_path(sid, "clean_v2")
-
-        def compute(sid=sid, rel=rel):
-            out_all = outcomes(inst, rel)
-            factors = query_factors(inst)
-            values = []
-            for key, label, pred in SLICES:
-                mask = [pred(factors[q]) for q in out_all.qids]
-                s = summary(out_all, mask)
-                prefix = "v1.slices.%s.%s" % (sid, key)
-                values += [Value(prefix + ".queries", s["queries"], source="Table 6 slice " + label),
-                           Value(prefix + ".nclue_score_at_10", s["nclue_score"], source="Table 6 slice " + label),
-                           Value(prefix + ".gold_hit_at_10", s["gold_hit"], source="Table 6 slice " + label),
-                           # the discovery-completion gap, Gold Hit minus n-Clue Score (section 4.3)
-                           Value(prefix + ".subset_first", s["subset_first"], source="Table 6 slice " + label)]
-            return values
-        units.append(Unit(sid, SCORE_INPUTS + [rel], compute))
-    return units
+    return [Unit(sid, SCORE_INPUTS + [layout.ranking_path(sid, "clean_v2")],
+                 lambda sid=sid: slice_values(inst, sid, layout.ranking_path(sid, "clean_v2")))
+            for sid in form_systems(inst)]
 
 
 def _masking_units(inst):
