@@ -74,10 +74,14 @@ class RealPage:
         for r in _rows(root, "data/v3/qrels.jsonl"):
             self.grades[r["qid"]][r["docid"]] = r["grade"]
 
-    def score(self, system):
+    def score(self, system, form="raw"):
+        """n-Clue Score, Gold Hit and Gold-NDCG of a system's ranking of one form (the raw form is its
+        rankings/<system>.jsonl, the others rankings/forms/<system>__<form>.jsonl)."""
         import pytrec_eval
 
-        ranking = {r["qid"]: r["docids"][:10] for r in _rows(self.root, "data/v3/rankings/%s.jsonl" % system)}
+        rel = "data/v3/rankings/%s.jsonl" % system if form == "raw" else \
+            "data/v3/rankings/forms/%s__%s.jsonl" % (system, form)
+        ranking = {r["qid"]: r["docids"][:10] for r in _rows(self.root, rel)}
         success = hit = 0
         for q, n in self.n.items():
             docs = ranking.get(q, [])
@@ -113,6 +117,45 @@ def test_every_system_has_a_ranking_and_the_matrix_matches_separate_code(shipped
     # the controls that hold by construction
     assert matrix["v3.matrix.oracle_facts.nclue_score_at_10"]["value"] == 100.0
     assert matrix["v3.matrix.floor_single_page.nclue_score_at_10"]["value"] == 0.0
+
+
+def test_the_clean_scorecard_and_the_form_matrix_match_separate_code(shipped):
+    systems = json.load(open(os.path.join(REPO, "data", "v3", "systems.json"), encoding="utf-8"))
+    forms = systems["form_systems"]
+    assert len(forms) == 13 and set(forms) <= {s["id"] for s in systems["systems"]}
+    scorecard, matrix, form_claims = _claims(REPO, "v3.scorecard"), _claims(REPO, "v3.matrix"), _claims(REPO, "v3.forms")
+    assert {cid.split(".")[2] for cid in scorecard} == set(forms)
+    assert len(form_claims) == 13 * 3 * 2          # n-Clue Score and Gold Hit of each system under each form
+    for sid in forms:
+        clean = shipped.score(sid, "clean_v2")
+        assert scorecard["v3.scorecard.%s.nclue_score_at_10" % sid]["value"] == pytest.approx(float(clean["score"]),
+                                                                                            abs=1e-9)
+        assert scorecard["v3.scorecard.%s.gold_hit_at_10" % sid]["value"] == pytest.approx(float(clean["hit"]), abs=1e-9)
+        assert scorecard["v3.scorecard.%s.gold_ndcg_at_10" % sid]["value"] == pytest.approx(clean["ndcg"], abs=1e-9)
+        for form in ("raw", "clean_v2", "natural"):
+            s = clean if form == "clean_v2" else shipped.score(sid, form)
+            prefix = "v3.forms.%s.%s." % (sid, form)
+            assert form_claims[prefix + "nclue_score_at_10"]["value"] == pytest.approx(float(s["score"]), abs=1e-9)
+            assert form_claims[prefix + "gold_hit_at_10"]["value"] == pytest.approx(float(s["hit"]), abs=1e-9)
+        # the raw column of the form matrix is the raw-form matrix's row, read from the same file
+        assert form_claims["v3.forms.%s.raw.nclue_score_at_10" % sid]["value"] == \
+            matrix["v3.matrix.%s.nclue_score_at_10" % sid]["value"]
+    # Table 4: the three outcomes of each clean ranking sum to 100 points
+    for sid in forms:
+        assert sum(scorecard["v3.scorecard.%s.%s" % (sid, k)]["value"] for k in
+                   ("complete_first", "subset_first", "no_gold")) == pytest.approx(100.0, abs=1e-9)
+
+
+def test_the_clean_and_natural_queries_are_the_condition_labels():
+    """The clean form quotes each condition's label, separated by semicolons; the natural form puts them in one
+    sentence; the raw form is the mined words (the acronym, the section title)."""
+    labels = {c["cid"]: c["label"] for c in _rows(REPO, "data/v3/conditions.jsonl")}
+    for q in _rows(REPO, "data/v3/queries.jsonl")[:200]:
+        names = [labels[c["cid"]] for c in q["conditions"]]
+        assert q["forms"]["clean_v2"] == "; ".join('"%s"' % x for x in names)
+        quoted = ['"%s"' % x for x in names]
+        body = " and ".join(quoted) if len(quoted) == 2 else ", ".join(quoted[:-1]) + ", and " + quoted[-1]
+        assert q["forms"]["natural"] == "Find the document that discusses %s." % body
 
 
 def test_the_table5_contrasts_and_the_displayed_variants_match_separate_code(shipped):
@@ -190,10 +233,27 @@ def test_a_changed_v3_ranking_fails_exactly_its_claims(release_copy):
     code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
     assert code == 1 and "Traceback" not in stdout + stderr
     assert "v3.matrix.bm25_and.nclue_score_at_10" in fails and "v3.matrix.bm25_and.gold_ndcg_at_10" in fails
-    # only the claims that read bm25_and's ranking: its matrix row, its slices and the block whose base it is
-    assert all(cid.startswith(("v3.matrix.bm25_and.", "v3.slices.bm25_and.", "v3.contrasts.lexical_composition."))
+    assert "v3.forms.bm25_and.raw.nclue_score_at_10" in fails
+    # only the claims that read bm25_and's raw ranking: its matrix row, its form matrix's raw column and the block
+    # whose base it is (the scorecard and the slices read its clean ranking)
+    assert all(cid.startswith(("v3.matrix.bm25_and.", "v3.forms.bm25_and.raw.", "v3.contrasts.lexical_composition."))
                for cid in fails), \
         sorted(fails)[:10]
+
+
+def test_a_changed_clean_ranking_fails_exactly_its_claims(release_copy):
+    path = os.path.join(release_copy, "data", "v3", "rankings", "forms", "bm25_and__clean_v2.jsonl")
+    rows = read_rows(path)
+    for row in rows[:50]:
+        row["docids"] = row["docids"][1:] + row["docids"][:1]
+    write_rows(path, rows)
+    resign(release_copy)
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert "v3.scorecard.bm25_and.nclue_score_at_10" in fails and "v3.forms.bm25_and.clean_v2.gold_hit_at_10" not in fails
+    assert "v3.slices.bm25_and.n2.nclue_score_at_10" in fails
+    assert all(cid.startswith(("v3.scorecard.bm25_and.", "v3.forms.bm25_and.clean_v2.", "v3.slices.bm25_and."))
+               for cid in fails), sorted(fails)[:10]
 
 
 @pytest.mark.parametrize("name,change,expected", [
@@ -206,14 +266,23 @@ def test_a_changed_v3_ranking_fails_exactly_its_claims(release_copy):
     ("rankings/bm25_or.jsonl", lambda rows: rows.append(dict(rows[0])), "data/v3/rankings/bm25_or.jsonl:1001"),
     ("rankings/bm25_or.jsonl", lambda rows: rows[0]["docids"].append(rows[0]["docids"][0]),
      "data/v3/rankings/bm25_or.jsonl:1: field 'docids"),
-], ids=["unknown query", "unknown document", "score not a number", "duplicate query", "duplicate document"])
+    ("rankings/forms/bm25_or__clean_v2.jsonl", lambda rows: rows[0].__setitem__("qid", "realpage_9999"),
+     "data/v3/rankings/forms/bm25_or__clean_v2.jsonl:1: field 'qid'"),
+    ("rankings/forms/bm25_or__natural.jsonl", lambda rows: rows[2]["docids"].__setitem__(0, "rfc99999"),
+     "data/v3/rankings/forms/bm25_or__natural.jsonl:3: field 'docids"),
+    ("rankings/forms/bm25_or__clean_v2.jsonl", lambda rows: rows[0]["scores"].__setitem__(0, None),
+     "data/v3/rankings/forms/bm25_or__clean_v2.jsonl:1: field 'scores"),
+    ("rankings/forms/bm25_or__natural.jsonl", lambda rows: rows.append(dict(rows[0])),
+     "data/v3/rankings/forms/bm25_or__natural.jsonl:1001"),
+], ids=["unknown query", "unknown document", "score not a number", "duplicate query", "duplicate document",
+        "clean: unknown query", "natural: unknown document", "clean: null score", "natural: duplicate query"])
 def test_a_damaged_v3_ranking_is_named_at_file_line_field(release_copy, name, change, expected):
     path = os.path.join(release_copy, "data", "v3", *name.split("/"))
     rows = read_rows(path)
     change(rows)
     write_rows(path, rows)
     with pytest.raises(InputError) as caught:
-        _values(release_copy, "v3.matrix")
+        _values(release_copy, "v3.forms" if "/forms/" in name else "v3.matrix")
     assert expected in str(caught.value), str(caught.value)
 
 
@@ -228,6 +297,27 @@ def test_a_broken_v3_ranking_file_is_named(release_copy, text, expected):
     with pytest.raises(InputError) as caught:
         _values(release_copy, "v3.matrix")
     assert expected in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize("damage,expected", [
+    ("missing", "data/v3/rankings/forms/tri_joint__natural.jsonl"),
+    ("symlinked", "data/v3/rankings/forms/tri_joint__natural.jsonl"),
+    ("unknown form system", "no_such_system"),
+], ids=["missing", "symlinked", "unknown form system"])
+def test_a_missing_or_foreign_form_ranking_fails_naming_it(release_copy, damage, expected):
+    folder = os.path.join(release_copy, "data", "v3")
+    path = os.path.join(folder, "rankings", "forms", "tri_joint__natural.jsonl")
+    if damage == "missing":
+        os.remove(path)
+    elif damage == "symlinked":
+        os.replace(path, path + ".real")
+        os.symlink(path + ".real", path)
+    else:
+        systems_path = os.path.join(folder, "systems.json")
+        obj = json.load(open(systems_path, encoding="utf-8"))
+        obj["form_systems"].append("no_such_system")
+        json.dump(obj, open(systems_path, "w", encoding="utf-8"))
+    assert_run_fails_naming(release_copy, "integrity,scoring", expected)
 
 
 def test_a_damaged_v3_systems_file_is_named(release_copy):
@@ -258,7 +348,7 @@ def test_a_damaged_v3_ranking_fails_the_run_without_a_traceback(release_copy):
     assert_run_fails_naming(release_copy, "integrity,scoring", "data/v3/rankings/tri_joint.jsonl:4: field 'qid'")
 
 
-def test_the_table6_slices_match_separate_code(shipped):
+def test_the_table6_slices_of_the_clean_scorecard_match_separate_code(shipped):
     pages = {d["docid"]: d["pages"] for d in _rows(REPO, "data/v3/corpus.jsonl")}
     lmin = {q: min(pages[d] for d, g in shipped.grades[q].items() if g == n) for q, n in shipped.n.items()}
     pool = {q: len(shipped.grades[q]) for q in shipped.n}
@@ -267,7 +357,7 @@ def test_the_table6_slices_match_separate_code(shipped):
               "pool_le25": [q for q in shipped.n if pool[q] <= 25], "pool_gt50": [q for q in shipped.n if pool[q] > 50]}
     claims = _claims(REPO, "v3.slices")
     for sid in ("bm25_and", "rrf_bm25and_pagetop3", "tri_joint"):
-        ranking = {r["qid"]: r["docids"][:10] for r in _rows(REPO, "data/v3/rankings/%s.jsonl" % sid)}
+        ranking = {r["qid"]: r["docids"][:10] for r in _rows(REPO, "data/v3/rankings/forms/%s__clean_v2.jsonl" % sid)}
         for name, qids in slices.items():
             success = hit = 0
             for q in qids:
@@ -280,4 +370,4 @@ def test_the_table6_slices_match_separate_code(shipped):
             assert claims[prefix + "queries"]["value"] == len(qids)
             assert claims[prefix + "nclue_score_at_10"]["value"] == pytest.approx(100.0 * success / len(qids), abs=1e-9)
             assert claims[prefix + "gold_hit_at_10"]["value"] == pytest.approx(100.0 * hit / len(qids), abs=1e-9)
-    assert sum(1 for cid in claims if cid.endswith(".n2.queries")) == 28       # every system outside the controls
+    assert sum(1 for cid in claims if cid.endswith(".n2.queries")) == 13       # the clean scorecard's systems

@@ -53,6 +53,26 @@ def test_bm25_matches_rank_bm25_with_the_same_idf():
         assert got.get(unit, 0.0) == pytest.approx(ref_scores[unit], rel=1e-12)
 
 
+def test_the_postings_are_the_bags_inverted_and_a_corpus_shares_one_string_per_term():
+    bags = [Counter({"a": 2, "b": 1}), Counter(), Counter({"b": 3, "c": 1}), Counter({"a": 1})]
+    idx = TermIndex(bags)
+    # the definition: term -> [(unit, tf)] in unit order; stored as two arrays (units, tfs)
+    expected = {}
+    for unit, bag in enumerate(bags):
+        for term, tf in bag.items():
+            expected.setdefault(term, []).append((unit, tf))
+    assert {t: list(zip(*p)) for t, p in idx.postings.items()} == expected
+    assert [idx.df(t) for t in ("a", "b", "c", "absent")] == [2, 2, 1, 0]
+    assert idx.cf == {"a": 3, "b": 4, "c": 1}
+    assert idx.ql(["absent"], 10.0) == {} and idx.bm25(["absent"]) == {}
+    assert sorted(idx.ql(["a", "c"], 10.0)) == [0, 2, 3]
+    # the same spelling made twice at run time is one string object in the corpus's bags
+    corpus = build_corpus(["x", "y"], [("x", ["".join(["reset", "tlement"])]), ("y", ["".join(["resettle", "ment"])])],
+                          tokens)
+    first, second = (next(iter(corpus.page_index.bags[u])) for u in (0, 1))
+    assert first == second == "resettlement" and first is second
+
+
 def test_query_likelihood_by_hand():
     idx = TermIndex([Counter({"a": 1, "b": 1}), Counter({"b": 2})])
     mu = 10.0

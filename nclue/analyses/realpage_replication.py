@@ -1,16 +1,10 @@
-"""The paper's analyses on RealPage (``data/v3``; docs/realpage.md#the-replication; paper sections 3.3-3.4).
+"""The paper's inference on RealPage (``data/v3``; docs/realpage.md#the-replication; paper sections 3.3-3.4).
 
 The same code the stand-in's analyses run, on the RealPage instrument (:meth:`Instrument.v3
-<nclue.core.instrument.Instrument.v3>`): the same measures, the same family-clustered bootstrap and paired
+<nclue.core.instrument.Instrument.v3>`) and its final qrel copy: the same family-clustered bootstrap and paired
 randomization with the protocol's seeds and draws, the same max-|T| within a block and Holm across blocks,
-the same post hoc displayed endpoint.  The qrels are RealPage's construction copy (its only copy so far).
+the same post hoc displayed endpoint.  The scoring tables are :mod:`nclue.analyses.realpage_scoring`'s.
 
-* ``v3.matrix`` -- Table 3's measures of every system's raw-form ranking (points);
-* ``v3.evidence`` -- Table 8's stored-page evidence of every page-scored system;
-* ``v3.slices`` -- Table 6's (and S1j's) task-factor slices of every system outside the controls, raw form;
-  Table 4's outcome decomposition is in ``v3.matrix`` (complete-first, subset-first, no gold);
-* ``v3.contrasts`` -- Table 5's point contrasts: every tried variant minus its base, and the displayed
-  variant of each block;
 * ``v3.inference`` -- the intervals of every system's n-Clue Score, Gold Hit and Gold-NDCG, every endpoint's
   paired intervals and p-values, and each block's displayed endpoint with its Holm-adjusted p;
 * ``v3.replication`` -- for each of the paper's eight Table 5 rows, the paper's direction (from its
@@ -23,9 +17,8 @@ reranking, ...) on real pages with these retrievers, never about the paper's mod
 """
 
 from ..core import layout
-from ..core.claim_ids import (V3_EVIDENCE, V3_SLICE, V3_BOOTSTRAP, V3_BOOTSTRAP_SETUP, V3_CONTRAST, V3_CONTRAST_BLOCK, V3_INFERENCE_BLOCK,
-                              V3_INFERENCE_CONTRAST, V3_MATRIX, V3_REPLICATION, V3_REPLICATION_SUMMARY)
-from ..core.measures import SCORECARD_MEASURES
+from ..core.claim_ids import (V3_BOOTSTRAP, V3_BOOTSTRAP_SETUP, V3_INFERENCE_BLOCK, V3_INFERENCE_CONTRAST,
+                              V3_REPLICATION, V3_REPLICATION_SUMMARY)
 from ..core.metrics import summary
 from ..paperaudit import roles
 from ..paperaudit.consistency import NUMBERS, load_numbers
@@ -35,12 +28,10 @@ from .base import Analysis, Unit, Value
 from .shared.block_inference import block_tests, holm_family, interval_values, variant_values
 from .shared.inference_context import METRICS, context
 from .shared.outcome_vectors import delta, outcomes
-from .shared.release_systems import contrasts, displayed_variant, page_scored_systems
-from .shared.page_evidence import evidence_values
-from .shared.task_slices import slice_values
+from .shared.realpage_release import INPUTS, ranked, ranking, realpage, system_ids
+from .shared.release_systems import contrasts, displayed_variant
 
 SOURCE = "docs/realpage.md#the-replication (RealPage, data/v3): paper Tables 3 and 5, section 3.4"
-INPUTS = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_GENEALOGY, layout.V3_QRELS]
 MARGIN_SE = 3.0         # an interval endpoint within this many Monte Carlo standard errors of 0 is borderline
 # the verdicts, declared once (docs/realpage.md#the-replication)
 VERDICTS = {
@@ -52,78 +43,6 @@ VERDICTS = {
     "borderline": "an endpoint of RealPage's interval lies within %g Monte Carlo standard errors of 0, so its side "
                   "of 0 is not settled by this run's draws" % MARGIN_SE,
 }
-
-
-def realpage(inst):
-    """The RealPage instrument of ``inst``'s root."""
-    return inst.v3()
-
-
-def _ranking(sid):
-    return layout.ranking_path(sid, base=layout.V3)
-
-
-def _system_ids(v3):
-    systems, _ = v3.systems()
-    return sorted(systems)
-
-
-def _matrix_units(inst):
-    if not inst.exists(layout.V3_SYSTEMS):
-        return []
-    v3 = realpage(inst)
-    return [Unit(sid, INPUTS + [_ranking(sid)], lambda sid=sid: [
-        Value(V3_MATRIX(system=sid, measure=m.name), summary(outcomes(v3, _ranking(sid)))[m.key], source=SOURCE)
-        for m in SCORECARD_MEASURES]) for sid in _system_ids(v3)]
-
-
-def _evidence_units(inst):
-    if not inst.exists(layout.V3_SYSTEMS):
-        return []
-    v3 = realpage(inst)
-    return [Unit(sid, INPUTS + [layout.V3_INVENTORY, _ranking(sid), layout.page_scores_path(sid, base=layout.V3)],
-                 lambda sid=sid: evidence_values(v3, sid, V3_EVIDENCE)) for sid in page_scored_systems(v3)]
-
-
-def slice_systems(v3):
-    """The systems RealPage slices (Table 6, S1j): every system outside the controls block (no control, no
-    masked run), since RealPage ranks no clean form and so has no 13-system scorecard."""
-    systems, _ = v3.systems()
-    return [sid for sid in sorted(systems) if systems[sid].block != "controls"]
-
-
-def _slice_units(inst):
-    if not inst.exists(layout.V3_SYSTEMS):
-        return []
-    v3 = realpage(inst)
-    return [Unit(sid, INPUTS + [_ranking(sid)], lambda sid=sid: slice_values(v3, sid, _ranking(sid), V3_SLICE))
-            for sid in slice_systems(v3)]
-
-
-def _contrast_units(inst):
-    if not inst.exists(layout.V3_SYSTEMS):
-        return []
-    v3 = realpage(inst)
-    units = []
-    for block in contrasts(v3):
-        def compute(block=block):
-            sb = summary(outcomes(v3, _ranking(block["base"])))
-            out = []
-            for var in block["variants"]:
-                sv = summary(outcomes(v3, _ranking(var)))
-                for statistic, value in (("base_score", sb["nclue_score"]), ("variant_score", sv["nclue_score"]),
-                                         ("delta_score", delta(sb, sv, "nclue_score")),
-                                         ("delta_hit", delta(sb, sv, "gold_hit")),
-                                         ("delta_gold_ndcg", delta(sb, sv, "gold_ndcg"))):
-                    out.append(Value(V3_CONTRAST(block=block["block"], variant=var, statistic=statistic), value,
-                                     source=SOURCE))
-            out.append(Value(V3_CONTRAST_BLOCK(block=block["block"], statistic="displayed_variant"),
-                             displayed_variant(v3, block), source=SOURCE,
-                             detail="highest raw-form n-Clue Score among %s" % block["variants"]))
-            return out
-        rels = [_ranking(s) for s in [block["base"]] + block["variants"]]
-        units.append(Unit(block["block"], INPUTS + rels, compute))
-    return units
 
 
 def _bootstrap_values(v3, sid):
@@ -155,12 +74,12 @@ def _blocks_values(v3):
 
 
 def _inference_units(inst):
-    if not inst.exists(layout.V3_SYSTEMS):
+    if not ranked(inst):
         return []
     v3 = realpage(inst)
-    units = [Unit(sid, INPUTS + [_ranking(sid)], lambda sid=sid: _bootstrap_values(v3, sid))
-             for sid in _system_ids(v3)]
-    rels = sorted({_ranking(s) for b in contrasts(v3) for s in [b["base"]] + b["variants"]})
+    units = [Unit(sid, INPUTS + [ranking(sid)], lambda sid=sid: _bootstrap_values(v3, sid))
+             for sid in system_ids(v3)]
+    rels = sorted({ranking(s) for b in contrasts(v3) for s in [b["base"]] + b["variants"]})
     units.append(Unit("blocks", INPUTS + [layout.V3_SYSTEMS] + rels, lambda: _blocks_values(v3)))
     units.append(Unit("design", INPUTS, lambda: [
         Value(V3_BOOTSTRAP_SETUP(statistic="families"), context(v3).design.n_families, source=SOURCE),
@@ -236,7 +155,7 @@ def _replication_values(inst):
         variant = displayed_variant(v3, block)
         dist = ctx.distribution("success", variant, block["base"])
         low, high = interval_values(cid("delta_score"), dist, protocol.BOOTSTRAP, SOURCE)
-        sb, sv = summary(outcomes(v3, _ranking(block["base"]))), summary(outcomes(v3, _ranking(variant)))
+        sb, sv = summary(outcomes(v3, ranking(block["base"]))), summary(outcomes(v3, ranking(variant)))
         found = None if paper is None else verdict(paper, low.value, high.value, low.estimate.se, high.estimate.se)
         if found is not None:
             tally[found] += 1
@@ -253,19 +172,15 @@ def _replication_values(inst):
 
 
 def _replication_units(inst):
-    if not (inst.exists(layout.V3_SYSTEMS) and inst.exists(layout.CROSSWALK) and inst.exists(NUMBERS)):
+    if not (ranked(inst) and inst.exists(layout.CROSSWALK) and inst.exists(NUMBERS)):
         return []
     v3 = realpage(inst)
-    rels = sorted({_ranking(s) for b in contrasts(v3) for s in [b["base"]] + b["variants"]})
+    rels = sorted({ranking(s) for b in contrasts(v3) for s in [b["base"]] + b["variants"]})
     return [Unit("table5", INPUTS + [layout.V3_SYSTEMS, layout.CROSSWALK, NUMBERS] + rels,
                  lambda: _replication_values(inst))]
 
 
 ANALYSES = [
-    Analysis("v3.matrix", "scoring", SOURCE, _matrix_units),
-    Analysis("v3.contrasts", "scoring", SOURCE, _contrast_units),
-    Analysis("v3.evidence", "scoring", SOURCE, _evidence_units),
-    Analysis("v3.slices", "scoring", SOURCE, _slice_units),
     Analysis("v3.inference", "inference", SOURCE, _inference_units),
     Analysis("v3.replication", "inference", SOURCE, _replication_units),
 ]

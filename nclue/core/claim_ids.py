@@ -205,6 +205,8 @@ V3_GENEALOGY_COPY = ClaimId("v3.genealogy.{copy}.{statistic}", "v3.genealogy", c
 V3_EVIDENCE = ClaimId("v3.evidence.{system}.{slice}.{statistic}", "v3.evidence", slice=("all", "n2", "n3"))
 V3_SLICE = ClaimId("v3.slices.{system}.{slice}.{statistic}", "v3.slices")
 V3_MATRIX = ClaimId("v3.matrix.{system}.{measure}", "v3.matrix", measure=MEASURE)
+V3_SCORECARD = ClaimId("v3.scorecard.{system}.{measure}", "v3.scorecard", measure=MEASURE)
+V3_FORMS = ClaimId("v3.forms.{system}.{form}.{measure}", "v3.forms", form=FORM, measure=MEASURE)
 V3_CONTRAST = ClaimId("v3.contrasts.{block}.{variant}.{statistic}", "v3.contrasts")
 V3_CONTRAST_BLOCK = ClaimId("v3.contrasts.{block}.{statistic}", "v3.contrasts")
 V3_BOOTSTRAP = ClaimId("v3.inference.bootstrap.{system}.{metric}.{statistic}", "v3.inference", metric=METRIC)

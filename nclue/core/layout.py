@@ -260,6 +260,7 @@ FILE_KINDS = (
     FileKind(V3_GENEALOGY, "genealogy", "v3", True, "docs/schema.md#genealogyjson"),
     FileKind(V3_BUILD, "build-info", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_SYSTEMS, "systems", "v3", True, "docs/schema.md#realpage-datav3"),
+    FileKind(V3_RANKINGS + "/forms/*__*.jsonl", "form-ranking", "v3", False, "docs/schema.md#realpage-datav3"),
     FileKind(V3_RANKINGS + "/*.jsonl", "ranking", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(V3_PAGE_SCORES + "/*.jsonl", "page-scores", "v3", True, "docs/schema.md#realpage-datav3"),
     FileKind(AUDIT_DESCRIPTION, "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),

@@ -21,7 +21,7 @@ from .. import __version__
 from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
                               CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, INFERENCE_BLOCK, INFERENCE_CONTRAST,
                               MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V1_FORMS, V2_DIRECTION,
-                              statistic_of)
+                              V3_FORMS, V3_SCORECARD, statistic_of)
 from ..core.layout import QUERY_FORMS
 from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
@@ -52,7 +52,7 @@ def render_html(result, strict=False):
         escape(__version__), escape(REPORT_SCHEMA)), contents(SECTIONS),
         _headline_section(result, h), _problems_section(result), _scorecard_section(got), _outcomes_section(got),
         _contrasts_section(got), _figure2_section(got), _forms_section(got), _directions_section(got),
-        _replication_section(h), _audit_section(got), _paper_section(result), _published_section(result), _provenance_section(result)]
+        _replication_section(h, got), _audit_section(got), _paper_section(result), _published_section(result), _provenance_section(result)]
     return page("nclue reproduction report", "".join(body))
 
 
@@ -85,13 +85,25 @@ def _headline_section(result, h):
                         "count line.</p>" + table("Checks by level (group)", ["group", "pass", "fail", "skip"], rows)))
 
 
-def _replication_section(h):
+def _realpage_tables(got):
+    """RealPage's clean scorecard (Table 3) and query-form matrix (Table S2b), when the run computed them."""
+    out = ""
+    if next(_matches(got, V3_SCORECARD), None):
+        out += _scorecard_table(got, V3_SCORECARD, "RealPage clean-query scorecard (Table 3 on RFC pages; final copy)")
+    if next(_matches(got, V3_FORMS), None):
+        out += _forms_table(got, V3_FORMS, "RealPage: n-Clue Score@10 (points) of the form systems under three "
+                                           "renderings (Table S2b)")
+    return out
+
+
+def _replication_section(h, got):
     """RealPage's replication of Table 5 (docs/realpage.md#the-replication): per paper row, the paper's Delta Score,
-    the RealPage contrast that plays it, its Delta Score with the paired 95% interval, and the verdict."""
+    the RealPage contrast that plays it, its Delta Score with the paired 95% interval, and the verdict; then
+    RealPage's clean scorecard and query-form matrix."""
     rep = h.get("replication")
     if rep is None:
         return _section("replication", "<p>Not computed in this run (the inference level did not run, or the "
-                                       "release has no RealPage rankings).</p>")
+                                       "release has no RealPage rankings).</p>" + _realpage_tables(got))
     words = dict(REPLICATION_WORDS)
     rows = [[escape(r["block"]), num(r["paper_delta_score"]), escape("%s -> %s" % (r["base"], r["variant"])),
              num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]), escape(words.get(r["verdict"], "?"))]
@@ -102,7 +114,7 @@ def _replication_section(h):
                     "these retrievers, not about the paper's models (docs/realpage.md#the-replication).</p>" +
                     table("Table 5 on RealPage (Delta Score, points; 95% paired family bootstrap)",
                           ["paper row", "paper Delta", "RealPage contrast", "RealPage Delta", "95% interval",
-                           "verdict"], rows))
+                           "verdict"], rows) + _realpage_tables(got))
 
 
 def _problems_section(result):
@@ -141,12 +153,25 @@ def _names(got, template, part, **fixed):
     return sorted({parts[part] for _, parts in _matches(got, template, **fixed)})
 
 
-def _scorecard_section(got):
-    sids = _names(got, SCORECARD, "system", measure="nclue_score_at_10")
-    measures = [m for m in SCORECARD_MEASURES if m.kind != "count"]     # the counts are the shares' numerators
-    rows = [[escape(sid)] + [num(got.get(SCORECARD(system=sid, measure=m.name)), m.decimals) for m in measures]
+def _scorecard_table(got, template, caption):
+    """Every system's scorecard measures (the counts left out: they are the shares' numerators) from the ids
+    ``template`` builds (the stand-in's :data:`SCORECARD` or RealPage's :data:`V3_SCORECARD`)."""
+    sids = _names(got, template, "system", measure="nclue_score_at_10")
+    measures = [m for m in SCORECARD_MEASURES if m.kind != "count"]
+    rows = [[escape(sid)] + [num(got.get(template(system=sid, measure=m.name)), m.decimals) for m in measures]
             for sid in sids]
-    header = ["system"] + ["%s (%s)" % (m.label, m.unit) for m in measures]
+    return table(caption, ["system"] + ["%s (%s)" % (m.label, m.unit) for m in measures], rows)
+
+
+def _forms_table(got, template, caption):
+    """n-Clue Score@10 of the form systems under each query form (:data:`V1_FORMS` or :data:`V3_FORMS`)."""
+    sids = _names(got, template, "system", form="raw", measure="nclue_score_at_10")
+    rows = [[escape(sid)] + [num(got.get(template(system=sid, form=f, measure="nclue_score_at_10"))) for f in
+                             QUERY_FORMS] for sid in sids]
+    return table(caption, ["system"] + list(QUERY_FORMS), rows)
+
+
+def _scorecard_section(got):
     irows = []
     for sid in _names(got, BOOTSTRAP, "system", metric="score", statistic="ci_low"):
         cells = [escape(sid)]
@@ -156,7 +181,8 @@ def _scorecard_section(got):
             cells += [num(got.get(MATRIX(system=sid, measure=measure))),
                       interval(got.get(bound("ci_low")), got.get(bound("ci_high")))]
         irows.append(cells)
-    return _section("scorecard", table("Clean-query scorecard (Table 3 analogue; stand-in systems)", header, rows) +
+    return _section("scorecard", _scorecard_table(got, SCORECARD,
+                                                  "Clean-query scorecard (Table 3 analogue; stand-in systems)") +
                     table("Raw matrix with 95% family-clustered bootstrap intervals (1,000 draws)",
                           ["system", "n-Clue Score@10 (points)", "95% CI", "Gold Hit@10 (points)", "95% CI",
                            "Gold-NDCG@10 (NDCG x100)", "95% CI"], irows))
@@ -226,11 +252,8 @@ def _figure2_section(got):
 
 
 def _forms_section(got):
-    sids = _names(got, V1_FORMS, "system", form="raw", measure="nclue_score_at_10")
-    rows = [[escape(sid)] + [num(got.get(V1_FORMS(system=sid, form=f, measure="nclue_score_at_10"))) for f in
-                             QUERY_FORMS] for sid in sids]
-    return _section("forms", table("n-Clue Score@10 (points) of the 13 form systems under three renderings",
-                                   ["system"] + list(QUERY_FORMS), rows))
+    return _section("forms", _forms_table(got, V1_FORMS,
+                                          "n-Clue Score@10 (points) of the 13 form systems under three renderings"))
 
 
 def _directions_section(got):

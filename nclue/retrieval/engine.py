@@ -159,20 +159,54 @@ class Engine:
         return self._memo(("cond", model, text), run)
 
     def condition_pages(self, text):
-        """Per-condition page scores normalised by the corpus-best page: ``({doc: its best 3 (page, s)}``,
-        top DEPTH_LIST documents by their best page)."""
+        """Per-condition page scores normalised by the corpus-best page: a :class:`ConditionPages` (each
+        document's best 3 ``(page, s)``, and the top DEPTH_LIST documents by their best page)."""
         def run():
             acc = self._page_acc(text)
             best = max(acc) if acc else 0.0
+            out = ConditionPages(self.corpus.docs.n)
             if best <= 0:
-                return {}, []
-            norm, doc_best = {}, {}
+                return out
+            doc_best = {}
             for d, units in enumerate(self.corpus.doc_pages):
                 seg = acc[units[0]:units[0] + len(units)]
                 m = max(seg)
                 if m > 0.0:
-                    norm[d] = [(p, v / best) for p, v in self._doc_pages(acc, d, 3)]
+                    out.add(d, [(p, v / best) for p, v in self._doc_pages(acc, d, 3)])
                     doc_best[d] = m / best
-            top = ranked(doc_best, DEPTH_LIST)
-            return norm, [d for d, _ in top]
+            out.top = [d for d, _ in ranked(doc_best, DEPTH_LIST)]
+            return out
         return self._memo(("cond_pages", text), run)
+
+
+class ConditionPages:
+    """One condition's normalised page scores, packed: for each document with a positive page, its best pages
+    ``[(page, s)]`` (at most 3), read by :meth:`pages`; and ``top``, the DEPTH_LIST documents with the best
+    pages.  The pages sit in two flat arrays (C ints and doubles, the same values) with a per-document start,
+    where a dict of lists of tuples held most of the distinct-page system's memory
+    (docs/stand-in.md#build-memory).
+
+    >>> cp = ConditionPages(3)
+    >>> cp.add(2, [(7, 1.0), (1, 0.25)])
+    >>> cp.pages(2), cp.pages(0)
+    ([(7, 1.0), (1, 0.25)], [])
+    """
+
+    def __init__(self, n_docs):
+        self.start = array("i", bytes(4 * (n_docs + 1)))     # pages of document d: [start[d], end)
+        self.end = array("i", bytes(4 * (n_docs + 1)))
+        self.page = array("i")
+        self.score = array("d")
+        self.top = []
+
+    def add(self, d, pages):
+        self.start[d] = len(self.page)
+        for p, v in pages:
+            self.page.append(p)
+            self.score.append(v)
+        self.end[d] = len(self.page)
+
+    def pages(self, d):
+        """``[(page number, normalised score)]`` of document ``d``, best first; ``[]`` when it has none."""
+        start, end = self.start[d], self.end[d]
+        return list(zip(self.page[start:end], self.score[start:end]))

@@ -20,6 +20,7 @@ least one query term are scored.
 """
 
 import math
+import sys
 from array import array
 from collections import Counter
 
@@ -28,8 +29,17 @@ B = 0.4
 
 
 class TermIndex:
+    """Term statistics over units.  Each term's postings are two arrays, ``(units, tfs)`` in unit order: 8 bytes
+    a posting, where a list of ``(unit, tf)`` tuples took about 64 and held most of an index's memory
+    (docs/stand-in.md#build-memory).
+
+    >>> index = TermIndex([{"a": 2, "b": 1}, {"b": 3}])
+    >>> index.df("b"), index.cf["b"], list(index.postings["b"][0]), list(index.postings["b"][1])
+    (2, 4, [0, 1], [1, 3])
+    """
+
     def __init__(self, bags):
-        """``bags``: one ``Counter`` (term -> tf) per unit, in unit order."""
+        """``bags``: one mapping (term -> tf) per unit, in unit order."""
         self.bags = bags
         self.n = len(bags)
         self.length = [sum(b.values()) for b in bags]
@@ -41,13 +51,18 @@ class TermIndex:
         postings = {}
         for unit, bag in enumerate(bags):
             for term, tf in bag.items():
-                postings.setdefault(term, []).append((unit, tf))
+                posting = postings.get(term)
+                if posting is None:
+                    posting = postings[term] = (array("i"), array("i"))
+                posting[0].append(unit)
+                posting[1].append(tf)
         self.postings = postings
-        self.cf = {t: sum(tf for _, tf in p) for t, p in postings.items()}
+        self.cf = {t: sum(tfs) for t, (_, tfs) in postings.items()}
         self._bm25 = {}
 
     def df(self, term):
-        return len(self.postings.get(term, ()))
+        posting = self.postings.get(term)
+        return 0 if posting is None else len(posting[0])
 
     def idf(self, term):
         df = self.df(term)
@@ -63,9 +78,11 @@ class TermIndex:
             idf = self.idf(term)
             avg, lengths = self.avglen, self.length
             units, weights = array("i"), array("d")
-            for unit, tf in self.postings.get(term, ()):
-                units.append(unit)
-                weights.append(idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * lengths[unit] / avg)))
+            posting = self.postings.get(term)
+            if posting is not None:
+                units = posting[0]          # the postings' own unit array, shared: it is never changed
+                for unit, tf in zip(*posting):
+                    weights.append(idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * lengths[unit] / avg)))
             out = self._bm25[key] = (units, weights)
         return zip(*out)
 
@@ -104,7 +121,9 @@ class TermIndex:
         """``{unit: log P(q|unit)}`` over units with at least one query term."""
         units = set()
         for term in terms:
-            units.update(u for u, _ in self.postings.get(term, ()))
+            posting = self.postings.get(term)
+            if posting is not None:
+                units.update(posting[0])
         return {u: self.ql_unit(u, terms, mu) for u in sorted(units)}
 
 
@@ -138,9 +157,24 @@ class Corpus:
         self.page_index = TermIndex(page_bags)
 
 
+def bag_of_words(tokens_of_text):
+    """``{term: tf}`` in first-occurrence order, each term the one interned string of its spelling, so the
+    tens of thousands of bags of a corpus share their terms instead of holding a copy of each
+    (docs/stand-in.md#build-memory).
+
+    >>> bag_of_words(["b", "a", "b"])
+    {'b': 2, 'a': 1}
+    >>> first, second = bag_of_words(["".join(["de", "lta"])]), bag_of_words(["".join(["del", "ta"])])
+    >>> next(iter(first)) is next(iter(second))
+    True
+    """
+    intern = sys.intern
+    return {intern(term): tf for term, tf in Counter(tokens_of_text).items()}
+
+
 def build_corpus(docids, page_texts, tokenize):
     """A :class:`Corpus` from ``[(docid, [page text, ...])]`` in document order."""
     bags = []
     for _, pages in page_texts:
-        bags.append([Counter(tokenize(text)) for text in pages])
+        bags.append([bag_of_words(tokenize(text)) for text in pages])
     return Corpus(docids, bags)

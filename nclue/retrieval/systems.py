@@ -111,14 +111,15 @@ def _decompose(model, op):
 def _sdr(env, q):
     per_cond = [env.engine.condition_pages(t) for t in q.cond_texts]
     candidates = set()
-    for _, top in per_cond:
-        candidates.update(top)
+    for cond in per_cond:
+        candidates.update(cond.top)
     scores, assigned = {}, {}
     for d in sorted(candidates):
-        value, pages = sdr_bottleneck([norm.get(d, []) for norm, _ in per_cond])
+        lists = [cond.pages(d) for cond in per_cond]
+        value, pages = sdr_bottleneck(lists)
         scores[d] = value
         if pages is not None:
-            assigned[d] = sorted({(p, s) for norm, _ in per_cond for p, s in norm.get(d, []) if p in pages},
+            assigned[d] = sorted({(p, s) for pages_of in lists for p, s in pages_of if p in pages},
                                  key=lambda t: (-t[1], t[0]))
     lst = ranked(scores, POOL)
     return lst, {d: _dedupe(assigned.get(d, []))[:PAGES_KEPT] for d, _ in lst[:DEPTH]}

@@ -221,7 +221,8 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "strata": [{"first": first, "last": last, "rfcs": count} for first, last, count in strata],
     }
     if rankings:
-        info["rankings"] = {"form": v3_rankings.FORM, "systems": len(systems.SYSTEMS)}
+        info["rankings"] = {"form": v3_rankings.FORM, "systems": len(systems.SYSTEMS),
+                            "forms": list(v3_rankings.FORMS), "form_systems": len(systems.FORM_SYSTEMS)}
     ranked = v3_rankings.rank(pages_of, [d["docid"] for d in docs], catalog, inventory, queries, seed, log) \
         if rankings else []
     return {"corpus": docs, "conditions": [{k: v for k, v in c.items() if k != "mined"} for c in catalog],
@@ -251,12 +252,14 @@ def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_jsonl(path, built[key])
         written.append(rel)
-    for rel, rows in built["rankings"]:
+    ranked = False
+    for rel, rows in built["rankings"]:         # each file written as the systems produce it
         path = layout.abspath(out_root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_jsonl(path, rows)
         written.append(rel)
-    if built["rankings"]:
+        ranked = True
+    if ranked:
         write_json(layout.abspath(out_root, layout.V3_SYSTEMS), v3_rankings.systems_record())
         written.append(layout.V3_SYSTEMS)
     write_json(layout.abspath(out_root, layout.V3_GENEALOGY), built["genealogy"])
