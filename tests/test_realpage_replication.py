@@ -250,8 +250,9 @@ def test_a_changed_clean_ranking_fails_exactly_its_claims(release_copy):
     resign(release_copy)
     code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
     assert code == 1 and "Traceback" not in stdout + stderr
-    assert "v3.scorecard.bm25_and.nclue_score_at_10" in fails and "v3.forms.bm25_and.clean_v2.gold_hit_at_10" not in fails
-    assert "v3.slices.bm25_and.n2.nclue_score_at_10" in fails
+    # every claim that read the changed file fails (its input differs from the frozen one), and no other
+    assert "v3.scorecard.bm25_and.nclue_score_at_10" in fails and "v3.slices.bm25_and.n2.nclue_score_at_10" in fails
+    assert fails["v3.forms.bm25_and.clean_v2.gold_hit_at_10"]["cause"] == "data/v3/rankings/forms/bm25_and__clean_v2.jsonl"
     assert all(cid.startswith(("v3.scorecard.bm25_and.", "v3.forms.bm25_and.clean_v2.", "v3.slices.bm25_and."))
                for cid in fails), sorted(fails)[:10]
 
@@ -302,8 +303,10 @@ def test_a_broken_v3_ranking_file_is_named(release_copy, text, expected):
 @pytest.mark.parametrize("damage,expected", [
     ("missing", "data/v3/rankings/forms/tri_joint__natural.jsonl"),
     ("symlinked", "data/v3/rankings/forms/tri_joint__natural.jsonl"),
-    ("unknown form system", "no_such_system"),
-], ids=["missing", "symlinked", "unknown form system"])
+    ("unknown form system", "field 'form_systems': must be a list of the ids of listed systems; not listed: "
+                            "'no_such_system'"),
+    ("duplicated form system", "field 'form_systems': lists 'bm25_and' more than once"),
+], ids=["missing", "symlinked", "unknown form system", "duplicated form system"])
 def test_a_missing_or_foreign_form_ranking_fails_naming_it(release_copy, damage, expected):
     folder = os.path.join(release_copy, "data", "v3")
     path = os.path.join(folder, "rankings", "forms", "tri_joint__natural.jsonl")
@@ -315,7 +318,7 @@ def test_a_missing_or_foreign_form_ranking_fails_naming_it(release_copy, damage,
     else:
         systems_path = os.path.join(folder, "systems.json")
         obj = json.load(open(systems_path, encoding="utf-8"))
-        obj["form_systems"].append("no_such_system")
+        obj["form_systems"].append("no_such_system" if damage == "unknown form system" else "bm25_and")
         json.dump(obj, open(systems_path, "w", encoding="utf-8"))
     assert_run_fails_naming(release_copy, "integrity,scoring", expected)
 

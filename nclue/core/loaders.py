@@ -404,8 +404,15 @@ def _systems_lists(obj, rel, systems):
                                                 isinstance(b.get("reason"), str) for b in blocked):
         raise InputError(rel, "must be a list of {id, reason}", field="blocked")
     listed = obj.get("form_systems", [])
-    if not isinstance(listed, list) or not all(isinstance(x, str) and x in systems for x in listed):
+    if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
         raise InputError(rel, "must be a list of the ids of listed systems", field="form_systems")
+    unknown = sorted(x for x in listed if x not in systems)
+    if unknown:
+        raise InputError(rel, "must be a list of the ids of listed systems; not listed: %s" % ", ".join(
+            repr(x)[:80] for x in unknown[:3]), field="form_systems")
+    twice = sorted({x for x in listed if listed.count(x) > 1})
+    if twice:
+        raise InputError(rel, "lists %s more than once" % ", ".join(repr(x) for x in twice[:3]), field="form_systems")
     for field in ("contrasts", "source_shift_contrasts", "directions"):
         entries = obj.get(field, [])
         if not isinstance(entries, list) or not all(isinstance(x, dict) for x in entries):
