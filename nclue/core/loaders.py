@@ -403,22 +403,28 @@ def _systems_lists(obj, rel, systems):
     if not isinstance(blocked, list) or not all(isinstance(b, dict) and isinstance(b.get("id"), str) and
                                                 isinstance(b.get("reason"), str) for b in blocked):
         raise InputError(rel, "must be a list of {id, reason}", field="blocked")
-    listed = obj.get("form_systems", [])
-    if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
-        raise InputError(rel, "must be a list of the ids of listed systems", field="form_systems")
-    unknown = sorted(x for x in listed if x not in systems)
-    if unknown:
-        raise InputError(rel, "must be a list of the ids of listed systems; not listed: %s" % ", ".join(
-            repr(x)[:80] for x in unknown[:3]), field="form_systems")
-    twice = sorted({x for x in listed if listed.count(x) > 1})
-    if twice:
-        raise InputError(rel, "lists %s more than once" % ", ".join(repr(x) for x in twice[:3]), field="form_systems")
+    listed = _form_systems(obj, rel, systems)
     for field in ("contrasts", "source_shift_contrasts", "directions"):
         entries = obj.get(field, [])
         if not isinstance(entries, list) or not all(isinstance(x, dict) for x in entries):
             raise InputError(rel, "must be a list of objects", field=field)
     return SystemLists(blocked, list(listed), _blocks(obj, rel, systems),
                        _pairs(obj, rel, systems, "source_shift_contrasts"), _pairs(obj, rel, systems, "directions"))
+
+
+def _form_systems(obj, rel, systems):
+    """``form_systems``: the query-form systems, each a listed system, none named twice."""
+    listed = obj.get("form_systems", [])
+    if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
+        raise InputError(rel, "must be a list of the ids of listed systems", field="form_systems")
+    unknown = sorted(x for x in listed if x not in systems)
+    if unknown:
+        raise InputError(rel, "must be a list of the ids of listed systems; not listed: %s" % ", ".join(
+            bounded(repr(x), 80) for x in unknown[:3]), field="form_systems")
+    twice = sorted({x for x in listed if listed.count(x) > 1})
+    if twice:
+        raise InputError(rel, "lists %s more than once" % ", ".join(repr(x) for x in twice[:3]), field="form_systems")
+    return listed
 
 
 def _blocks(obj, rel, systems):
