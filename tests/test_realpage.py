@@ -412,6 +412,17 @@ def test_the_construction_on_a_small_package_is_deterministic_and_verifies(tmp_p
     assert conditions["def:BGP"].label == "Border Gateway Protocol (BGP)"
     build = json.loads(first["data/v3/build.json"])
     assert build["synthetic"] is False and build["seed"] == 3 and build["counts"]["sampled_rfcs"] == 30
+    # every system ranks the raw form; the 13 form systems also rank the clean and natural forms, whose raw
+    # column is the raw-form ranking (no second copy)
+    from nclue.retrieval.systems import FORM_SYSTEMS, SYSTEMS
+    assert build["rankings"] == {"form": "raw", "systems": len(SYSTEMS), "forms": ["clean_v2", "natural"],
+                                 "form_systems": 13}
+    assert json.loads(first["data/v3/systems.json"])["form_systems"] == list(FORM_SYSTEMS)
+    form_files = sorted(rel for rel in written if rel.startswith("data/v3/rankings/forms/"))
+    assert form_files == sorted("data/v3/rankings/forms/%s__%s.jsonl" % (sid, form) for sid in FORM_SYSTEMS
+                                for form in ("clean_v2", "natural"))
+    for rel in form_files:
+        assert [json.loads(line)["qid"] for line in first[rel].splitlines()] == list(queries)
 
 
 def test_build_release_v3_refuses_bad_arguments_without_a_traceback(tmp_path):
