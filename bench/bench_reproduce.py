@@ -17,7 +17,8 @@ reviewer's second and later runs; the first run's one-time compilation is the ``
   and ``--jobs 1`` with the bytecode cache off (``cold``);
 * each level alone (``--only LEVEL``; integrity always runs, so its time is inside every line).
 
-``--build`` also times a full stand-in build into a temporary folder.  ``--scaling`` builds the
+``--build`` also times a full stand-in build into a temporary folder, and RealPage's build into a copy of the
+release when the pinned doc-rfc packages are present (``$NCLUE_REALPAGE_PACKAGES`` or the cache folder).  ``--scaling`` builds the
 scaled stand-ins ``full_x2`` and ``full_x4`` (nclue/builder/config.py: 2x and 4x the documents,
 pages and queries; never a release; the paper's transcription is copied in and the claims re-frozen, so
 the paper level does the same work at every scale) -- or reuses them from ``--keep DIR`` -- and times every level
@@ -154,29 +155,49 @@ def scaling(args):
                                                               math.log(t[2] / t[0]) / math.log(4) if t[0] else 0))
 
 
+def _timed_build(label, cmd):
+    """One build + freeze in a child: CPU, wall, and the peak RSS at each stage the builder reports (its lines
+    end in "(peak RSS N MB)"; the bound is 1.5 GB, issue 39), with the stages where the peak grew."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, env=child_env())
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        sys.exit("%s failed (%d)\n%s" % (label, proc.returncode, proc.stderr))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stages = [(line.rsplit(" (peak RSS", 1)[0], int(line.rsplit(" ", 2)[-2]))
+              for line in proc.stdout.splitlines() if line.endswith(" MB)") and "(peak RSS " in line]
+    print("  %-48s cpu %6.2f  wall %6.2f  peak RSS %d MB" % (label, cpu, wall,
+                                                              max(mb for _, mb in stages) if stages else -1))
+    grown, last = [], 0
+    for stage, mb in stages:
+        if mb > last:
+            grown.append("%s %d" % (stage, mb))
+            last = mb
+    print("    peak RSS (MB) where it grew: " + "; ".join(grown))
+
+
 def build(args):
-    """The full build + freeze: CPU, wall, and the peak RSS at each stage the builder reports (its lines end
-    in "(peak RSS N MB)"; the bound is 1.5 GB, issue 39) with the largest stage named."""
+    """The full stand-in build + freeze into a temporary folder, then RealPage's (``--release v3``) into a copy
+    of the release when its pinned packages are present (else one line names the missing ones)."""
     with tempfile.TemporaryDirectory() as tmp:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "nclue", "build", "--out", tmp], capture_output=True, text=True,
-                              cwd=REPO, env=child_env())
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if proc.returncode != 0:
-            sys.exit("build failed (%d)\n%s" % (proc.returncode, proc.stderr))
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        stages = [(line.rsplit(" (peak RSS", 1)[0], int(line.rsplit(" ", 2)[-2]))
-                  for line in proc.stdout.splitlines() if line.endswith(" MB)") and "(peak RSS " in line]
-        print("  %-48s cpu %6.2f  wall %6.2f  peak RSS %d MB" % ("full build + freeze", cpu, wall,
-                                                                  max(mb for _, mb in stages) if stages else -1))
-        grown, last = [], 0
-        for stage, mb in stages:
-            if mb > last:
-                grown.append("%s %d" % (stage, mb))
-                last = mb
-        print("    peak RSS (MB) where it grew: " + "; ".join(grown))
+        _timed_build("full build + freeze", [sys.executable, "-m", "nclue", "build", "--out", tmp])
+    sys.path.insert(0, REPO)
+    from nclue.builder.realpage import packages
+    folder = packages.default_folder()
+    absent = packages.missing(folder)
+    if absent:
+        print("  RealPage build: not timed, %d pinned packages are not in %s (%s)" % (len(absent), folder,
+                                                                                    ", ".join(absent)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("data", "reference_metrics"):
+            shutil.copytree(os.path.join(args.data, name), os.path.join(tmp, name))
+        for name in ("MANIFEST.json", "SHA256SUMS"):
+            shutil.copy(os.path.join(args.data, name), os.path.join(tmp, name))
+        _timed_build("RealPage build (--release v3) + freeze", [
+            sys.executable, "-m", "nclue", "build", "--release", "v3", "--packages", folder, "--out", tmp])
 
 
 def _count_lines(path):

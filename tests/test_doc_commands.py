@@ -407,10 +407,13 @@ def check_scaling(ctx):
 
 
 def check_build_bench(ctx):
-    """`python bench/bench_reproduce.py --build` prints the build's row with its peak RSS and where it grew."""
+    """`python bench/bench_reproduce.py --build` prints the build's row with its peak RSS and where it grew, and
+    RealPage's build row, or the line that names the packages it lacks."""
     proc = _bench("--build", "--repeat", "1")
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert re.search(r"full build \+ freeze .* peak RSS \d+ MB", proc.stdout) and "where it grew" in proc.stdout
+    assert re.search(r"RealPage build \(--release v3\) \+ freeze .* peak RSS \d+ MB", proc.stdout) or \
+        "RealPage build: not timed, " in proc.stdout, proc.stdout
 
 
 def check_draws_bench(ctx):
