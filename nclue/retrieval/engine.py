@@ -193,8 +193,8 @@ class ConditionPages:
     """
 
     def __init__(self, n_docs):
-        self.start = array("i", bytes(4 * (n_docs + 1)))     # pages of document d: [start[d], end)
-        self.end = array("i", bytes(4 * (n_docs + 1)))
+        self.start = array("i", bytes(4 * n_docs))     # the pages of document d: [start[d], end[d])
+        self.end = array("i", bytes(4 * n_docs))
         self.page = array("i")
         self.score = array("d")
         self.top = []

@@ -77,10 +77,10 @@ class TermIndex:
         if out is None:
             idf = self.idf(term)
             avg, lengths = self.avglen, self.length
-            units, weights = array("i"), array("d")
             posting = self.postings.get(term)
+            # the postings' own unit array, shared: it is never changed
+            units, weights = (array("i") if posting is None else posting[0]), array("d")
             if posting is not None:
-                units = posting[0]          # the postings' own unit array, shared: it is never changed
                 for unit, tf in zip(*posting):
                     weights.append(idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * lengths[unit] / avg)))
             out = self._bm25[key] = (units, weights)

@@ -8,7 +8,6 @@ from ...core import layout
 # the files that fix what a RealPage evaluation judges: the documents, the conditions and queries, and the
 # final qrel copy with the genealogy that says which queries its audit removed
 INPUTS = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_GENEALOGY, layout.V3_QRELS]
-RAW = "raw"             # the form every system ranks; the query-form systems rank layout.QUERY_FORMS
 
 
 def realpage(inst):
@@ -21,15 +20,17 @@ def ranked(inst):
     return inst.exists(layout.V3_SYSTEMS)
 
 
-def ranking(sid, form=RAW):
+def ranking(sid, form=layout.RAW_FORM):
     """A system's RealPage ranking of one query form: ``data/v3/rankings/<sid>.jsonl`` for the raw form, which
     is also the query-form matrix's raw column (RealPage keeps no second copy of it), else
     ``data/v3/rankings/forms/<sid>__<form>.jsonl``.
 
-    >>> ranking("bm25_and"), ranking("bm25_and", "raw"), ranking("bm25_and", "clean_v2")
-    ('data/v3/rankings/bm25_and.jsonl', 'data/v3/rankings/bm25_and.jsonl', 'data/v3/rankings/forms/bm25_and__clean_v2.jsonl')
+    >>> ranking("bm25_and") == ranking("bm25_and", "raw") == "data/v3/rankings/bm25_and.jsonl"
+    True
+    >>> ranking("bm25_and", "clean_v2")
+    'data/v3/rankings/forms/bm25_and__clean_v2.jsonl'
     """
-    return layout.ranking_path(sid, None if form == RAW else form, base=layout.V3)
+    return layout.ranking_path(sid, None if form == layout.RAW_FORM else form, base=layout.V3)
 
 
 def system_ids(v3):

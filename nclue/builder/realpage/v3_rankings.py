@@ -18,7 +18,7 @@ from ...retrieval.index import build_corpus
 from ...retrieval.text import tokens
 from ..rankings import peak_memory, ranked_files
 
-FORM = "raw"                # the form every system ranks (docs/realpage.md#the-rankings)
+FORM = layout.RAW_FORM      # the form every system ranks (docs/realpage.md#the-rankings)
 # the further forms the query-form systems rank; their raw form is their raw-form ranking (no second copy)
 FORMS = tuple(form for form in layout.QUERY_FORMS if form != FORM)
 
