@@ -168,7 +168,7 @@ def main():
         from nclue.core.metrics import evaluate
         from nclue.analyses.shared.outcome_vectors import gold_sets
         queries, qrels, sets = inst.queries(), inst.qrels(), gold_sets(inst)
-        rankings = [inst.ranking(layout.ranking_path(sid)) for sid in sorted(systems)]
+        rankings = [inst.ranking(layout.CROSSPAGE.ranking(sid)) for sid in sorted(systems)]
         runs = [{q: {d: float(len(r.docids) - i) for i, d in enumerate(r.docids)} for q, r in rk.items()}
                 for rk in rankings]
 

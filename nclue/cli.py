@@ -313,7 +313,7 @@ def export_pages_parser(prog):
     _data_option(p)
     p.add_argument("--release", choices=layout.RELEASE_NAMES + ("all",), default="v1",
                    help="v1 -> OUT/%s, v2 -> OUT/%s, all -> both (default v1)" % (
-                       layout.PAGE_EXPORT_FILES["v1"], layout.PAGE_EXPORT_FILES["v2"]))
+                       layout.CROSSPAGE.pages_export, layout.SOURCESHIFT.pages_export))
     return p
 
 
@@ -326,9 +326,9 @@ def cmd_export(argv, prog):
     root = data_root(args.data)
     check_output_dir(args.out, root, "page text")
     guard = ReleaseGuard(root)
-    for release, name in sorted(layout.PAGE_EXPORT_FILES.items()):
-        if args.release in (release, "all"):
-            check_output_in(args.out, name, root, "the page text")
+    for release in layout.releases_with(layout.TEXT_FROM_SEEDS):
+        if args.release in (release.name, "all"):
+            check_output_in(args.out, release.pages_export, root, "the page text")
     if args.release in ("v1", "all"):
         STDOUT.write("wrote %s\n" % export_pages_v1(root, args.out, guard))
     if args.release in ("v2", "all"):
@@ -468,7 +468,7 @@ def reproduce_run_parser(prog):
     p.add_argument("--role", required=True, metavar="ROLE", help="the paper role the run re-does (see below)")
     _data_option(p)
     _release_option(p, {layout.V2: "SourceShift: Table S3's row"})
-    p.add_argument("--form", choices=layout.QUERY_FORMS, default=None, help="the query form the run ranks")
+    p.add_argument("--form", choices=layout.FORM_KEYS, default=None, help="the query form the run ranks")
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv or markdown")
     p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
@@ -515,7 +515,7 @@ def export_qrels_parser(prog):
     _data_option(p)
     _release_option(p)
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
-    p.add_argument("--form", choices=layout.QUERY_FORMS, default="raw", help="query rendering of the topics")
+    p.add_argument("--form", choices=layout.FORM_KEYS, default=layout.RAW.key, help="query rendering of the topics")
     return p
 
 
@@ -535,7 +535,7 @@ def cmd_export_qrels(argv, prog):
     check_output_dir(args.out, root, "qrels")
     for name in QREL_FILES:
         check_output_in(args.out, name, root, "the qrels export")
-    inst = Instrument(root).named(args.release)
+    inst = Instrument(root).release(args.release)
     verify_inputs(inst, [inst.CORPUS, inst.QUERIES] + list(inst.copy(args.qrels).evaluation_inputs))
     for path in export(root, args.out, args.release, args.qrels, args.form, guard=ReleaseGuard(root)):
         STDOUT.write("wrote %s\n" % path)

@@ -172,7 +172,7 @@ def test_hostile_genealogy_names_the_field(challenge_release, tmp_path, case):
     edit(obj)
     open(path, "w", encoding="utf-8").write(json.dumps(obj))
     with pytest.raises(InputError) as info:
-        Instrument(root).v2().genealogy()
+        Instrument(root).release("v2").genealogy()
     assert str(info.value).startswith("data/v2/genealogy.json") and field in str(info.value), str(info.value)
 
 
@@ -237,7 +237,7 @@ def test_a_changed_challenge_answer_changes_s_and_fails(challenge_release, tmp_p
     shutil.copytree(challenge_release, root, symlinks=True)
     p = change(root)
     qrels, _, _ = derived_s(Instrument(root))
-    diffs = audit_scoring.qrel_differences(qrels, Instrument(root).v2().qrels())
+    diffs = audit_scoring.qrel_differences(qrels, Instrument(root).release("v2").qrels())
     assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
     resign(root)
     code, out, _, _, fails = reproduce_report(root, "--only", "construction")

@@ -4,7 +4,6 @@ hashes compared, its manifest role the layout's, its ids unique."""
 
 import json
 import os
-import shutil
 
 import pytest
 from conftest import REPO, resign

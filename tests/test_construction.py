@@ -11,7 +11,6 @@ from conftest import REPO
 from nclue.analyses.construction import final_table1
 from nclue.builder.config import CONFIGS, PAPER_TABLE1
 from nclue.builder.crosspage import write_instrument
-from nclue.core import layout
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
 from nclue.core.verify import verify

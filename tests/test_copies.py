@@ -36,17 +36,18 @@ def test_each_copy_knows_its_release_parent_and_what_evaluating_on_it_reads():
     assert [c.variant(".") for c in v2.copies] == [".construction", ".s0", ""]
     assert [c.variant("_") for c in v2.copies] == ["_construction", "_s0", ""]
     assert layout.RELEASES[layout.V1].copy("s0") is None and v2.copy_in(layout.QRELS) is None
-    assert layout.RELEASE_NAMES == ("v1", "v2")
+    assert layout.RELEASE_NAMES == ("v1", "v2", "v3")
     assert layout.COPY_NAMES == ("construction", "final", "s", "s0")
 
 
 def test_the_instrument_takes_copies_not_paths():
     inst = Instrument(REPO)
-    v2 = inst.v2()
-    assert inst.named("v1") is inst and inst.named("v2") is v2 and v2.named("v2") is v2
-    assert v2.named("v1").base == layout.V1 and v2.named("v1") is v2.v1()
-    with pytest.raises(UsageError, match=r"unknown release 'v3' \(releases: v1, v2\)"):
-        inst.named("v3")
+    v2 = inst.release("v2")
+    assert inst.release("v1") is inst and inst.release("v2") is v2 and v2.release("v2") is v2
+    assert v2.release("v1").base == layout.V1 and v2.release("v1") is v2.release("v1")
+    assert inst.release("v3").base == layout.V3 and inst.release(layout.REALPAGE) is inst.release("v3")
+    with pytest.raises(UsageError, match=r"unknown release 'v4' \(releases: v1, v2, v3\)"):
+        inst.release("v4")
     with pytest.raises(UsageError, match=r"data/v1 has no qrel copy 's0' \(its copies: construction, final"):
         inst.copy("s0")
     final, construction = inst.copy(), inst.copy("construction")
@@ -94,7 +95,7 @@ def _path_arguments(tree, constants):
 
 
 def _hand_mapped_releases(tree):
-    """Lines where a release name is compared and ``.v1()`` / ``.v2()`` chosen by hand."""
+    """Lines where a release name is compared and ``.release("v1")`` / ``.release("v2")`` chosen by hand."""
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, (ast.If, ast.IfExp)):
@@ -126,6 +127,6 @@ def test_no_module_hands_a_qrels_path_to_the_instrument_or_maps_a_release_name_b
     assert offences == []
     # the scans can fail: each catches the shape it was written for
     probe = ast.parse('inst.qrels(layout.QRELS)\nouts = outcomes(v2, rel, "data/v2/qrels_s0.jsonl")\n'
-                      'inst = inst.v2() if release == "v2" else inst\nif name == "v1":\n    part = inst.v1()\n')
+                      'inst = inst.release("v2") if release == "v2" else inst\nif name == "v1":\n    part = inst.release("v1")\n')
     assert _path_arguments(probe, constants) == [(1, "qrels"), (2, "outcomes")]
     assert sorted(_hand_mapped_releases(probe)) == [3, 4]

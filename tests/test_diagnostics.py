@@ -144,7 +144,7 @@ def test_masking_interval_on_n3_queries_recomputed_directly():
 
     inst = Instrument(REPO)
     base, masked = "tri_joint", "mask_tri_joint_drop_c3"
-    fb, fm = outcomes(inst, layout.ranking_path(base)), outcomes(inst, layout.ranking_path(masked))
+    fb, fm = outcomes(inst, layout.CROSSPAGE.ranking(base)), outcomes(inst, layout.CROSSPAGE.ranking(masked))
     queries = inst.queries()
     sets = gold_sets(inst)
     qids = [q for q in sorted(queries) if queries[q].n == 3]

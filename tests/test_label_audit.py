@@ -14,7 +14,7 @@ def _records(root):
     from nclue.labelaudit import audit_records
 
     inst = Instrument(root)
-    v2 = inst.v2()
+    v2 = inst.release("v2")
     releases = {"v1": (inst.queries(), inst.corpus(), inst.qrels(inst.copy("construction"))),
                 "v2": (v2.queries(), v2.corpus(), v2.qrels(v2.copy("construction")))}
     return inst, v2, audit_records.load(root, releases)
@@ -46,7 +46,7 @@ def test_released_genealogy_rederives_s0_and_s():
     from nclue.core.instrument import Instrument
     from nclue.labelaudit import audit_scoring
 
-    v2 = Instrument(REPO).v2()
+    v2 = Instrument(REPO).release("v2")
     stages = v2.genealogy()
     for derive, copy in ((derived_s0, "s0"), (derived_s, "s")):
         qrels, removed, changed = derive(Instrument(REPO))
@@ -125,7 +125,7 @@ def test_v2_contrast_p_values_agree_with_scipy_permutation_test():
     from nclue.analyses.sourceshift import v2_path
     from nclue.core.instrument import Instrument
 
-    v2 = Instrument(REPO).v2()
+    v2 = Instrument(REPO).release("v2")
     frozen = {c["id"]: c["value"] for c in json.load(open(os.path.join(REPO, "reference_metrics",
                                                                         "v2.contrasts.json")))["claims"]}
     var = np.array(outcomes(v2, v2_path("bm25_dec_sdr", "raw")).success)
@@ -343,7 +343,7 @@ def test_v2_graded_ndcg_equals_pytrec_eval():
     from nclue.analyses.sourceshift import v2_path
     from nclue.core.instrument import Instrument
 
-    v2 = Instrument(REPO).v2()
+    v2 = Instrument(REPO).release("v2")
     qrels = {q: {d: g for d, g in grades.items()} for q, grades in v2.qrels().items() if grades}
     rel = v2_path("rrf_bm25and_pagetop3", "raw")
     ranking = v2.ranking(rel)

@@ -6,7 +6,7 @@ import pytest
 from conftest import REPO
 
 from nclue.core.instrument import Instrument
-from nclue.core.layout import ranking_path
+from nclue.core import layout
 from nclue.core.metrics import (
     INF,
     common_support,
@@ -140,7 +140,7 @@ def test_graded_ndcg_equals_pytrec_eval_on_shipped_runs(system):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     inst = Instrument(REPO)
     queries, qrels = inst.queries(), inst.qrels()
-    ranking = inst.ranking(ranking_path(system))
+    ranking = inst.ranking(layout.CROSSPAGE.ranking(system))
     out = evaluate(ranking, queries, qrels, gold_and_subsets(queries, qrels))
     # trec_eval sorts by score (ties by docno descending); give it file order as strictly falling scores
     run = {q: {d: float(10 - i) for i, d in enumerate(row.docids)} for q, row in ranking.items() if row.docids}

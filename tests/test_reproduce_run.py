@@ -233,15 +233,15 @@ def test_the_overlay_reads_the_rerun_and_shares_only_what_the_rerun_cannot_chang
     inst = Instrument(REPO)
     rel, other = "data/v1/rankings/bm25_and.jsonl", "data/v1/rankings/bm25_or.jsonl"
     before, kept = outcomes(inst, rel), outcomes(inst, other)
-    inst.v2().queries()
+    inst.release("v2").queries()
     replaced = {rel: {q: row for q, row in inst.ranking(other).items()}}
     overlay = inst.with_rankings(replaced)
-    assert overlay.ranking(rel) is replaced[rel] and overlay.v2().ranking(rel) is replaced[rel]
+    assert overlay.ranking(rel) is replaced[rel] and overlay.release("v2").ranking(rel) is replaced[rel]
     assert outcomes(overlay, other) is kept                         # read no replaced file: shared
     after = outcomes(overlay, rel)                                  # read the replaced file: computed again
     assert after is not before and after.success == kept.success and after.success != before.success
-    assert overlay.v2() is not inst.v2() and overlay.v2().v1() is overlay
-    assert overlay.v2().queries() is inst.v2().queries()
+    assert overlay.release("v2") is not inst.release("v2") and overlay.release("v2").release("v1") is overlay
+    assert overlay.release("v2").queries() is inst.release("v2").queries()
 
 
 def test_hostile_runs_and_roles_fail_with_a_message_and_no_traceback(tmp_path):

@@ -82,7 +82,7 @@ def test_a_perturbed_run_agrees_with_scipy_within_monte_carlo_error(tmp_path):
     inst = Instrument(REPO)
     ctx = context(inst)
     run_out = evaluate(read_run(path, inst.queries(), inst.corpus())[0], inst.queries(), inst.qrels(), gold_sets(inst))
-    base = outcomes(inst, layout.ranking_path("bm25_and"))
+    base = outcomes(inst, layout.CROSSPAGE.ranking("bm25_and"))
     fam_diff = np.array([sum(run_out.success[i] - base.success[i] for i in members) for members in ctx.design.members],
                         dtype=float)
     sizes = np.array(ctx.design.sizes, dtype=float)
@@ -273,7 +273,7 @@ def test_exported_qrels_reproduce_gold_and_graded_ndcg_under_pytrec_eval(tmp_pat
             table.setdefault(qid, {})[docid] = int(grade)
         return table
     inst = Instrument(REPO)
-    rel = layout.ranking_path("bm25_and")
+    rel = layout.CROSSPAGE.ranking("bm25_and")
     ranking = inst.ranking(rel)
     run = {q: {d: float(len(r.docids) - i) for i, d in enumerate(r.docids)} for q, r in ranking.items()}
     ours = outcomes(inst, rel)
@@ -336,10 +336,10 @@ def test_a_qrel_copy_has_one_name_everywhere():
     # v2 construction / s0 / s; without --qrels the release's last copy
     from nclue.core import layout
 
-    for base, genealogy in layout.GENEALOGIES.items():
-        recorded = [c["copy"] for c in json.load(open(os.path.join(REPO, *genealogy.split("/")),
+    for release in layout.RELEASES.values():
+        recorded = [c["copy"] for c in json.load(open(os.path.join(REPO, *release.genealogy.split("/")),
                                                       encoding="utf-8"))["copies"]]
-        assert recorded == [c.name for c in layout.COPIES[base]]
+        assert recorded == [c.name for c in release.copies]
     v2_run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_and__raw.jsonl")
     named = score([v2_run], REPO, release="v2", qrels="s", against=[])
     default = score([v2_run], REPO, release="v2", against=[])
@@ -364,7 +364,7 @@ def test_a_run_is_never_its_own_reference():
     from nclue.api import score
     from nclue.harness.locate import CHECKOUT
 
-    run = layout.abspath(CHECKOUT, layout.ranking_path("bm25_and"))
+    run = layout.abspath(CHECKOUT, layout.CROSSPAGE.ranking("bm25_and"))
     result = score([run], against=["bm25_and", "bm25_or"])
     entry = result["runs"][0]
     assert [c["against"] for c in entry["comparisons"]] == ["bm25_or"]
@@ -379,7 +379,7 @@ def test_per_query_text_rows_split_on_whitespace_like_trec_eval():
     from nclue.core import layout
     from nclue.harness.locate import CHECKOUT
 
-    run = layout.abspath(CHECKOUT, layout.ranking_path("bm25_or"))
+    run = layout.abspath(CHECKOUT, layout.CROSSPAGE.ranking("bm25_or"))
     text = render(score([run], against=["bm25_and"], per_query=True), "text")
     rows = text.split("  per query", 1)[1].splitlines()[1:]
     from nclue.core.measures import PER_QUERY_MEASURES

@@ -226,10 +226,10 @@ def test_logistic_on_the_released_regression_rows_equals_statsmodels():
     from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.analyses.sensitivity import regression_rows
     from nclue.core.instrument import Instrument
-    from nclue.core.layout import ranking_path
+    from nclue.core import layout
     inst = Instrument(REPO)
     rows = regression_rows(inst)
-    y = list(outcomes(inst, ranking_path("bm25_and", "clean_v2")).success)
+    y = list(outcomes(inst, layout.CROSSPAGE.form_ranking("bm25_and", layout.CLEAN)).success)
     fit = logistic_fit(rows, y)
     ref = sm.Logit(np.array(y), sm.add_constant(np.array(rows))).fit(disp=0, tol=1e-12)
     assert fit["coef"] == pytest.approx(list(ref.params), abs=1e-6)

@@ -24,12 +24,12 @@ SRC = "supplement section 10.5 (targeted residual-qrel challenge; synthetic resp
 
 
 def _rankings(v2):
-    return [{qid: list(row.docids) for qid, row in v2.ranking(layout.ranking_path(sid, "raw", layout.V2)).items()}
+    return [{qid: list(row.docids) for qid, row in v2.ranking(layout.SOURCESHIFT.form_ranking(sid, layout.RAW)).items()}
             for sid in (FUSION, BM25)]
 
 
 def _selection(inst):
-    v2 = inst.v2()
+    v2 = inst.release(layout.SOURCESHIFT)
     rec = challenge_records(inst)
     queries = {qid: q.n for qid, q in v2.evaluation_queries(v2.copy("s0")).items()}
     s0 = v2.qrels(v2.copy("s0"))
@@ -100,7 +100,7 @@ def _units(inst):
     if not inst.exists(AUDIT_FILES[0]):
         return []
     v2_inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY, layout.V2_QRELS_S0]
-    rankings = [layout.ranking_path(sid, "raw", layout.V2) for sid in (FUSION, BM25)]
+    rankings = [layout.SOURCESHIFT.form_ranking(sid, layout.RAW) for sid in (FUSION, BM25)]
     inputs = sorted(set(v2_inputs + CHALLENGE_FILES + AUDIT_INPUTS))
     return [Unit("selection", inputs + rankings, lambda: _selection(inst)),
             Unit("protocol", inputs, lambda: _protocol(inst)),

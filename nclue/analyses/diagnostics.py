@@ -34,7 +34,7 @@ SRC_FIGURE = "paper Figure 2 (fair methods; Table 5 pairs in the Delta-Hit / Del
 
 
 def _length_values(inst, sid):
-    rel = layout.ranking_path(sid)
+    rel = inst.spec.ranking(sid)
     ranking = inst.ranking(rel)
     sets = gold_sets(inst)
     corpus = inst.corpus()
@@ -78,7 +78,7 @@ def _density_values(inst):
     easier = 0
     sids = form_systems(inst)
     for sid in sids:
-        o = outcomes(inst, layout.ranking_path(sid, "clean_v2"))
+        o = outcomes(inst, inst.spec.form_ranking(sid, layout.CLEAN))
         s3 = summary(o, [q in three for q in o.qids])
         s2 = summary(o, [q in two for q in o.qids])
         prefix = "v1.diagnostics.density_matched.%s" % sid
@@ -99,7 +99,7 @@ def _repair_values(inst):
     repairs = list(inst.repairs().values())
     tops = {}
     for sid in form_systems(inst):
-        for qid, row in inst.ranking(layout.ranking_path(sid, "clean_v2")).items():
+        for qid, row in inst.ranking(inst.spec.form_ranking(sid, layout.CLEAN)).items():
             tops.setdefault(qid, set()).update(row.docids[:10])
     kinds = {"subset_to_gold": 0, "gold_to_subset": 0, "other": 0}
     in_top = 0
@@ -122,9 +122,9 @@ def _units(inst):
     units = []
     sids = form_systems(inst)
     for sid in sids:
-        units.append(Unit("length/" + sid, SCORE_INPUTS + [layout.SYSTEMS, layout.ranking_path(sid)],
+        units.append(Unit("length/" + sid, SCORE_INPUTS + [layout.SYSTEMS, inst.spec.ranking(sid)],
                           lambda sid=sid: _length_values(inst, sid)))
-    clean = [layout.ranking_path(s, "clean_v2") for s in sids]
+    clean = [inst.spec.form_ranking(s, layout.CLEAN) for s in sids]
     if sids:
         units.append(Unit("density", SCORE_INPUTS + [layout.SYSTEMS] + clean, lambda: _density_values(inst)))
     if inst.exists(layout.REPAIRS) and sids:
@@ -147,7 +147,7 @@ def _figure_units(inst):
     def methods():
         out = [Value("v1.figure2.fair_methods", len(fair), source=SRC_FIGURE)]
         for sid in fair:
-            s = summary(outcomes(inst, layout.ranking_path(sid)))
+            s = summary(outcomes(inst, inst.spec.ranking(sid)))
             out += [Value("v1.figure2.methods.%s.nclue_score" % sid, s["nclue_score"], source=SRC_FIGURE),
                     Value("v1.figure2.methods.%s.gold_hit" % sid, s["gold_hit"], source=SRC_FIGURE)]
         return out
@@ -156,14 +156,14 @@ def _figure_units(inst):
         out = []
         for block in blocks:
             var = displayed_variant(inst, block)
-            sb = summary(outcomes(inst, layout.ranking_path(block["base"])))
-            sv = summary(outcomes(inst, layout.ranking_path(var)))
+            sb = summary(outcomes(inst, inst.spec.ranking(block["base"])))
+            sv = summary(outcomes(inst, inst.spec.ranking(var)))
             prefix = "v1.figure2.pairs.%s" % block["block"]
             out += [Value(prefix + ".delta_gold_hit", delta(sb, sv, "gold_hit"), source=SRC_FIGURE),
                     Value(prefix + ".delta_nclue_score", delta(sb, sv, "nclue_score"), source=SRC_FIGURE)]
         return out
-    files = sorted({layout.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
-    return [Unit("methods", SCORE_INPUTS + [layout.ranking_path(s) for s in fair], methods),
+    files = sorted({inst.spec.ranking(s) for b in blocks for s in [b["base"]] + b["variants"]})
+    return [Unit("methods", SCORE_INPUTS + [inst.spec.ranking(s) for s in fair], methods),
             Unit("pairs", SCORE_INPUTS + files, pairs)]
 
 

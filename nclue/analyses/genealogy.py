@@ -54,7 +54,7 @@ def rederived_construction(release):
 def derived_s0(inst):
     """``(qrels, removed, changed)`` of S0 re-derived from the re-derived construction copy and the audit records."""
     def build():
-        v2 = inst.v2()
+        v2 = inst.release(layout.SOURCESHIFT)
         rec = audit_records(inst)
         _, decided = audit_scoring.policy(rec)
         changed = {(p.qid, p.docid): decided[p.pair] for p in rec.pairs.values()
@@ -67,7 +67,7 @@ def derived_s0(inst):
 def derived_s(inst):
     """``(qrels, removed, changed)`` of S re-derived from the re-derived S0 and the challenge records."""
     def build():
-        v2 = inst.v2()
+        v2 = inst.release(layout.SOURCESHIFT)
         rec = challenge_records(inst)
         decided = challenge_score.decide(rec)[0]
         if decided is None:
@@ -84,7 +84,7 @@ def derived_final(inst):
     """``(qrels, removed, changed)`` of CrossPage's final copy re-derived from the re-derived construction copy
     and the audit records (the policy re-run: :func:`nclue.labelaudit.audit_scoring.repaired_pairs`)."""
     def build():
-        v1 = inst.v1()
+        v1 = inst.release(layout.CROSSPAGE)
         changed = {pair: after for pair, (_, after, _) in
                    audit_scoring.repaired_pairs(audit_records(inst), "v1").items()}
         qrels, removed = apply_stage(rederived_construction(v1), v1.queries(), changed)
@@ -119,13 +119,13 @@ def _record(release, changed, src):
         for field, value in sorted(found.items()):
             if getattr(stage, field) != value:
                 wrong.append("%s.%s: file %d, recomputed %d" % (copy.name, field, getattr(stage, field), value))
-    return [Value("%s.genealogy.record_disagreements" % release.release.name, len(wrong),
-                  source=release.release.genealogy, detail="; ".join(wrong[:6]))]
+    return [Value("%s.genealogy.record_disagreements" % release.spec.name, len(wrong),
+                  source=release.spec.genealogy, detail="; ".join(wrong[:6]))]
 
 
 def _final_gates(inst):
     """Every gold of the final copy against both page gates (a repaired gold on its support)."""
-    v1 = inst.v1()
+    v1 = inst.release(layout.CROSSPAGE)
     queries, inventory, support = v1.evaluation_queries(v1.copy()), v1.inventory(), final_support(inst)
     golds = sps = failing = repaired = 0
     first = ""
@@ -152,8 +152,8 @@ def _final_gates(inst):
 
 
 def _v1_units(inst):
-    v1 = inst.v1()
-    copies = {c.name: c for c in layout.V1_COPIES}
+    v1 = inst.release(layout.CROSSPAGE)
+    copies = {c.name: c for c in layout.CROSSPAGE.copies}
 
     def final():
         qrels, removed, changed = derived_final(inst)
@@ -172,8 +172,8 @@ def _v1_units(inst):
 
 
 def _units(inst):
-    v2 = inst.v2()
-    copies = {c.name: c for c in layout.V2_COPIES}
+    v2 = inst.release(layout.SOURCESHIFT)
+    copies = {c.name: c for c in layout.SOURCESHIFT.copies}
 
     def construction():
         diffs = verify(v2.queries(), v2.inventory(), v2.qrels(copies["construction"]))

@@ -35,7 +35,7 @@ def _bootstrap_units(inst):
                 out += interval_values("v1.inference.bootstrap.%s.%s" % (sid, name), ctx.distribution(metric, sid),
                                        protocol.BOOTSTRAP, SOURCE, sep=".")
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(sid)], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [inst.spec.ranking(sid)], compute))
     units.append(Unit("design", SCORE_INPUTS, lambda: [
         Value("v1.inference.design.families", context(inst).design.n_families, source=SOURCE),
         Value("v1.inference.design.bootstrap_draws", protocol.BOOTSTRAP.n_draws, source=SOURCE),
@@ -111,7 +111,7 @@ def _paper_family_unit(inst):
 
 def _contrast_units(inst):
     blocks = contrasts(inst)
-    rels = sorted({layout.ranking_path(s) for b in blocks for s in [b["base"]] + b["variants"]})
+    rels = sorted({inst.spec.ranking(s) for b in blocks for s in [b["base"]] + b["variants"]})
     units = [Unit("blocks", SCORE_INPUTS + [layout.SYSTEMS] + rels, lambda: _holm_unit(inst))]
     if inst.exists(layout.CROSSWALK):
         units.append(Unit("paper_family", SCORE_INPUTS + [layout.SYSTEMS, layout.CROSSWALK] + rels,
@@ -167,7 +167,7 @@ def _masking_units(inst):
                 out += ends + [Value("%s.delta_%s_excludes_zero" % (prefix, name), lo > 0 or hi < 0,
                                      source=MASKING_SOURCE)]
             return out
-        units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(base), layout.ranking_path(sid)],
+        units.append(Unit(sid, SCORE_INPUTS + [inst.spec.ranking(base), inst.spec.ranking(sid)],
                           compute))
     return units
 

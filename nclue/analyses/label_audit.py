@@ -85,7 +85,7 @@ def _integrity_units(inst):
                               detail="; ".join(wrong[:6])))
         if inst.exists(AUDIT_DESCRIPTION):
             wrong = design_disagreements(read_json(inst.path(AUDIT_DESCRIPTION), AUDIT_DESCRIPTION),
-                                         audit_records(inst), lambda p: inst.named(p.release).corpus()[p.docid].pages)
+                                         audit_records(inst), lambda p: inst.release(p.release).corpus()[p.docid].pages)
             out.append(Value("audit.packet.design_disagreements", len(wrong), source=AUDIT_DESCRIPTION,
                              detail="; ".join(wrong[:4])))
         return out
@@ -169,7 +169,7 @@ def _policy_units(inst):
     def compute():
         rec = audit_records(inst)
         pol, decided = audit_scoring.policy(rec)
-        v1 = inst.v1()
+        v1 = inst.release(layout.CROSSPAGE)
         src = SRC + ", 10.2.2 and 10.4, Tables S12-S13"
         out = [Value("audit.policy.decision_mismatches", pol.pop("decision_mismatches"), source=src,
                      detail=pol.pop("first_mismatch"))]
@@ -203,9 +203,9 @@ def _pool_units(inst):
 
     def construction():
         out = {}
-        for part in (inst.v1(), inst.v2()):
+        for part in (inst.release(layout.CROSSPAGE), inst.release(layout.SOURCESHIFT)):
             for (docid, cid), row in part.inventory().items():
-                out[(part.release.name, docid, cid)] = list(row.pages)
+                out[(part.spec.name, docid, cid)] = list(row.pages)
         return out
 
     def pool():

@@ -50,7 +50,7 @@ def _known_ids(inst):
     """Every id a crosswalk row may name: systems, controlled blocks and SourceShift contrast /
     direction ids of both releases' systems.json."""
     ids = set()
-    for part in (inst.v1(), inst.v2()):
+    for part in (inst.release(layout.CROSSPAGE), inst.release(layout.SOURCESHIFT)):
         if not part.exists(part.SYSTEMS):
             continue
         systems, lists = part.systems()
@@ -83,7 +83,7 @@ def _system_classes(inst):
     """``({system id: (block, operation)}, {namespace: {contrast id: (base, [variants])}})`` of both releases'
     systems.json, for the crosswalk's semantic check (:func:`nclue.paperaudit.roles.mismatches`)."""
     systems, contrasts = {}, {"block": {}, "direction": {}, "ss_contrast": {}}
-    for part in (inst.v1(), inst.v2()):
+    for part in (inst.release(layout.CROSSPAGE), inst.release(layout.SOURCESHIFT)):
         if not part.exists(part.SYSTEMS):
             continue
         found, lists = part.systems()

@@ -17,8 +17,8 @@ from ..labelaudit.realpage_policy import EVIDENCE, load_findings
 from .base import Analysis, Unit, Value
 
 SOURCE = "docs/realpage.md#the-audit (RealPage, data/v3): the final copy from the construction copy and the audit"
-INPUTS = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_INVENTORY, layout.V3_QUERIES,
-          layout.V3_QRELS_CONSTRUCTION, layout.V3_AUDIT, layout.V3_QRELS, layout.V3_GENEALOGY]
+INPUTS = [layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.inventory, layout.REALPAGE.queries,
+          layout.REALPAGE.copy("construction").path, layout.V3_AUDIT, layout.REALPAGE.qrels, layout.REALPAGE.genealogy]
 
 
 def derive_final(queries, construction, inventory, findings):
@@ -81,8 +81,8 @@ class Derivation:
     """The released copies and findings of data/v3, and the final copy re-derived from them."""
 
     def __init__(self, inst):
-        v3 = inst.v3()
-        construction_copy, final_copy = layout.V3_COPIES
+        v3 = inst.release(layout.REALPAGE)
+        construction_copy, final_copy = layout.REALPAGE.copies
         self.queries, self.inventory = v3.queries(), v3.inventory()
         self.construction = v3.qrels(construction_copy)
         self.findings = load_findings(inst.root, layout.V3_AUDIT, self.queries, v3.corpus(), v3.conditions(),
@@ -133,7 +133,7 @@ def _genealogy_values(inst):
     values += [Value(V3_GENEALOGY_COPY(copy="final", statistic=statistic), number, source=SOURCE)
                for statistic, number in (("queries", len(d.derived)), ("rows", d.rows), ("golds", golds),
                                          ("subsets", d.rows - golds))]
-    build = read_json(inst.path(layout.V3_BUILD), layout.V3_BUILD).get("audit") or {}
+    build = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build).get("audit") or {}
     declared = {"findings": build.get("findings"), "repairs": build.get("repairs")}
     found = {"findings": len(d.findings), "repairs": repairs}
     values.append(_value("build_record_disagreements", sum(1 for k in declared if declared[k] != found[k]),
@@ -144,7 +144,7 @@ def _genealogy_values(inst):
 def _units(inst):
     if not inst.exists(layout.V3_AUDIT):
         return []
-    return [Unit("genealogy", INPUTS + [layout.V3_BUILD], lambda: _genealogy_values(inst))]
+    return [Unit("genealogy", INPUTS + [layout.REALPAGE.build], lambda: _genealogy_values(inst))]
 
 
 ANALYSES = [Analysis("v3.genealogy", "construction", SOURCE, _units)]

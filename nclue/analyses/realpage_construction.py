@@ -19,14 +19,14 @@ from .base import Analysis, Unit, Value
 from .shared.release_manifest import release_manifest
 
 SOURCE = "docs/realpage.md (RealPage, data/v3); paper section 3.2 and Table 1"
-CORE = [layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_INVENTORY, layout.V3_QUERIES,
-        layout.V3_QRELS_CONSTRUCTION]
+CORE = [layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.inventory, layout.REALPAGE.queries,
+        layout.REALPAGE.copy("construction").path]
 GATES = ("min_golds", "max_golds", "max_union", "min_subsets")     # build.json's construction fields checked
 DIFFERENCE_KINDS = ("missing qrel", "extra qrel", "wrong grade", "gold fails gate", "query without gold")
 NATURE = "real"             # what MANIFEST.json's natures says of data/v3
 # the files whose every row, and the records whose top level, say synthetic: false
-NATURE_ROWS = (layout.V3_CORPUS, layout.V3_CONDITIONS, layout.V3_QUERIES, layout.V3_AUDIT)
-NATURE_RECORDS = (layout.V3_BUILD, layout.V3_GENEALOGY, layout.V3_SYSTEMS)
+NATURE_ROWS = (layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.queries, layout.V3_AUDIT)
+NATURE_RECORDS = (layout.REALPAGE.build, layout.REALPAGE.genealogy, layout.REALPAGE.systems)
 
 
 class Records:
@@ -34,12 +34,12 @@ class Records:
     <nclue.core.instrument.Instrument.v3>`), so that every v3 analysis shares one load of each file."""
 
     def __init__(self, inst):
-        v3 = inst.v3()
+        v3 = inst.release(layout.REALPAGE)
         self.corpus = v3.corpus()
         self.conditions = v3.conditions()
         self.inventory = v3.inventory()
         self.queries = v3.queries()
-        self.qrels = v3.qrels(layout.V3_COPIES[0])
+        self.qrels = v3.qrels(layout.REALPAGE.copies[0])
 
 
 def records(inst):
@@ -51,7 +51,7 @@ def _verifier(inst):
     diffs = verify(found.queries, found.inventory, found.qrels)
     detail = "; ".join(str(d) for d in diffs[:8]) + (" ... (%d in all)" % len(diffs) if len(diffs) > 8 else "")
     out = [Value("v3.construction.rederived_qrel_differences", len(diffs), source=SOURCE,
-                 detail="%s: %s" % (layout.V3_QRELS_CONSTRUCTION, detail) if diffs else "")]
+                 detail="%s: %s" % (layout.REALPAGE.copy("construction").path, detail) if diffs else "")]
     for kind in DIFFERENCE_KINDS:
         rows = [d for d in diffs if d.kind == kind]
         out.append(Value("v3.construction.%s" % kind.replace(" ", "_"), len(rows), source=SOURCE,
@@ -62,14 +62,14 @@ def _verifier(inst):
 def declared_gates(inst):
     """The construction gates ``data/v3/build.json`` declares: ``{gate: int}``; a missing or non-integer
     gate is an :class:`~nclue.core.errors.InputError` naming the field."""
-    construction = read_json(inst.path(layout.V3_BUILD), layout.V3_BUILD).get("construction")
+    construction = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build).get("construction")
     if not isinstance(construction, dict):
-        raise InputError(layout.V3_BUILD, "must be an object", field="construction")
+        raise InputError(layout.REALPAGE.build, "must be an object", field="construction")
     out = {}
     for gate in GATES:
         value = construction.get(gate)
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100000:
-            raise InputError(layout.V3_BUILD, "must be an integer in 0..100000, got %r" % (value,),
+            raise InputError(layout.REALPAGE.build, "must be an integer in 0..100000, got %r" % (value,),
                              field="construction." + gate)
         out[gate] = value
     return out
@@ -117,8 +117,8 @@ def _table1(inst):
 
 def _page_hashes(inst):
     found = records(inst)
-    hashes = load_page_hashes(inst.root, layout.V3_CORPUS, found.corpus)
-    return [Value("v3.construction.page_hashes", sum(len(h) for h in hashes.values()), source=layout.V3_CORPUS)]
+    hashes = load_page_hashes(inst.root, layout.REALPAGE.corpus, found.corpus)
+    return [Value("v3.construction.page_hashes", sum(len(h) for h in hashes.values()), source=layout.REALPAGE.corpus)]
 
 
 def _nature(inst):
@@ -142,11 +142,11 @@ def _nature(inst):
 
 
 def _units(inst):
-    if not inst.exists(layout.V3_CORPUS):
+    if not inst.exists(layout.REALPAGE.corpus):
         return []
     return [
         Unit("verifier", CORE, lambda: _verifier(inst)),
-        Unit("gates", CORE + [layout.V3_BUILD], lambda: _gates(inst)),
+        Unit("gates", CORE + [layout.REALPAGE.build], lambda: _gates(inst)),
         Unit("table1", CORE, lambda: _table1(inst)),
         Unit("page-hashes", CORE, lambda: _page_hashes(inst)),
         Unit("nature", list(NATURE_ROWS + NATURE_RECORDS), lambda: _nature(inst)),

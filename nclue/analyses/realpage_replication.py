@@ -80,7 +80,7 @@ def _inference_units(inst):
     units = [Unit(sid, INPUTS + [ranking(sid)], lambda sid=sid: _bootstrap_values(v3, sid))
              for sid in system_ids(v3)]
     rels = sorted({ranking(s) for b in contrasts(v3) for s in [b["base"]] + b["variants"]})
-    units.append(Unit("blocks", INPUTS + [layout.V3_SYSTEMS] + rels, lambda: _blocks_values(v3)))
+    units.append(Unit("blocks", INPUTS + [layout.REALPAGE.systems] + rels, lambda: _blocks_values(v3)))
     units.append(Unit("design", INPUTS, lambda: [
         Value(V3_BOOTSTRAP_SETUP(statistic="families"), context(v3).design.n_families, source=SOURCE),
         Value(V3_BOOTSTRAP_SETUP(statistic="queries"), len(context(v3).qids), source=SOURCE),
@@ -176,7 +176,7 @@ def _replication_units(inst):
         return []
     v3 = realpage(inst)
     rels = sorted({ranking(s) for b in contrasts(v3) for s in [b["base"]] + b["variants"]})
-    return [Unit("table5", INPUTS + [layout.V3_SYSTEMS, layout.CROSSWALK, NUMBERS] + rels,
+    return [Unit("table5", INPUTS + [layout.REALPAGE.systems, layout.CROSSWALK, NUMBERS] + rels,
                  lambda: _replication_values(inst))]
 
 

@@ -27,7 +27,6 @@ from .shared.release_systems import contrasts, displayed_variant, form_systems, 
 from .shared.task_slices import slice_values
 
 SOURCE = "docs/realpage.md#the-rankings (RealPage, data/v3): paper Tables 3-6, 8, S1j, S2b"
-CLEAN = layout.SCORECARD_FORM       # the scorecard's form, as the paper's Tables 3, 4 and 6
 
 
 def _measure_values(claim, v3, rel, measures, **parts):
@@ -48,16 +47,16 @@ def _scorecard_units(inst):
     if not ranked(inst):
         return []
     v3 = realpage(inst)
-    return [Unit(sid, INPUTS + [ranking(sid, CLEAN)], lambda sid=sid: _measure_values(
-        V3_SCORECARD, v3, ranking(sid, CLEAN), SCORECARD_MEASURES, system=sid)) for sid in form_systems(v3)]
+    return [Unit(sid, INPUTS + [ranking(sid, layout.CLEAN)], lambda sid=sid: _measure_values(
+        V3_SCORECARD, v3, ranking(sid, layout.CLEAN), SCORECARD_MEASURES, system=sid)) for sid in form_systems(v3)]
 
 
 def _forms_units(inst):
     if not ranked(inst):
         return []
     v3 = realpage(inst)
-    return [Unit("%s/%s" % (sid, form), INPUTS + [ranking(sid, form)], lambda sid=sid, form=form: _measure_values(
-        V3_FORMS, v3, ranking(sid, form), V1_FORM_MEASURES, system=sid, form=form))
+    return [Unit("%s/%s" % (sid, form.key), INPUTS + [ranking(sid, form)], lambda sid=sid, form=form: _measure_values(
+        V3_FORMS, v3, ranking(sid, form), V1_FORM_MEASURES, system=sid, form=form.key))
             for sid in form_systems(v3) for form in layout.QUERY_FORMS]
 
 
@@ -65,15 +64,15 @@ def _slice_units(inst):
     if not ranked(inst):
         return []
     v3 = realpage(inst)
-    return [Unit(sid, INPUTS + [ranking(sid, CLEAN)],
-                 lambda sid=sid: slice_values(v3, sid, ranking(sid, CLEAN), V3_SLICE)) for sid in form_systems(v3)]
+    return [Unit(sid, INPUTS + [ranking(sid, layout.CLEAN)],
+                 lambda sid=sid: slice_values(v3, sid, ranking(sid, layout.CLEAN), V3_SLICE)) for sid in form_systems(v3)]
 
 
 def _evidence_units(inst):
     if not ranked(inst):
         return []
     v3 = realpage(inst)
-    return [Unit(sid, INPUTS + [layout.V3_INVENTORY, ranking(sid), layout.page_scores_path(sid, base=layout.V3)],
+    return [Unit(sid, INPUTS + [layout.REALPAGE.inventory, ranking(sid), layout.REALPAGE.page_scores(sid)],
                  lambda sid=sid: evidence_values(v3, sid, V3_EVIDENCE)) for sid in page_scored_systems(v3)]
 
 

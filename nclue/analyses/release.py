@@ -54,7 +54,7 @@ def _synthetic(inst, part, corpus, documents):
     declared = release_manifest(inst).get("synthetic")
     problems = []
     if corpus is not None:
-        loader = inst.named(part)
+        loader = inst.release(part)
         for docid, doc in sorted(loader.corpus().items()):
             if doc.synthetic is not declared:
                 problems.append("%s: %s says synthetic=%s, MANIFEST.json says %s" % (

@@ -24,7 +24,7 @@ def _system_ids(inst):
 def _matrix_units(inst):
     units = []
     for sid in _system_ids(inst):
-        rel = layout.ranking_path(sid)
+        rel = inst.spec.ranking(sid)
         units.append(Unit(sid, SCORE_INPUTS + [rel], (lambda rel=rel, sid=sid: measure_values(
             "v1.matrix.%s" % sid, summary(outcomes(inst, rel)), SCORECARD_MEASURES, "raw-form matrix (Tables 5, S1)"))))
     return units
@@ -33,7 +33,7 @@ def _matrix_units(inst):
 def _scorecard_units(inst):
     units = []
     for sid in form_systems(inst):
-        rel = layout.ranking_path(sid, "clean_v2")
+        rel = inst.spec.form_ranking(sid, layout.CLEAN)
         units.append(Unit(sid, SCORE_INPUTS + [rel], (lambda rel=rel, sid=sid: measure_values(
             "v1.scorecard.%s" % sid, summary(outcomes(inst, rel)), SCORECARD_MEASURES,
             "clean scorecard (Tables 3, 4)"))))
@@ -44,10 +44,10 @@ def _forms_units(inst):
     units = []
     for sid in form_systems(inst):
         for form in layout.QUERY_FORMS:
-            rel = layout.ranking_path(sid, form)
-            units.append(Unit("%s/%s" % (sid, form), SCORE_INPUTS + [rel], (
+            rel = inst.spec.form_ranking(sid, form)
+            units.append(Unit("%s/%s" % (sid, form.key), SCORE_INPUTS + [rel], (
                 lambda rel=rel, sid=sid, form=form: measure_values(
-                    "v1.forms.%s.%s" % (sid, form), summary(outcomes(inst, rel)), V1_FORM_MEASURES,
+                    "v1.forms.%s.%s" % (sid, form.key), summary(outcomes(inst, rel)), V1_FORM_MEASURES,
                     "query-form matrix (Table S2b)"))))
     return units
 

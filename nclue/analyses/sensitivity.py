@@ -37,8 +37,8 @@ SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
 
 
 def _delta(inst, base, var):
-    b = outcomes(inst, layout.ranking_path(base)).success
-    v = outcomes(inst, layout.ranking_path(var)).success
+    b = outcomes(inst, inst.spec.ranking(base)).success
+    v = outcomes(inst, inst.spec.ranking(var)).success
     return [y - x for x, y in zip(b, v)]
 
 
@@ -76,7 +76,7 @@ def block_promotion_bounds(inst, block):
         qids = context(inst).qids
         sets = gold_sets(inst)
         var = displayed_variant(inst, block)
-        rb, rv = inst.ranking(layout.ranking_path(block["base"])), inst.ranking(layout.ranking_path(var))
+        rb, rv = inst.ranking(inst.spec.ranking(block["base"])), inst.ranking(inst.spec.ranking(var))
         return promotion_bounds([list(rb[q].docids) for q in qids], [list(rv[q].docids) for q in qids],
                                 [sets[q][0] for q in qids], [sets[q][1] for q in qids], 3)
     return inst.memo("sensitivity:promotion:" + block["block"], compute)
@@ -121,7 +121,7 @@ def _contrast_values(inst, block):
     out += drop_top_values(prefix + ".drop_top20_degree", "delta_score", delta, gold, 100.0, SOURCE)
     bounds = block_promotion_bounds(inst, block)
     out += [Value("%s.promotion_bound.k%d" % (prefix, k), b) for k, b in enumerate(bounds)]
-    cs = common_support(outcomes(inst, layout.ranking_path(base)), outcomes(inst, layout.ranking_path(var)))
+    cs = common_support(outcomes(inst, inst.spec.ranking(base)), outcomes(inst, inst.spec.ranking(var)))
     out += [Value(prefix + ".common_support.queries", cs["common_queries"]),
             Value(prefix + ".common_support.D_base", cs["D_base"]),
             Value(prefix + ".common_support.D_variant", cs["D_variant"]),
@@ -136,7 +136,7 @@ def _contrast_units(inst):
     units = []
     every = set()
     for block in contrasts(inst):
-        rels = [layout.ranking_path(s) for s in [block["base"]] + block["variants"]]
+        rels = [inst.spec.ranking(s) for s in [block["base"]] + block["variants"]]
         every.update(rels)
         units.append(Unit(block["block"], SCORE_INPUTS + rels,
                           lambda block=block: _contrast_values(inst, block)))
@@ -150,7 +150,7 @@ def _shared_document_units(inst):
     systems, _ = inst.systems()
     if not all(s in systems for s in S1I_PAIR):
         return []
-    files = [layout.ranking_path(s) for s in S1I_PAIR]
+    files = [inst.spec.ranking(s) for s in S1I_PAIR]
     return [Unit("v1", SCORE_INPUTS + files, lambda: shared_document_values(
         inst, files[0], files[1], "v1.sensitivity.shared_documents.fusion_minus_bm25", "v1"))]
 
@@ -192,7 +192,7 @@ def _fit_values(prefix, rows, y, trials=None):
 def pooled_outcomes(inst):
     """Per query (sorted qids): successes out of the scorecard systems' clean-form runs, and their number."""
     sids = form_systems(inst)
-    vectors = [outcomes(inst, layout.ranking_path(sid, "clean_v2")).success for sid in sids]
+    vectors = [outcomes(inst, inst.spec.form_ranking(sid, layout.CLEAN)).success for sid in sids]
     return [sum(col) for col in zip(*vectors)], len(sids)
 
 
@@ -203,7 +203,7 @@ def _regression_units(inst):
     scorecard system, each on condition rarity, n, ln L_min and ln |D+| with Wald SEs and p."""
     units = []
     sids = form_systems(inst)
-    rels = [layout.ranking_path(sid, "clean_v2") for sid in sids]
+    rels = [inst.spec.form_ranking(sid, layout.CLEAN) for sid in sids]
     for sid, rel in zip(sids, rels):
         units.append(Unit(sid, SCORE_INPUTS + [layout.INVENTORY, rel], lambda sid=sid, rel=rel: (
             _fit_values("v1.sensitivity.regression.%s" % sid, regression_rows(inst), list(outcomes(inst, rel).success)))))

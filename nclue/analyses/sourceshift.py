@@ -40,7 +40,7 @@ V1_INPUTS = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY,
 
 
 def v2_path(sid, form):
-    return layout.ranking_path(sid, form, layout.V2)
+    return layout.SOURCESHIFT.form_ranking(sid, form)
 
 
 def _pairs(inst, field):
@@ -50,7 +50,7 @@ def _pairs(inst, field):
 
 
 def _structure_units(inst):
-    v2 = inst.v2()
+    v2 = inst.release(layout.SOURCESHIFT)
     inputs = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY] + [
         copy.path for copy in v2.copies()]
     src = "supplement section 8 (SourceShift scale)"
@@ -81,7 +81,7 @@ def _copy_inputs(copy):
 
 
 def _forms_units(inst, copy=FINAL):
-    v2 = inst.v2()
+    v2 = inst.release(layout.SOURCESHIFT)
     units = []
     sids = form_systems(v2)
     name = "v2.forms" + copy.variant(".")
@@ -89,13 +89,13 @@ def _forms_units(inst, copy=FINAL):
     for sid in sids:
         for form in FORMS:
             rel = v2_path(sid, form)
-            units.append(Unit("%s/%s" % (sid, form), inputs + [rel], (lambda rel=rel, sid=sid, form=form: (
-                measure_values("%s.%s.%s" % (name, sid, form), summary(outcomes(v2, rel, copy)), V2_FORM_MEASURES,
+            units.append(Unit("%s/%s" % (sid, form.key), inputs + [rel], (lambda rel=rel, sid=sid, form=form: (
+                measure_values("%s.%s.%s" % (name, sid, form.key), summary(outcomes(v2, rel, copy)), V2_FORM_MEASURES,
                                "supplement Table S3 (qrel copy %s)" % copy.path)))))
 
     def rank_agreement():
-        graded = [summary(outcomes(v2, v2_path(s, "raw"), copy))["graded_ndcg"] for s in sids]
-        gold = [summary(outcomes(v2, v2_path(s, "raw"), copy))["gold_ndcg"] for s in sids]
+        graded = [summary(outcomes(v2, v2_path(s, layout.RAW), copy))["graded_ndcg"] for s in sids]
+        gold = [summary(outcomes(v2, v2_path(s, layout.RAW), copy))["gold_ndcg"] for s in sids]
         rg, ro = _ranks_desc(graded), _ranks_desc(gold)
         shifts = [abs(a - b) for a, b in zip(rg, ro)]
         worst = max(range(len(sids)), key=lambda i: (shifts[i], -i))
@@ -104,12 +104,12 @@ def _forms_units(inst, copy=FINAL):
                 Value(name + ".rank_agreement.max_rank_shift", shifts[worst], source=src),
                 Value(name + ".rank_agreement.max_shift_system", sids[worst], source=src)]
     if sids:
-        units.append(Unit("rank_agreement", inputs + [v2_path(s, "raw") for s in sids], rank_agreement))
+        units.append(Unit("rank_agreement", inputs + [v2_path(s, layout.RAW) for s in sids], rank_agreement))
     return units
 
 
 def _contrast_units(inst, copy=FINAL):
-    v2 = inst.v2()
+    v2 = inst.release(layout.SOURCESHIFT)
     contrasts = _pairs(v2, "source_shift_contrasts")
     files = sorted({v2_path(s, f) for c in contrasts for s in (c["variant"], c["base"]) for f in FORMS})
     name = "v2.contrasts" + copy.variant(".")
@@ -131,7 +131,7 @@ def _contrast_units(inst, copy=FINAL):
         out = [Value(name + ".design.sign_flip_draws", resampling.n_draws, source=src),
                Value(name + ".design.queries", n, source=src)]
         for (form, c, sv, sb), t in zip(keys, tests):
-            prefix = "%s.%s.%s" % (name, c["id"], form)
+            prefix = "%s.%s.%s" % (name, c["id"], form.key)
             exact = randomization.exact_sign_flip_p(t.diffs)
             one_sided = montecarlo.paper_estimator(randomization.exact_one_sided_p(t.diffs), resampling.paper_draws)
             estimate = montecarlo.p_estimate(t.p_value(), resampling, n_draws, exact=exact,
@@ -158,21 +158,21 @@ def direction(a, b):
 
 
 def _direction_units(inst, copy=FINAL):
-    v1, v2 = inst, inst.v2()
+    v1, v2 = inst, inst.release(layout.SOURCESHIFT)
     ops = _pairs(v2, "directions")
     # CrossPage's side reads the raw-form matrix, the rankings Table 5 reads for the same published cells (Table 7
     # restates them: "Jina composition +6.8"), so each published cell has one source of runs
-    files_v1 = sorted({layout.ranking_path(s) for c in ops for s in (c["variant"], c["base"])})
-    files_v2 = sorted({v2_path(s, "raw") for c in ops for s in (c["variant"], c["base"])})
+    files_v1 = sorted({inst.spec.ranking(s) for c in ops for s in (c["variant"], c["base"])})
+    files_v2 = sorted({v2_path(s, layout.RAW) for c in ops for s in (c["variant"], c["base"])})
 
     def compute():
         out = []
         src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points; v2 qrel copy %s)" % copy.path
         for c in ops:
-            d1 = (summary(outcomes(v1, layout.ranking_path(c["variant"])))["nclue_score"]
-                  - summary(outcomes(v1, layout.ranking_path(c["base"])))["nclue_score"])
-            d2 = (summary(outcomes(v2, v2_path(c["variant"], "raw"), copy))["nclue_score"]
-                  - summary(outcomes(v2, v2_path(c["base"], "raw"), copy))["nclue_score"])
+            d1 = (summary(outcomes(v1, inst.spec.ranking(c["variant"])))["nclue_score"]
+                  - summary(outcomes(v1, inst.spec.ranking(c["base"])))["nclue_score"])
+            d2 = (summary(outcomes(v2, v2_path(c["variant"], layout.RAW), copy))["nclue_score"]
+                  - summary(outcomes(v2, v2_path(c["base"], layout.RAW), copy))["nclue_score"])
             prefix = "v2.directions%s.%s" % (copy.variant("."), c["id"])
             out += [Value(prefix + ".v1_delta", d1, source=src), Value(prefix + ".v2_delta", d2, source=src),
                     Value(prefix + ".direction", direction(d1, d2), source=src)]
@@ -192,15 +192,15 @@ def _copy_analyses(name, level, source, fn):
     """The analysis on S, then the same on S0 and the construction copy as separately named claims
     (``<name>.s0``, ``<name>.construction``: :meth:`nclue.core.layout.QrelCopy.variant`)."""
     return [Analysis(name + copy.variant("."), level, source + ("" if copy.last else " -- on qrel copy %s" % copy.path),
-                     _has_v2(fn, copy)) for copy in reversed(layout.V2_COPIES)]
+                     _has_v2(fn, copy)) for copy in reversed(layout.SOURCESHIFT.copies)]
 
 
 def _sensitivity_units(inst):
-    v2 = inst.v2()
+    v2 = inst.release(layout.SOURCESHIFT)
     var, base = S1I_PAIR
     units = []
     if all(s in form_systems(v2) for s in S1I_PAIR):
-        files = [v2_path(var, "raw"), v2_path(base, "raw")]
+        files = [v2_path(var, layout.RAW), v2_path(base, layout.RAW)]
         src = "supplement section 10.6 (source deltas, gold-only NDCG@10, 0-1 units)"
 
         def v2_compute():

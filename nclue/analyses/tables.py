@@ -28,13 +28,13 @@ def _contrast_units(inst):
     units = []
     for block in contrasts(inst):
         base = block["base"]
-        rels = [layout.ranking_path(s) for s in [base] + block["variants"]]
+        rels = [inst.spec.ranking(s) for s in [base] + block["variants"]]
 
         def compute(block=block, base=base):
-            sb = summary(outcomes(inst, layout.ranking_path(base)))
+            sb = summary(outcomes(inst, inst.spec.ranking(base)))
             out = []
             for var in block["variants"]:
-                sv = summary(outcomes(inst, layout.ranking_path(var)))
+                sv = summary(outcomes(inst, inst.spec.ranking(var)))
                 prefix = "v1.contrasts.%s.%s" % (block["block"], var)
                 out += [Value(prefix + ".base_score", sb["nclue_score"]),
                         Value(prefix + ".variant_score", sv["nclue_score"]),
@@ -51,8 +51,8 @@ def _contrast_units(inst):
 
 
 def _slice_units(inst):
-    return [Unit(sid, SCORE_INPUTS + [layout.ranking_path(sid, "clean_v2")],
-                 lambda sid=sid: slice_values(inst, sid, layout.ranking_path(sid, "clean_v2")))
+    return [Unit(sid, SCORE_INPUTS + [inst.spec.form_ranking(sid, layout.CLEAN)],
+                 lambda sid=sid: slice_values(inst, sid, inst.spec.form_ranking(sid, layout.CLEAN)))
             for sid in form_systems(inst)]
 
 
@@ -61,8 +61,8 @@ def _masking_units(inst):
     for sid, base, drop in masked_systems(inst):
 
         def compute(sid=sid, base=base, drop=drop):
-            full = outcomes(inst, layout.ranking_path(base))
-            masked = outcomes(inst, layout.ranking_path(sid))
+            full = outcomes(inst, inst.spec.ranking(base))
+            masked = outcomes(inst, inst.spec.ranking(sid))
             mask = None if drop < 3 else [n == 3 for n in full.n]
             a, b = summary(full, mask), summary(masked, mask)
             prefix = "v1.masking.%s.drop_c%d" % (base, drop)
@@ -71,12 +71,12 @@ def _masking_units(inst):
                     Value(prefix + ".delta_gold_ndcg", delta(a, b, "gold_ndcg"), source=src),
                     Value(prefix + ".delta_gold_hit", delta(a, b, "gold_hit"), source=src),
                     Value(prefix + ".delta_score", delta(a, b, "nclue_score"), source=src)]
-        units.append(Unit(sid, SCORE_INPUTS + [layout.ranking_path(base), layout.ranking_path(sid)], compute))
+        units.append(Unit(sid, SCORE_INPUTS + [inst.spec.ranking(base), inst.spec.ranking(sid)], compute))
     return units
 
 
 def _evidence_units(inst):
-    return [Unit(sid, SCORE_INPUTS + [layout.INVENTORY, layout.ranking_path(sid), layout.page_scores_path(sid)],
+    return [Unit(sid, SCORE_INPUTS + [layout.INVENTORY, inst.spec.ranking(sid), inst.spec.page_scores(sid)],
                  lambda sid=sid: evidence_values(inst, sid)) for sid in page_scored_systems(inst)]
 
 
@@ -87,7 +87,7 @@ def _controls_units(inst):
     for sid in ("oracle_facts", "floor_single_page", "prior_condition_frequency", "random_seeded"):
         if sid not in systems:
             continue
-        rel = layout.ranking_path(sid)
+        rel = inst.spec.ranking(sid)
 
         def compute(sid=sid, rel=rel):
             s = summary(outcomes(inst, rel))

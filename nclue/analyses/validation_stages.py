@@ -63,9 +63,9 @@ def stage_values(prefix, before, after):
 def _v1_units(inst):
     systems, _ = inst.systems()
     sids = sorted(systems)
-    files = [layout.ranking_path(s) for s in sids]
-    scorecard = [layout.ranking_path(s, "clean_v2") for s in form_systems(inst)]
-    construction, final = layout.V1_COPIES
+    files = [inst.spec.ranking(s) for s in sids]
+    scorecard = [inst.spec.form_ranking(s, layout.CLEAN) for s in form_systems(inst)]
+    construction, final = layout.CROSSPAGE.copies
 
     def compute():
         stage = inst.genealogy()[final.name]
@@ -97,8 +97,8 @@ def gap_tests(inst, copy):
     :class:`~nclue.core.layout.QrelCopy`; 0-1 units) with its query-paired and family sign-flip p-values."""
     label = copy.name
     qids = sorted(inst.evaluation_queries(copy))
-    fusion = outcomes(inst, layout.ranking_path(FUSION, "raw", layout.V2), copy).gold_ndcg
-    bm25 = outcomes(inst, layout.ranking_path(BM25, "raw", layout.V2), copy).gold_ndcg
+    fusion = outcomes(inst, layout.SOURCESHIFT.form_ranking(FUSION, layout.RAW), copy).gold_ndcg
+    bm25 = outcomes(inst, layout.SOURCESHIFT.form_ranking(BM25, layout.RAW), copy).gold_ndcg
     prefix = "audit.impact.v2.%s" % label
     query_masks = randomization.draw_masks(protocol.stream(protocol.STAGES_QUERY, label=label), len(qids),
                                            protocol.draws(protocol.STAGES_QUERY))
@@ -139,17 +139,17 @@ def _two_and_one_sided(test):
 
 
 def _v2_units(inst):
-    v2 = inst.v2()
+    v2 = inst.release(layout.SOURCESHIFT)
     sids = form_systems(v2)
-    runs = [layout.ranking_path(s, f, layout.V2) for s in sids for f in layout.QUERY_FORMS]
+    runs = [layout.SOURCESHIFT.form_ranking(s, f) for s in sids for f in layout.QUERY_FORMS]
     base = [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES, layout.V2_GENEALOGY]
     units = []
     if FUSION in sids and BM25 in sids:
-        raw = [layout.ranking_path(s, "raw", layout.V2) for s in (FUSION, BM25)]
-        for copy in layout.V2_COPIES:
+        raw = [layout.SOURCESHIFT.form_ranking(s, layout.RAW) for s in (FUSION, BM25)]
+        for copy in layout.SOURCESHIFT.copies:
             units.append(Unit("v2/" + copy.name, [layout.V2_CORPUS, layout.V2_CONDITIONS, layout.V2_QUERIES] +
                               list(copy.evaluation_inputs) + raw, lambda copy=copy: gap_tests(v2, copy)))
-    for parent, child in zip(layout.V2_COPIES, layout.V2_COPIES[1:]):
+    for parent, child in zip(layout.SOURCESHIFT.copies, layout.SOURCESHIFT.copies[1:]):
         def compute(parent=parent, child=child):
             stage = v2.genealogy()[child.name]
             before = [summary(outcomes(v2, rel, parent)) for rel in runs]

@@ -51,14 +51,13 @@ def generate(cfg, seed):
 
 def write_instrument(out_root, cfg, seed, log=print):
     """Build everything under ``out_root/data/v1``; return the list of relative paths written."""
-    os.makedirs(layout.abspath(out_root, layout.FORMS), exist_ok=True)
-    os.makedirs(layout.abspath(out_root, layout.PAGE_SCORES), exist_ok=True)
     g = generate(cfg, seed)
     docs, catalog, queries, qrel_rows, info = g["docs"], g["catalog"], g["queries"], g["qrels"], g["info"]
     inventory_rows = g["mined"]
     written = []
 
     def put_jsonl(rel, rows):
+        os.makedirs(os.path.dirname(layout.abspath(out_root, rel)), exist_ok=True)
         write_jsonl(layout.abspath(out_root, rel), rows)
         written.append(rel)
 
@@ -75,7 +74,7 @@ def write_instrument(out_root, cfg, seed, log=print):
     # until the label audit runs (nclue.builder.sourceshift_release.write_audit rewrites both), the final copy
     # is the construction copy: a CrossPage release without an audit part has no decisions to apply
     put_jsonl(layout.QRELS, qrel_rows)
-    put_json(layout.GENEALOGY, genealogy_record(layout.V1_COPIES, queries, ((qrel_rows, [], 0), (qrel_rows, [], 0)),
+    put_json(layout.GENEALOGY, genealogy_record(layout.CROSSPAGE.copies, queries, ((qrel_rows, [], 0), (qrel_rows, [], 0)),
                                                 V1_GENEALOGY_NOTE))
     log("construction: %d documents, %d inventory rows, %d queries, %d qrel rows (%s)" % (
         len(docs), len(inventory_rows), len(queries), len(qrel_rows), info))
@@ -85,7 +84,7 @@ def write_instrument(out_root, cfg, seed, log=print):
     corpus_text = build_corpus(docids, ((d, source.pages(d)) for d in docids), tokens)
     log("index: %d documents, %d pages, %d terms%s" % (
         corpus_text.docs.n, corpus_text.page_index.n, len(corpus_text.docs.postings), peak_memory()))
-    for rel, rows in ranked_files(corpus_text, inventory_rows, seed, queries, catalog, layout.V1, layout.QUERY_FORMS,
+    for rel, rows in ranked_files(corpus_text, inventory_rows, seed, queries, catalog, layout.CROSSPAGE, layout.QUERY_FORMS,
                                   log):
         put_jsonl(rel, rows)
     put_json(layout.SYSTEMS, {
@@ -113,8 +112,8 @@ def write_instrument(out_root, cfg, seed, log=print):
 
 
 def genealogy_record(copies_of, queries, stages, note, synthetic=True):
-    """A release's ``genealogy.json``: each copy of ``copies_of`` (:data:`layout.V1_COPIES`,
-    :data:`layout.V2_COPIES` or :data:`layout.V3_COPIES`) with its counts and removals; ``stages``: ``(rows,
+    """A release's ``genealogy.json``: each copy of ``copies_of`` (:data:`layout.CROSSPAGE.copies`,
+    :attr:`layout.Release.copies` of SourceShift or RealPage) with its counts and removals; ``stages``: ``(rows,
     removed, changed)`` per copy; ``synthetic``: False for RealPage's real documents."""
     copies, removed_so_far = [], set()
     for copy, (rows, removed, changed) in zip(copies_of, stages):

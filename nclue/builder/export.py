@@ -31,7 +31,7 @@ def export_pages_v1(root, out_dir, guard=None):
     if _rows(root, layout.CORPUS) != generated["docs"]:
         raise UsageError("%s is not what the builder regenerates from its seed" % layout.CORPUS)
     make_folder(out_dir, "the page text folder", guard)
-    path = os.path.join(out_dir, layout.PAGE_EXPORT_FILES["v1"])
+    path = os.path.join(out_dir, layout.CROSSPAGE.pages_export)
     write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True}
                        for d, p, t in generated["source"].iter_all()), "the page text", guard)
     return path
@@ -47,7 +47,7 @@ def export_pages_v2(root, out_dir, guard=None):
     if _rows(root, layout.V2_CORPUS) != generated["docs"]:
         raise UsageError("%s is not what the builder regenerates from its seed" % layout.V2_CORPUS)
     make_folder(out_dir, "the page text folder", guard)
-    path = os.path.join(out_dir, layout.PAGE_EXPORT_FILES["v2"])
+    path = os.path.join(out_dir, layout.SOURCESHIFT.pages_export)
     write_jsonl(path, ({"docid": d, "page": p, "text": t, "synthetic": True}
                        for d, p, t in generated["source"].iter_all()), "the page text", guard)
     return path

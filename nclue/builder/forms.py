@@ -17,6 +17,8 @@ docs/schema.md#queriesjsonl).
 '"A"; "B"'
 """
 
+from ..core import layout
+
 
 def raw(mined):
     return " ".join(mined)
@@ -38,4 +40,5 @@ def natural(labels):
 def render(conditions):
     """All three forms for a list of catalog conditions (dicts with label and mined)."""
     labels = [c["label"] for c in conditions]
-    return {"raw": raw([c["mined"] for c in conditions]), "clean_v2": clean_v2(labels), "natural": natural(labels)}
+    return {layout.RAW.key: raw([c["mined"] for c in conditions]), layout.CLEAN.key: clean_v2(labels),
+            layout.NATURAL.key: natural(labels)}

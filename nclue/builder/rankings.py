@@ -21,11 +21,12 @@ def peak_memory():
 
 
 def query_view(query, by_cid, form):
-    """The :class:`~nclue.retrieval.systems.QueryView` of one query under one form: raw uses the
+    """The :class:`~nclue.retrieval.systems.QueryView` of one query under one form (a
+    :class:`~nclue.core.layout.QueryForm`): raw uses the
     mined surface forms for the per-condition texts, clean_v2 and natural the clean labels."""
     conds = [by_cid[c["cid"]] for c in query["conditions"]]
-    texts = [c["mined"] if form == "raw" else c["label"] for c in conds]
-    return systems.QueryView(query["qid"], query["n"], [c["cid"] for c in conds], query["forms"][form], texts)
+    texts = [c["mined"] if form == layout.RAW else c["label"] for c in conds]
+    return systems.QueryView(query["qid"], query["n"], [c["cid"] for c in conds], query["forms"][form.key], texts)
 
 
 def ranking_rows(spec, env, queries, by_cid, form):
@@ -42,25 +43,26 @@ def ranking_rows(spec, env, queries, by_cid, form):
     return rows, page_rows
 
 
-def ranked_files(corpus, inventory_rows, seed, queries, catalog, base, forms=(), log=print, label="ranked"):
+def ranked_files(corpus, inventory_rows, seed, queries, catalog, release, forms=(), log=print, label="ranked"):
     """``(release path, rows)`` of every system of :data:`nclue.retrieval.systems.SYSTEMS` over ``corpus`` (a
     :class:`~nclue.retrieval.index.Corpus`), in the order :func:`~nclue.retrieval.systems.build_order` gives:
     its raw-form ranking, its page scores when page-scored and, for the form systems, one ranking per form of
-    ``forms``; each engine resource is forgotten after its last user (docs/stand-in.md#build-memory).  The
-    stand-in's CrossPage (``base`` data/v1, every query form) and RealPage (data/v3, raw form only) both run
-    their systems here."""
+    ``forms`` (where ``release``, a :class:`~nclue.core.layout.Release`, keeps them); each engine resource is
+    forgotten after its last user (docs/stand-in.md#build-memory).  The stand-in's CrossPage (every query form)
+    and RealPage (the clean and natural forms; its raw column is the raw-form ranking) both run their systems
+    here."""
     env = systems.Env(Engine(corpus), corpus.docids, inventory_rows, seed)
     by_cid = {c["cid"]: c for c in catalog}
     order = systems.build_order(systems.SYSTEMS)
     forget = systems.forget_after(order)
     for spec in order:
-        rows, page_rows = ranking_rows(spec, env, queries, by_cid, "raw")
-        yield layout.ranking_path(spec.id, base=base), rows
+        rows, page_rows = ranking_rows(spec, env, queries, by_cid, layout.RAW)
+        yield release.ranking(spec.id), rows
         if spec.page_scored:
-            yield layout.page_scores_path(spec.id, base=base), page_rows
+            yield release.page_scores(spec.id), page_rows
         if spec.id in systems.FORM_SYSTEMS:
             for form in forms:
-                yield layout.ranking_path(spec.id, form, base=base), ranking_rows(spec, env, queries, by_cid, form)[0]
+                yield release.form_ranking(spec.id, form), ranking_rows(spec, env, queries, by_cid, form)[0]
         for resource in forget.get(spec.id, ()):
             env.engine.forget(resource)
         log("%s %s%s" % (label, spec.id, peak_memory()))

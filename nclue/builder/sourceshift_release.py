@@ -63,8 +63,8 @@ def write_sourceshift(out_root, config_name, seed=sourceshift_instrument.SHIFT_S
     for spec in order:
         for form in layout.QUERY_FORMS:
             rows = ranking_rows(spec, env, g["queries"], by_cid, form)[0]
-            put_jsonl(layout.ranking_path(spec.id, form, layout.V2), rows)
-            if form == "raw":
+            put_jsonl(layout.SOURCESHIFT.form_ranking(spec.id, form), rows)
+            if form == layout.RAW:
                 g["raw_rankings"][spec.id] = {r["qid"]: list(r["docids"]) for r in rows}
         for resource in forget.get(spec.id, ()):
             env.engine.forget(resource)
@@ -150,11 +150,11 @@ def write_audit(out_root, config_name, v1g, g, seed=sourceshift_instrument.SHIFT
     put_json(layout.AUDIT_DESCRIPTION, dict(simulated_audit.describe(labels["cfg"], seed, records["key"]),
                                            challenge=simulated_challenge.describe()))
     put_jsonl(layout.QRELS, final_rows)
-    put_json(layout.GENEALOGY, crosspage.genealogy_record(layout.V1_COPIES, v1g["queries"], (
+    put_json(layout.GENEALOGY, crosspage.genealogy_record(layout.CROSSPAGE.copies, v1g["queries"], (
         (v1g["qrels"], [], 0), (final_rows, final_removed, len(changes["v1"]))), crosspage.V1_GENEALOGY_NOTE))
     put_jsonl(layout.V2_QRELS_S0, s0_rows)
     put_jsonl(layout.V2_QRELS, s_rows)
-    put_json(layout.V2_GENEALOGY, crosspage.genealogy_record(layout.V2_COPIES, g["queries"], (
+    put_json(layout.V2_GENEALOGY, crosspage.genealogy_record(layout.SOURCESHIFT.copies, g["queries"], (
         (g["qrels_construction"], [], 0), (s0_rows, s0_removed, len(changes["v2"])),
         (s_rows, s_removed, len(challenge_changes))), V2_NOTE))
     put_jsonl(layout.REPAIRS, [

@@ -35,7 +35,7 @@ def v1_table1(inst):
     harness's ``v1.construction``, :func:`nclue.analyses.construction.final_table1`, computes the same)."""
     from ..labelaudit.audit_records import load_for, path_of
     from ..labelaudit.audit_scoring import repaired_gold_support
-    v1 = inst.v1()
+    v1 = inst.release(layout.CROSSPAGE)
     support = {}
     if inst.exists(path_of("key")):
         support = repaired_gold_support(load_for(inst), "v1", v1.queries(), v1.inventory())
@@ -73,7 +73,7 @@ def write_stats_audit(out_root, config_name):
 
 def write_stats_v2(out_root, config_name):
     """``data/v2/stats.json``: the stand-in SourceShift's scale beside the paper's (full config)."""
-    stats = sourceshift_table(Instrument(out_root).v2())
+    stats = sourceshift_table(Instrument(out_root).release(layout.SOURCESHIFT))
     return _write(out_root, layout.V2_STATS, "table", stats, PAPER_V2 if config_name == "full" else {},
                   "Stand-in SourceShift scale; the paper column is supplement section 8. Only the document, "
                   "query, source and n counts are targets; qrel counts come from construction.")

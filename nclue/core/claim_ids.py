@@ -23,7 +23,7 @@ import functools
 import re
 
 from .errors import NclueError
-from .layout import QUERY_FORMS, V1_COPIES, V2_COPIES, V3_COPIES
+from .layout import CROSSPAGE, FORM_KEYS, REALPAGE, SOURCESHIFT
 from .measures import MEASURES
 
 NAME = r"[A-Za-z0-9_\-]+"       # one segment: a name the release defines (system, block, statistic, ...)
@@ -149,20 +149,20 @@ class ClaimId:
 
 # -- part domains used by more than one template
 MEASURE = tuple(MEASURES)
-FORM = QUERY_FORMS
+FORM = FORM_KEYS
 METRIC = ("score", "hit", "gold_ndcg")              # the inference's three vectors (paper section 3.4)
 DROPPED = ("drop_c1", "drop_c2", "drop_c3")          # the masked condition (Table S5a)
 RESPONDER = ("A", "E", "F", "all")                   # the audit's evaluators, and all of them together
 STAGE = ("initial", "adjudication")                  # the audit's two rounds
 # CrossPage's qrel copies as the genealogy names them, last first, and the audit between them
-V1_COPY = tuple(copy.name for copy in reversed(V1_COPIES)) + ("audit",)
-V2_COPY = tuple(copy.name for copy in V2_COPIES)     # SourceShift's qrel copies
+V1_COPY = tuple(copy.name for copy in reversed(CROSSPAGE.copies)) + ("audit",)
+V2_COPY = tuple(copy.name for copy in SOURCESHIFT.copies)     # SourceShift's qrel copies
 
 
 def v2_copies(family):
     """``{copy: analysis}`` of a SourceShift family frozen once per qrel copy: the final copy S in the family's
     own file, S0 and the construction copy in ``<family>.s0`` and ``<family>.construction``."""
-    return {copy.name: family + copy.variant(".") for copy in reversed(V2_COPIES)}
+    return {copy.name: family + copy.variant(".") for copy in reversed(SOURCESHIFT.copies)}
 
 
 
@@ -201,7 +201,7 @@ CONSISTENCY = ClaimId("release.consistency.{part}.{statistic}", "release.consist
 V3_CONSTRUCTION = ClaimId("v3.construction.{statistic}", "v3.construction")
 V3_TABLE1 = ClaimId("v3.table1.{statistic}", "v3.construction")
 V3_GENEALOGY = ClaimId("v3.genealogy.{statistic}", "v3.genealogy")
-V3_GENEALOGY_COPY = ClaimId("v3.genealogy.{copy}.{statistic}", "v3.genealogy", copy=tuple(c.name for c in V3_COPIES))
+V3_GENEALOGY_COPY = ClaimId("v3.genealogy.{copy}.{statistic}", "v3.genealogy", copy=tuple(c.name for c in REALPAGE.copies))
 V3_EVIDENCE = ClaimId("v3.evidence.{system}.{slice}.{statistic}", "v3.evidence", slice=("all", "n2", "n3"))
 V3_SLICE = ClaimId("v3.slices.{system}.{slice}.{statistic}", "v3.slices")
 V3_MATRIX = ClaimId("v3.matrix.{system}.{measure}", "v3.matrix", measure=MEASURE)

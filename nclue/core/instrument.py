@@ -18,61 +18,48 @@ from .inputs import note_reads, recording
 
 
 class Instrument:
-    """The released files of one root; ``base`` is the release directory (``data/v1`` or ``data/v2``)."""
+    """The released files of one root; ``base`` is the release's folder (``data/v1``, ``data/v2`` or ``data/v3``),
+    ``spec`` its declaration (:class:`nclue.core.layout.Release`)."""
 
     def __init__(self, root, base=layout.V1):
         self.root = root
         self.base = base
         self._memo = {}
         self._reads = {}         # memo key -> the absolute paths its computation read
-        release = layout.ALL_RELEASES[base]      # the release's files, declared in core/layout.py
-        self.release = release
-        self.CORPUS = release.corpus
-        self.CONDITIONS = release.conditions
-        self.INVENTORY = release.inventory
-        self.QUERIES = release.queries
-        self.SYSTEMS = release.systems
+        spec = layout.RELEASES[base]      # the release's files, declared in core/layout.py
+        self.spec = spec
+        self.CORPUS = spec.corpus
+        self.CONDITIONS = spec.conditions
+        self.INVENTORY = spec.inventory
+        self.QUERIES = spec.queries
+        self.SYSTEMS = spec.systems
 
-    def v2(self):
-        """The SourceShift release of the same root (one shared object per instrument)."""
-        if self.base == layout.V2:
+    def release(self, release):
+        """The instrument of release ``release`` (a :class:`~nclue.core.layout.Release`, or its name as the
+        command line and the API give it: ``v1``, ``v2``, ``v3``) on the same root: one shared object per
+        instrument and release.  An unknown name is a :class:`~nclue.core.errors.UsageError`."""
+        spec = release if isinstance(release, layout.Release) else layout.RELEASE_NAMED.get(release)
+        if spec is None:
+            raise UsageError("unknown release %r (releases: %s)" % (release, ", ".join(layout.RELEASE_NAMES)))
+        if spec.base == self.base:
             return self
-        return self.memo("release:v2", lambda: Instrument(self.root, layout.V2))
-
-    def v1(self):
-        """The CrossPage release of the same root."""
-        if self.base == layout.V1:
-            return self
-        return self.memo("release:v1", lambda: Instrument(self.root, layout.V1))
-
-    def v3(self):
-        """The RealPage release of the same root (docs/realpage.md)."""
-        if self.base == layout.V3:
-            return self
-        return self.memo("release:v3", lambda: Instrument(self.root, layout.V3))
-
-    def named(self, name):
-        """The release of the same root that the command line and the API call ``name`` (``v1``, ``v2``:
-        :data:`layout.RELEASE_NAMED`); an unknown name is a :class:`~nclue.core.errors.UsageError`."""
-        release = layout.RELEASE_NAMED.get(name)
-        if release is None:
-            raise UsageError("unknown release %r (releases: %s)" % (name, ", ".join(layout.RELEASE_NAMES)))
-        return self.v1() if release.base == layout.V1 else self.v2()
+        return self.memo("release:" + spec.name, lambda: Instrument(self.root, spec.base))
 
     def with_rankings(self, replaced):
         """A fresh instrument of the same root and release on which each ranking file of ``replaced``
-        (``{rel: {qid: RankingRow}}``) reads as the ranking given instead, and so does its other release
-        (:meth:`v1`, :meth:`v2`): how ``reproduce-run`` computes the paper's cells for a reviewer's re-run
-        with the analyses' own code (docs/usage.md#checking-a-re-run).  What this instrument has already
-        computed from files none of which is replaced is shared, not computed again: a memoised value
-        depends only on the files its computation read (:meth:`memo` records them)."""
+        (``{rel: {qid: RankingRow}}``) reads as the ranking given instead, and so do its other releases
+        (:meth:`release`): how ``reproduce-run`` computes the paper's cells for a reviewer's re-run with the
+        analyses' own code (docs/usage.md#checking-a-re-run).  What this instrument (or a release of it it has
+        opened) has already computed from files none of which is replaced is shared, not computed again: a
+        memoised value depends only on the files its computation read (:meth:`memo` records them)."""
         changed = {os.path.abspath(self.path(rel)) for rel in replaced}
         known = {self.base: self}
-        other_base, other_key = (layout.V2, "release:v2") if self.base == layout.V1 else (layout.V1, "release:v1")
-        if self._memo.get(other_key, (False, None))[0]:
-            known[other_base] = self._memo[other_key][1]
+        for spec in layout.RELEASES.values():
+            entry = self._memo.get("release:" + spec.name)
+            if entry is not None and entry[0]:
+                known[spec.base] = entry[1]
         releases = {}
-        for base in (layout.V1, layout.V2):
+        for base in layout.RELEASES:
             other = Instrument(self.root, base)
             source = known.get(base)
             if source is not None:
@@ -84,10 +71,11 @@ class Instrument:
                 other._memo[rel] = (True, ranking)
                 other._reads[rel] = frozenset()
             releases[base] = other
-        releases[layout.V1]._memo["release:v2"] = (True, releases[layout.V2])
-        releases[layout.V1]._reads["release:v2"] = frozenset()
-        releases[layout.V2]._memo["release:v1"] = (True, releases[layout.V1])
-        releases[layout.V2]._reads["release:v1"] = frozenset()
+        for inst in releases.values():
+            for spec in layout.RELEASES.values():
+                if spec.base != inst.base:
+                    inst._memo["release:" + spec.name] = (True, releases[spec.base])
+                    inst._reads["release:" + spec.name] = frozenset()
         return releases[self.base]
 
     def path(self, rel):
@@ -127,7 +115,7 @@ class Instrument:
 
     def queries(self):
         return self.memo(self.QUERIES, lambda: loaders.load_queries(
-            self.root, self.QUERIES, self.conditions(), require_source=self.base == layout.V2))   # SourceShift's sources
+            self.root, self.QUERIES, self.conditions(), require_source=self.spec.can(layout.SOURCED_QUERIES)))
 
     def inventory(self):
         return self.memo(self.INVENTORY, lambda: loaders.load_inventory(self.root, self.INVENTORY, self.corpus(),
@@ -139,13 +127,13 @@ class Instrument:
         return self.memo(copy.path, lambda: loaders.load_qrels(self.root, copy.path, self.queries(), self.corpus()))
 
     def copies(self):
-        """The release's qrel copies in genealogy order (:data:`layout.COPIES`)."""
-        return self.release.copies
+        """The release's qrel copies in genealogy order (:attr:`layout.Release.copies`)."""
+        return self.spec.copies
 
     def copy(self, name=None):
         """The qrel copy called ``name`` (its genealogy name; None: the last copy); a name the release has no
         copy of is a :class:`~nclue.core.errors.UsageError` naming the copies it has."""
-        copy = self.release.copy(name)
+        copy = self.spec.copy(name)
         if copy is None:
             raise UsageError("%s has no qrel copy %r (its copies: %s; without --qrels, the last)" % (
                 self.base, name, ", ".join(c.name for c in self.copies())))
@@ -154,14 +142,14 @@ class Instrument:
     def _own(self, copy):
         """``copy``, checked to be one of this release's copies (None: the last)."""
         if copy is None:
-            return self.release.copies[-1]
-        if copy not in self.release.copies:
+            return self.spec.copies[-1]
+        if copy not in self.spec.copies:
             raise TypeError("%r is not a qrel copy of %s" % (copy, self.base))
         return copy
 
     def genealogy(self):
         """The release's qrel copies ``{copy name: CopyStage}`` (its ``genealogy.json``)."""
-        rel = self.release.genealogy
+        rel = self.spec.genealogy
         return self.memo(rel, lambda: loaders.load_genealogy(self.root, rel, self.queries(), self.copies()))
 
     def evaluation_queries(self, copy=None):

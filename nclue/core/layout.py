@@ -1,16 +1,22 @@
-"""The declared shape of a release: every released file kind, once (docs/schema.md).
+"""The declared shape of a release: every release, its files and its query forms, once (docs/schema.md).
 
-Each :class:`FileKind` names a path (or a path pattern with ``*``), the role
-MANIFEST.json records for it, the release part it belongs to (``v1``
-CrossPage, ``v2`` SourceShift, ``audit`` the label audit, ``claims`` and
-``paper`` the frozen outputs), whether a present part must contain it, and
-the page of ``docs/`` that defines its fields.  Loaders, the instrument,
-``freeze`` (roles) and the documentation all read this one table.
+A :class:`Release` is one value per release (``v1`` CrossPage, ``v2`` SourceShift, ``v3`` RealPage): its name,
+folder, title, nature, qrel copies with their genealogy, the files it ships (:class:`ReleaseFile`: a name under
+its folder, the role MANIFEST.json records, whether a present release must contain one, the page of ``docs/``
+that defines its fields), where its systems' rankings live, and what it can serve (:data:`CAPABILITIES`).
+Every released path and every :class:`FileKind` row is derived from these declarations; loaders, the
+instrument, the analyses, ``freeze`` (roles), the commands and the documentation all read them.
+
+A :class:`QueryForm` is one value per query form (:data:`RAW`, :data:`CLEAN`, :data:`NATURAL`).
 
 >>> role_of("data/v1/rankings/bm25_and.jsonl"), role_of("data/v1/rankings/forms/bm25_and__raw.jsonl")
 ('ranking', 'form-ranking')
 >>> role_of("reference_metrics/v1.matrix.json"), role_of("data/v1/qrels.jsonl")
 ('frozen-claims', 'qrels')
+>>> REALPAGE.form_ranking("bm25_and", RAW) == REALPAGE.ranking("bm25_and") == "data/v3/rankings/bm25_and.jsonl"
+True
+>>> CROSSPAGE.form_ranking("bm25_and", RAW), SOURCESHIFT.form_ranking("bm25_and", CLEAN)
+('data/v1/rankings/forms/bm25_and__raw.jsonl', 'data/v2/rankings/forms/bm25_and__clean_v2.jsonl')
 """
 
 import os
@@ -20,15 +26,10 @@ from typing import NamedTuple
 DATA_DIR = "data"
 CLAIMS_DIR = "reference_metrics"
 RELEASE_DIRS = (DATA_DIR, CLAIMS_DIR)      # the released folders; nothing but the builder and freeze writes here
-V1 = DATA_DIR + "/v1"
-V2 = DATA_DIR + "/v2"
-V3 = DATA_DIR + "/v3"
 AUDIT = DATA_DIR + "/audit"
 PAPER_DIR = CLAIMS_DIR + "/paper"
 PAPER_NUMBERS = PAPER_DIR + "/numbers.json"
 CROSSWALK = DATA_DIR + "/crosswalk.json"
-# the page text ``nclue export-pages`` writes for each release (outside the release: the text is regenerated)
-PAGE_EXPORT_FILES = {"v1": "pages.jsonl", "v2": "pages_v2.jsonl"}
 
 
 def abspath(root, rel):
@@ -40,61 +41,72 @@ def abspath(root, rel):
     return os.path.join(root, *rel.split("/"))
 
 
-CORPUS = V1 + "/corpus.jsonl"
-CONDITIONS = V1 + "/conditions.jsonl"
-INVENTORY = V1 + "/inventory.jsonl"
-QUERIES = V1 + "/queries.jsonl"
-QRELS = V1 + "/qrels.jsonl"
-QRELS_CONSTRUCTION = V1 + "/qrels_construction.jsonl"
-GENEALOGY = V1 + "/genealogy.json"
-SYSTEMS = V1 + "/systems.json"
-BUILD = V1 + "/build.json"
-STATS = V1 + "/stats.json"
-REPAIRS = V1 + "/repairs.jsonl"
-RANKINGS = V1 + "/rankings"
-FORMS = V1 + "/rankings/forms"
-PAGE_SCORES = V1 + "/page_scores"
+# -- query forms (paper section 3.2, supplement Table S2b; docs/schema.md#queriesjsonl)
 
-V2_CORPUS = V2 + "/corpus.jsonl"
-V2_CONDITIONS = V2 + "/conditions.jsonl"
-V2_QUERIES = V2 + "/queries.jsonl"
-V2_INVENTORY = V2 + "/inventory.jsonl"
-V2_QRELS_CONSTRUCTION = V2 + "/qrels_construction.jsonl"
-V2_QRELS_S0 = V2 + "/qrels_s0.jsonl"
-V2_QRELS = V2 + "/qrels.jsonl"
-V2_GENEALOGY = V2 + "/genealogy.json"
-V2_SYSTEMS = V2 + "/systems.json"
-V2_BUILD = V2 + "/build.json"
-V2_STATS = V2 + "/stats.json"
-V3_CORPUS = V3 + "/corpus.jsonl"
-V3_CONDITIONS = V3 + "/conditions.jsonl"
-V3_QUERIES = V3 + "/queries.jsonl"
-V3_INVENTORY = V3 + "/inventory.jsonl"
-V3_QRELS_CONSTRUCTION = V3 + "/qrels_construction.jsonl"
-V3_BUILD = V3 + "/build.json"
-V3_QRELS = V3 + "/qrels.jsonl"
-V3_AUDIT = V3 + "/audit.jsonl"
-V3_GENEALOGY = V3 + "/genealogy.json"
-V3_SYSTEMS = V3 + "/systems.json"
-V3_RANKINGS = V3 + "/rankings"
-V3_PAGE_SCORES = V3 + "/page_scores"
-AUDIT_DESCRIPTION = AUDIT + "/audit.json"
-AUDIT_STATS = AUDIT + "/stats.json"
-AUDIT_DECISIONS = AUDIT + "/decisions.jsonl"
-CHALLENGE_DECISIONS = AUDIT + "/challenge_decisions.jsonl"
+class QueryForm(NamedTuple):
+    """One query form: ``key`` is its name in ``queries.jsonl``'s ``forms``, in ranking file names and in claim
+    ids; ``label`` how the paper's tables name it."""
+    key: str
+    label: str
+    meaning: str
+
+
+RAW = QueryForm("raw", "raw", "the construction text: each condition's mined surface; every system ranks it "
+                              "(the raw-form matrix, Table 5)")
+CLEAN = QueryForm("clean_v2", "clean", "each condition's label quoted, separated by semicolons: the paper's "
+                                       "scorecard form (Tables 3, 4, 6)")
+NATURAL = QueryForm("natural", "natural", "the labels in one natural-language request (Table S2b)")
+QUERY_FORMS = (RAW, CLEAN, NATURAL)
+FORM_KEYS = tuple(form.key for form in QUERY_FORMS)
+FORM_NAMED = {form.key: form for form in QUERY_FORMS}
+
+
+def query_form(form):
+    """The :class:`QueryForm` ``form`` names: a form itself, or its key as the command line and the API give it;
+    an unknown key is a :class:`ValueError` naming the forms.
+
+    >>> query_form("clean_v2") is CLEAN, query_form(NATURAL) is NATURAL
+    (True, True)
+    """
+    if isinstance(form, QueryForm):
+        return form
+    found = FORM_NAMED.get(form)
+    if found is None:
+        raise ValueError("unknown query form %r (forms: %s)" % (form, ", ".join(FORM_KEYS)))
+    return found
+
+
+# -- releases
+
+class ReleaseFile(NamedTuple):
+    """One kind of file a release ships: ``name`` under the release's folder ("*" stands for one path segment's
+    variable part), the ``role`` MANIFEST.json records, whether a present release must ship one, and where
+    docs/ defines it."""
+    name: str
+    role: str
+    required: bool
+    docs: str
+
+
+class FileKind(NamedTuple):
+    pattern: str        # a path, or a pattern where "*" stands for one path segment's variable part
+    role: str           # the role recorded in MANIFEST.json
+    part: str           # v1 | v2 | v3 | audit | claims | paper
+    required: bool      # a present part must contain at least one such file
+    docs: str           # where docs/ defines it
 
 
 class QrelCopy(NamedTuple):
     """One qrel copy of a release, as one value (docs/schema.md#genealogyjson): every caller that evaluates
     on a copy, exports it or derives it takes this value, never its file name.
 
-    >>> final = RELEASES[V1].copy("final")
+    >>> final = CROSSPAGE.copy("final")
     >>> final.release, final.name, final.parent, final.evaluation_inputs
     ('data/v1', 'final', 'construction', ('data/v1/genealogy.json', 'data/v1/qrels.jsonl'))
-    >>> RELEASES[V2].copy("construction").evaluation_inputs, RELEASES[V2].copy("s0").variant(".")
+    >>> SOURCESHIFT.copy("construction").evaluation_inputs, SOURCESHIFT.copy("s0").variant(".")
     (('data/v2/qrels_construction.jsonl',), '.s0')
     """
-    release: str        # the release directory it belongs to (:data:`V1` or :data:`V2`)
+    release: str        # the release's folder (``data/v1``, ``data/v2``, ``data/v3``)
     name: str           # the copy's name in the release's genealogy.json and on the command line (--qrels)
     path: str           # its file
     parent: str         # the name of the copy it is derived from (None: constructed from the inventory)
@@ -104,7 +116,7 @@ class QrelCopy(NamedTuple):
     @property
     def genealogy(self):
         """The release's ``genealogy.json``, which records the queries each copy no longer evaluates."""
-        return GENEALOGIES[self.release]
+        return RELEASES[self.release].genealogy
 
     @property
     def evaluation_inputs(self):
@@ -116,7 +128,7 @@ class QrelCopy(NamedTuple):
     @property
     def last(self):
         """Whether it is the release's last copy, on which the paper computes the release's tables."""
-        return COPIES[self.release][-1] == self
+        return RELEASES[self.release].copies[-1] == self
 
     def variant(self, separator):
         """The suffix that names an output computed on this copy beside the same output on the last copy:
@@ -124,53 +136,94 @@ class QrelCopy(NamedTuple):
         return "" if self.last else separator + self.name
 
 
-# The qrel genealogies (docs/schema.md#genealogyjson): each copy is its parent plus the stage's decisions,
-# with queries left without a gold removed.  CrossPage (paper section 3.2, supplement 1.1 and 10.4): the
-# construction copy P0 and the final copy P after the stratified audit's repairs, on which the paper computes
-# its CrossPage tables.  SourceShift (supplement sections 8 and 10.5-10.6): construction, S0, S.
-V1_COPIES = (
-    QrelCopy(V1, "construction", QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
-    QrelCopy(V1, "final", QRELS, "construction", AUDIT_DECISIONS, "the stratified label audit"),
-)
-V2_COPIES = (
-    QrelCopy(V2, "construction", V2_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
-    QrelCopy(V2, "s0", V2_QRELS_S0, "construction", AUDIT_DECISIONS, "the stratified label audit"),
-    QrelCopy(V2, "s", V2_QRELS, "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge"),
-)
-# RealPage (docs/realpage.md#the-audit): the construction copy and the final copy after the automatic
-# expanded-page audit, on which RealPage's tables are computed
-V3_COPIES = (
-    QrelCopy(V3, "construction", V3_QRELS_CONSTRUCTION, None, None, "construction (the miner's inventory)"),
-    QrelCopy(V3, "final", V3_QRELS, "construction", V3_AUDIT, "the automatic expanded-page audit"),
-)
-COPIES = {V1: V1_COPIES, V2: V2_COPIES, V3: V3_COPIES}
-GENEALOGIES = {V1: GENEALOGY, V2: V2_GENEALOGY, V3: V3_GENEALOGY}
+# What a release can serve, beyond scoring (every release scores runs, re-runs and exports its qrels):
+# where ``export-pages`` and a rebuild get its page text, whether it ships the raw-form matrix (every system's
+# raw-form ranking in ``rankings/``, Table 5's), whether its rankings come from the synthetic stand-in's own
+# simulation (the stand-in-only analyses: the simulated label audit's impact, the stand-in's miner), and whether
+# it is real documents on which the paper's Table 5 is replicated (docs/realpage.md#the-replication).
+TEXT_FROM_SEEDS = "text-from-seeds"           # page text regenerated from the build's seeds (the stand-in)
+TEXT_FROM_PACKAGES = "text-from-packages"     # page text read from the pinned doc-rfc packages (RealPage)
+RAW_MATRIX = "raw-matrix"                     # rankings/<system>.jsonl: every system on the raw form
+SIMULATED = "simulated"                       # a synthetic stand-in built from seeds (its numbers are its own)
+REPLICATES_PAPER = "replicates-paper"         # real documents: the paper's Table 5 rows are replicated on it
+SOURCED_QUERIES = "sourced-queries"           # every query names the source it was built from (SourceShift)
+CAPABILITIES = (TEXT_FROM_SEEDS, TEXT_FROM_PACKAGES, RAW_MATRIX, SIMULATED, REPLICATES_PAPER, SOURCED_QUERIES)
 
 
 class Release(NamedTuple):
-    """One release as one value: its name (``v1``, ``v2``: what ``--release`` and the API say), its title, and
-    the files :class:`nclue.core.instrument.Instrument` reads for ``base``."""
+    """One release as one value: its name (``v1``, ``v2``, ``v3``: what ``--release`` and the API say), title,
+    folder, nature (``synthetic`` or ``real``, as MANIFEST.json's ``natures`` records it), the files it ships,
+    its qrel copies in genealogy order (the last is the one the paper computes the release's tables on), the
+    field of ``build.json`` that holds its seed, the page-text export's file name, whether the query-form
+    rankings keep a copy of the raw form (``rankings/forms/<system>__raw.jsonl``) and what it can serve
+    (:data:`CAPABILITIES`)."""
     name: str
     title: str
     base: str
-    corpus: str
-    conditions: str
-    inventory: str
-    queries: str
-    qrels: str          # the last qrel copy, on which the paper computes the release's tables
-    systems: str
-    genealogy: str
-    build: str
-    stats: str
-    copies: tuple       # the qrel copies (:data:`V1_COPIES`, :data:`V2_COPIES`)
-    seed_key: str       # the field of ``build`` that holds the release's seed
+    nature: str
+    files: tuple
+    copies: tuple
+    seed_key: str
+    pages_export: str
+    raw_form_copy: bool
+    capabilities: frozenset
+
+    def file(self, role):
+        """The released path of the file whose role is ``role`` (None when the release ships none)."""
+        for entry in self.files:
+            if entry.role == role and "*" not in entry.name:
+                return self.base + "/" + entry.name
+        return None
+
+    corpus = property(lambda self: self.file("corpus"))
+    conditions = property(lambda self: self.file("conditions"))
+    inventory = property(lambda self: self.file("inventory"))
+    queries = property(lambda self: self.file("queries"))
+    systems = property(lambda self: self.file("systems"))
+    genealogy = property(lambda self: self.file("genealogy"))
+    build = property(lambda self: self.file("build-info"))
+    stats = property(lambda self: self.file("statistics"))
+    qrels = property(lambda self: self.copies[-1].path)    # the last qrel copy, on which the tables are computed
+
+    def can(self, capability):
+        """Whether the release declares ``capability`` (one of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise ValueError("unknown capability %r" % (capability,))
+        return capability in self.capabilities
+
+    @property
+    def evaluation_inputs(self):
+        """The files every evaluation on the last copy reads: the documents, the conditions and queries, and
+        the last copy with the genealogy that says which queries its stages removed."""
+        return [p for p in (self.corpus, self.conditions, self.queries) if p] + list(self.copies[-1].evaluation_inputs)
+
+    def ranking(self, system):
+        """``<base>/rankings/<system>.jsonl``: the system's raw-form ranking (the raw-form matrix)."""
+        return "%s/rankings/%s.jsonl" % (self.base, system)
+
+    def form_ranking(self, system, form):
+        """Where the release keeps the system's ranking of query form ``form`` (a :class:`QueryForm`):
+        ``<base>/rankings/forms/<system>__<form>.jsonl``, except the raw form of a release that keeps no copy
+        of it there, whose raw column is the raw-form matrix's ranking."""
+        form = query_form(form)
+        if form == RAW and not self.raw_form_copy:
+            return self.ranking(system)
+        return "%s/rankings/forms/%s__%s.jsonl" % (self.base, system, form.key)
+
+    def page_scores(self, system):
+        """``<base>/page_scores/<system>.jsonl`` of a page-scored system."""
+        return "%s/page_scores/%s.jsonl" % (self.base, system)
+
+    def kinds(self):
+        """The :class:`FileKind` rows of the release's files."""
+        return tuple(FileKind(self.base + "/" + f.name, f.role, self.name, f.required, f.docs) for f in self.files)
 
     def copy(self, name=None):
         """The qrel copy called ``name`` (its genealogy name: v1 ``construction`` or ``final``, v2
         ``construction``, ``s0`` or ``s``; None: the last copy, on which the paper computes the release's
         tables); None when the release has no such copy.
 
-        >>> RELEASES[V1].copy("construction").path, RELEASES[V2].copy().name, RELEASES[V1].copy("s0")
+        >>> CROSSPAGE.copy("construction").path, SOURCESHIFT.copy().name, CROSSPAGE.copy("s0")
         ('data/v1/qrels_construction.jsonl', 's', None)
         """
         if name is None:
@@ -183,7 +236,7 @@ class Release(NamedTuple):
     def copy_in(self, path):
         """The qrel copy whose file is ``path`` (for a caller that starts from a file: ``diagnose``), or None.
 
-        >>> RELEASES[V2].copy_in("data/v2/qrels_s0.jsonl").name, RELEASES[V1].copy_in("data/v2/qrels.jsonl")
+        >>> SOURCESHIFT.copy_in("data/v2/qrels_s0.jsonl").name, CROSSPAGE.copy_in("data/v2/qrels.jsonl")
         ('s0', None)
         """
         for copy in self.copies:
@@ -192,82 +245,114 @@ class Release(NamedTuple):
         return None
 
 
-RELEASES = {
-    V1: Release("v1", "CrossPage", V1, CORPUS, CONDITIONS, INVENTORY, QUERIES, QRELS, SYSTEMS, GENEALOGY, BUILD, STATS,
-                V1_COPIES, "seed"),
-    V2: Release("v2", "SourceShift", V2, V2_CORPUS, V2_CONDITIONS, V2_INVENTORY, V2_QUERIES, V2_QRELS, V2_SYSTEMS,
-                V2_GENEALOGY, V2_BUILD, V2_STATS, V2_COPIES, "shift_seed"),
-}
-# RealPage, analysed by its own analyses (v3.*: nclue/analyses/realpage_*.py); it is not yet a release that
-# `score`, `--release` and the stand-in's analyses take, so it stands beside RELEASES, not in it
-V3_RELEASE = Release("v3", "RealPage", V3, V3_CORPUS, V3_CONDITIONS, V3_INVENTORY, V3_QUERIES, V3_QRELS, V3_SYSTEMS,
-                     V3_GENEALOGY, V3_BUILD, None, V3_COPIES, "seed")
-# every release an instrument can be opened on (nclue.core.instrument.Instrument)
-ALL_RELEASES = dict(RELEASES, **{V3: V3_RELEASE})
-# a release by the name the command line and the API give it: the one place "v1"/"v2" becomes a release
+_SCHEMA = "docs/schema.md#"
+_QRELS_DOC = _SCHEMA + "qrelsjsonl-and-qrels_constructionjsonl"
+_BUILD_DOC = _SCHEMA + "buildjson-and-statsjson"
+V1, V2, V3 = DATA_DIR + "/v1", DATA_DIR + "/v2", DATA_DIR + "/v3"
+AUDIT_DECISIONS = AUDIT + "/decisions.jsonl"
+CHALLENGE_DECISIONS = AUDIT + "/challenge_decisions.jsonl"
+
+# CrossPage (paper section 3.2, supplement 1.1 and 10.4): the construction copy P0 and the final copy P after
+# the stratified audit's repairs, on which the paper computes its CrossPage tables
+CROSSPAGE = Release(
+    "v1", "CrossPage", V1, "synthetic", (
+        ReleaseFile("corpus.jsonl", "corpus", True, _SCHEMA + "corpusjsonl"),
+        ReleaseFile("conditions.jsonl", "conditions", False, _SCHEMA + "conditionsjsonl"),
+        ReleaseFile("inventory.jsonl", "inventory", True, _SCHEMA + "inventoryjsonl"),
+        ReleaseFile("queries.jsonl", "queries", True, _SCHEMA + "queriesjsonl"),
+        ReleaseFile("qrels_construction.jsonl", "qrels-construction", True, _QRELS_DOC),
+        ReleaseFile("genealogy.json", "genealogy", True, _SCHEMA + "genealogyjson"),
+        ReleaseFile("qrels.jsonl", "qrels", True, _QRELS_DOC),
+        ReleaseFile("systems.json", "systems", True, _SCHEMA + "systemsjson"),
+        ReleaseFile("build.json", "build-info", False, _BUILD_DOC),
+        ReleaseFile("stats.json", "statistics", False, _BUILD_DOC),
+        ReleaseFile("repairs.jsonl", "repairs", False, _SCHEMA + "repairsjsonl"),
+        ReleaseFile("rankings/forms/*__*.jsonl", "form-ranking", False, _SCHEMA + "rankings"),
+        ReleaseFile("rankings/*.jsonl", "ranking", True, _SCHEMA + "rankings"),
+        ReleaseFile("page_scores/*.jsonl", "page-scores", False, _SCHEMA + "page_scores")),
+    (QrelCopy(V1, "construction", V1 + "/qrels_construction.jsonl", None, None, "construction (the miner's inventory)"),
+     QrelCopy(V1, "final", V1 + "/qrels.jsonl", "construction", AUDIT_DECISIONS, "the stratified label audit")),
+    "seed", "pages.jsonl", True, frozenset({TEXT_FROM_SEEDS, RAW_MATRIX, SIMULATED}))
+
+# SourceShift (supplement sections 8 and 10.5-10.6): construction, S0 after the stratified audit, S after the
+# targeted residual-qrel challenge
+_V2_DOC = _SCHEMA + "sourceshift-datav2"
+SOURCESHIFT = Release(
+    "v2", "SourceShift", V2, "synthetic", (
+        ReleaseFile("corpus.jsonl", "corpus", True, _V2_DOC),
+        ReleaseFile("conditions.jsonl", "conditions", False, _V2_DOC),
+        ReleaseFile("queries.jsonl", "queries", True, _V2_DOC),
+        ReleaseFile("inventory.jsonl", "inventory", True, _V2_DOC),
+        ReleaseFile("qrels_construction.jsonl", "qrels-construction", True, _V2_DOC),
+        ReleaseFile("qrels_s0.jsonl", "qrels-s0", True, _V2_DOC),
+        ReleaseFile("genealogy.json", "genealogy", True, _SCHEMA + "genealogyjson"),
+        ReleaseFile("qrels.jsonl", "qrels", True, _V2_DOC),
+        ReleaseFile("systems.json", "systems", True, _V2_DOC),
+        ReleaseFile("build.json", "build-info", False, _BUILD_DOC),
+        ReleaseFile("stats.json", "statistics", False, _BUILD_DOC),
+        ReleaseFile("rankings/forms/*__*.jsonl", "form-ranking", True, _SCHEMA + "rankings")),
+    (QrelCopy(V2, "construction", V2 + "/qrels_construction.jsonl", None, None, "construction (the miner's inventory)"),
+     QrelCopy(V2, "s0", V2 + "/qrels_s0.jsonl", "construction", AUDIT_DECISIONS, "the stratified label audit"),
+     QrelCopy(V2, "s", V2 + "/qrels.jsonl", "s0", CHALLENGE_DECISIONS, "the targeted residual-qrel challenge")),
+    "shift_seed", "pages_v2.jsonl", True, frozenset({TEXT_FROM_SEEDS, SIMULATED, SOURCED_QUERIES}))
+
+# RealPage (docs/realpage.md): real RFC pages; the construction copy and the final copy after the automatic
+# expanded-page audit, on which RealPage's tables are computed; the raw column of the query-form matrix is the
+# raw-form matrix's ranking (no second copy)
+_V3_DOC = _SCHEMA + "realpage-datav3"
+REALPAGE = Release(
+    "v3", "RealPage", V3, "real", (
+        ReleaseFile("corpus.jsonl", "corpus", True, _V3_DOC),
+        ReleaseFile("conditions.jsonl", "conditions", True, _V3_DOC),
+        ReleaseFile("inventory.jsonl", "inventory", True, _V3_DOC),
+        ReleaseFile("queries.jsonl", "queries", True, _V3_DOC),
+        ReleaseFile("qrels_construction.jsonl", "qrels-construction", True, _V3_DOC),
+        ReleaseFile("qrels.jsonl", "qrels", True, _V3_DOC),
+        ReleaseFile("audit.jsonl", "audit-records", True, _V3_DOC),
+        ReleaseFile("genealogy.json", "genealogy", True, _SCHEMA + "genealogyjson"),
+        ReleaseFile("build.json", "build-info", True, _V3_DOC),
+        ReleaseFile("systems.json", "systems", True, _V3_DOC),
+        ReleaseFile("rankings/forms/*__*.jsonl", "form-ranking", False, _V3_DOC),
+        ReleaseFile("rankings/*.jsonl", "ranking", True, _V3_DOC),
+        ReleaseFile("page_scores/*.jsonl", "page-scores", True, _V3_DOC)),
+    (QrelCopy(V3, "construction", V3 + "/qrels_construction.jsonl", None, None, "construction (the miner's inventory)"),
+     QrelCopy(V3, "final", V3 + "/qrels.jsonl", "construction", V3 + "/audit.jsonl",
+              "the automatic expanded-page audit")),
+    "seed", "pages_v3.jsonl", False, frozenset({TEXT_FROM_PACKAGES, RAW_MATRIX, REPLICATES_PAPER}))
+
+# every release, by its folder and by the name the command line and the API give it
+RELEASES = {release.base: release for release in (CROSSPAGE, SOURCESHIFT, REALPAGE)}
 RELEASE_NAMED = {release.name: release for release in RELEASES.values()}
 RELEASE_NAMES = tuple(RELEASE_NAMED)
-
 # every qrel copy's one name, as genealogy.json, the command line and the API call it
-COPY_NAMES = tuple(sorted({c.name for copies in (V1_COPIES, V2_COPIES) for c in copies}))
+COPY_NAMES = tuple(sorted({c.name for release in RELEASES.values() for c in release.copies}))
 
 
-RAW_FORM = "raw"                # the construction text: every system ranks it (the raw-form matrix, Table 5)
-SCORECARD_FORM = "clean_v2"     # the released clean semicolon query: the paper's scorecard (Tables 3, 4, 6)
-QUERY_FORMS = (RAW_FORM, SCORECARD_FORM, "natural")
+def releases_with(capability):
+    """The releases that declare ``capability``, in declaration order."""
+    return tuple(release for release in RELEASES.values() if release.can(capability))
 
 
-class FileKind(NamedTuple):
-    pattern: str        # a path, or a pattern where "*" stands for one path segment's variable part
-    role: str           # the role recorded in MANIFEST.json
-    part: str           # v1 | v2 | v3 | audit | claims | paper
-    required: bool      # a present part must contain at least one such file
-    docs: str           # where docs/ defines it
+# the released paths the code names, derived from the declarations above (CrossPage's, SourceShift's, RealPage's)
+CORPUS, CONDITIONS, INVENTORY, QUERIES = (CROSSPAGE.corpus, CROSSPAGE.conditions, CROSSPAGE.inventory,
+                                          CROSSPAGE.queries)
+QRELS, QRELS_CONSTRUCTION = CROSSPAGE.copy("final").path, CROSSPAGE.copy("construction").path
+GENEALOGY, SYSTEMS, BUILD, STATS = CROSSPAGE.genealogy, CROSSPAGE.systems, CROSSPAGE.build, CROSSPAGE.stats
+REPAIRS = CROSSPAGE.file("repairs")
+V2_CORPUS, V2_CONDITIONS, V2_QUERIES, V2_INVENTORY = (SOURCESHIFT.corpus, SOURCESHIFT.conditions,
+                                                      SOURCESHIFT.queries, SOURCESHIFT.inventory)
+V2_QRELS_CONSTRUCTION, V2_QRELS_S0, V2_QRELS = (c.path for c in SOURCESHIFT.copies)
+V2_GENEALOGY, V2_SYSTEMS, V2_BUILD, V2_STATS = (SOURCESHIFT.genealogy, SOURCESHIFT.systems, SOURCESHIFT.build,
+                                                SOURCESHIFT.stats)
+V3_AUDIT = REALPAGE.file("audit-records")
+AUDIT_DESCRIPTION = AUDIT + "/audit.json"
+AUDIT_STATS = AUDIT + "/stats.json"
 
 
-FILE_KINDS = (
-    FileKind(CORPUS, "corpus", "v1", True, "docs/schema.md#corpusjsonl"),
-    FileKind(CONDITIONS, "conditions", "v1", False, "docs/schema.md#conditionsjsonl"),
-    FileKind(INVENTORY, "inventory", "v1", True, "docs/schema.md#inventoryjsonl"),
-    FileKind(QUERIES, "queries", "v1", True, "docs/schema.md#queriesjsonl"),
-    FileKind(QRELS_CONSTRUCTION, "qrels-construction", "v1", True, "docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl"),
-    FileKind(GENEALOGY, "genealogy", "v1", True, "docs/schema.md#genealogyjson"),
-    FileKind(QRELS, "qrels", "v1", True, "docs/schema.md#qrelsjsonl-and-qrels_constructionjsonl"),
-    FileKind(SYSTEMS, "systems", "v1", True, "docs/schema.md#systemsjson"),
-    FileKind(BUILD, "build-info", "v1", False, "docs/schema.md#buildjson-and-statsjson"),
-    FileKind(STATS, "statistics", "v1", False, "docs/schema.md#buildjson-and-statsjson"),
-    FileKind(REPAIRS, "repairs", "v1", False, "docs/schema.md#repairsjsonl"),
-    FileKind(FORMS + "/*__*.jsonl", "form-ranking", "v1", False, "docs/schema.md#rankings"),
-    FileKind(RANKINGS + "/*.jsonl", "ranking", "v1", True, "docs/schema.md#rankings"),
-    FileKind(PAGE_SCORES + "/*.jsonl", "page-scores", "v1", False, "docs/schema.md#page_scores"),
-    FileKind(V2_CORPUS, "corpus", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_CONDITIONS, "conditions", "v2", False, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_QUERIES, "queries", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_INVENTORY, "inventory", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_QRELS_CONSTRUCTION, "qrels-construction", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_QRELS_S0, "qrels-s0", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_GENEALOGY, "genealogy", "v2", True, "docs/schema.md#genealogyjson"),
-    FileKind(V2_QRELS, "qrels", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_SYSTEMS, "systems", "v2", True, "docs/schema.md#sourceshift-datav2"),
-    FileKind(V2_BUILD, "build-info", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
-    FileKind(V2_STATS, "statistics", "v2", False, "docs/schema.md#buildjson-and-statsjson"),
-    FileKind(V2 + "/rankings/forms/*__*.jsonl", "form-ranking", "v2", True, "docs/schema.md#rankings"),
-    FileKind(V3_CORPUS, "corpus", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_CONDITIONS, "conditions", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_INVENTORY, "inventory", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_QUERIES, "queries", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_QRELS_CONSTRUCTION, "qrels-construction", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_QRELS, "qrels", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_AUDIT, "audit-records", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_GENEALOGY, "genealogy", "v3", True, "docs/schema.md#genealogyjson"),
-    FileKind(V3_BUILD, "build-info", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_SYSTEMS, "systems", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_RANKINGS + "/forms/*__*.jsonl", "form-ranking", "v3", False, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_RANKINGS + "/*.jsonl", "ranking", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(V3_PAGE_SCORES + "/*.jsonl", "page-scores", "v3", True, "docs/schema.md#realpage-datav3"),
-    FileKind(AUDIT_DESCRIPTION, "audit-description", "audit", False, "docs/schema.md#the-label-audit-dataaudit"),
-    FileKind(AUDIT_STATS, "statistics", "audit", False, "docs/schema.md#buildjson-and-statsjson"),
-    FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, "docs/schema.md#the-label-audit-dataaudit"),
+FILE_KINDS = CROSSPAGE.kinds() + SOURCESHIFT.kinds() + REALPAGE.kinds() + (
+    FileKind(AUDIT_DESCRIPTION, "audit-description", "audit", False, _SCHEMA + "the-label-audit-dataaudit"),
+    FileKind(AUDIT_STATS, "statistics", "audit", False, _BUILD_DOC),
+    FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, _SCHEMA + "the-label-audit-dataaudit"),
     FileKind(PAPER_NUMBERS, "paper-numbers", "paper", False, "docs/paper-audit.md"),
     FileKind(CROSSWALK, "crosswalk", "v1", False, "docs/paper-audit.md#the-crosswalk"),
     FileKind(CLAIMS_DIR + "/*.json", "frozen-claims", "claims", True, "docs/claims.md"),
@@ -293,19 +378,6 @@ def role_of(rel):
     """The MANIFEST.json role of a released path (``data`` for a path no kind declares)."""
     kind = kind_of(rel)
     return "data" if kind is None else kind.role
-
-
-def ranking_path(system, form=None, base=V1):
-    """Where a system's ranking lives: ``<base>/rankings/<system>.jsonl`` (raw-form matrix) or
-    ``<base>/rankings/forms/<system>__<form>.jsonl`` (query-form matrix)."""
-    if form is None:
-        return "%s/rankings/%s.jsonl" % (base, system)
-    return "%s/rankings/forms/%s__%s.jsonl" % (base, system, form)
-
-
-def page_scores_path(system, base=V1):
-    """``<base>/page_scores/<system>.jsonl`` of a page-scored system."""
-    return "%s/page_scores/%s.jsonl" % (base, system)
 
 
 def audit_records_path(name):

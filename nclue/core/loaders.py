@@ -17,7 +17,7 @@ from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow
                       Repair, System, SystemLists)
 
 KINDS = ("section", "entity")
-FORMS = layout.QUERY_FORMS
+FORMS = layout.FORM_KEYS
 _QID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _DOCID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 SAFE_ID = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}$")     # a system id: it names a ranking file
@@ -207,8 +207,8 @@ def load_qrels(root, rel, queries, corpus):
 
 
 def load_genealogy(root, rel, queries, declared):
-    """A release's ``genealogy.json``: its qrel copies in the order of ``declared`` (:data:`layout.V1_COPIES`
-    or :data:`layout.V2_COPIES`), each with its file, parent, decisions file, the queries removed at that
+    """A release's ``genealogy.json``: its qrel copies in the order of ``declared`` (:attr:`layout.Release.copies`
+    of the release), each with its file, parent, decisions file, the queries removed at that
     stage (known, distinct, not removed before) and its declared counts.  Whether the counts and removals
     are right is the construction level's question (``v1.genealogy``, ``v2.genealogy``); this checks the
     shape.  Returns ``{copy: CopyStage}``."""

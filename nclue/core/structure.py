@@ -207,7 +207,7 @@ def table1(queries, corpus, qrels, inventory, support=None):
 
 def sourceshift_table(inst):
     """Scale of a SourceShift release (supplement section 8): the evaluation queries of S by source
-    and n, documents by source, and for each qrel copy of ``layout.V2_COPIES`` (suffix ``_construction``,
+    and n, documents by source, and for each qrel copy of ``layout.SOURCESHIFT.copies`` (suffix ``_construction``,
     ``_s0``, none for S) its evaluation queries, rows, golds, subsets, distinct gold documents and
     evaluation queries without a gold."""
     corpus = inst.corpus()

@@ -14,7 +14,7 @@ from ..core.jsonio import read_json
 
 
 def _part(inst, rel):
-    return inst.v2() if rel.startswith(layout.V2 + "/") else inst.v1()
+    return inst.release(layout.SOURCESHIFT) if rel.startswith(layout.V2 + "/") else inst.release(layout.CROSSPAGE)
 
 
 def _audit(inst, rel):
@@ -43,9 +43,9 @@ READERS = {
     "conditions": lambda inst, rel: _part(inst, rel).conditions(),
     "inventory": lambda inst, rel: _part(inst, rel).inventory(),
     "queries": lambda inst, rel: _part(inst, rel).queries(),
-    "qrels": lambda inst, rel: _part(inst, rel).qrels(_part(inst, rel).release.copy_in(rel)),
-    "qrels-construction": lambda inst, rel: _part(inst, rel).qrels(_part(inst, rel).release.copy_in(rel)),
-    "qrels-s0": lambda inst, rel: _part(inst, rel).qrels(_part(inst, rel).release.copy_in(rel)),
+    "qrels": lambda inst, rel: _part(inst, rel).qrels(_part(inst, rel).spec.copy_in(rel)),
+    "qrels-construction": lambda inst, rel: _part(inst, rel).qrels(_part(inst, rel).spec.copy_in(rel)),
+    "qrels-s0": lambda inst, rel: _part(inst, rel).qrels(_part(inst, rel).spec.copy_in(rel)),
     "genealogy": lambda inst, rel: _part(inst, rel).genealogy(),
     "systems": lambda inst, rel: _part(inst, rel).systems(),
     "repairs": lambda inst, rel: _part(inst, rel).repairs(),

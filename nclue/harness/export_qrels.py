@@ -19,6 +19,7 @@ Only the evaluation queries of the chosen qrel copy are written; nothing goes in
 import json
 import os
 
+from ..core import layout
 from ..core.instrument import Instrument
 from ..core.jsonio import make_folder
 from .outputs import write_text
@@ -48,12 +49,13 @@ the qrels (a query the run misses scores 0, as `nclue score` counts it):
 FILES = ("qrels.graded.trec", "qrels.gold.trec", "qrels.subset.trec", "topics.trec", "topics.jsonl", "README.txt")
 
 
-def export(root, out, release="v1", qrels=None, form="raw", guard=None):
+def export(root, out, release="v1", qrels=None, form=layout.RAW, guard=None):
     """Write the files of the module doc into ``out``; return their paths.  ``form``: the query
-    rendering of the topics (``raw``, ``clean_v2`` or ``natural``); ``qrels``: the copy's genealogy name
+    rendering of the topics (a :class:`~nclue.core.layout.QueryForm` or its key); ``qrels``: the copy's genealogy name
     (None: the release's last copy)."""
-    inst = Instrument(root).named(release)
+    inst = Instrument(root).release(release)
     copy = inst.copy(qrels)
+    form = layout.query_form(form)
     queries, table = inst.evaluation_queries(copy), inst.qrels(copy)
     make_folder(out, "the qrels folder", guard)
     graded, gold, subset = [], [], []
@@ -65,7 +67,7 @@ def export(root, out, release="v1", qrels=None, form="raw", guard=None):
     topics, jsonl = [], []
     for qid in sorted(queries):
         q = queries[qid]
-        text = q.forms[form]
+        text = q.forms[form.key]
         topics.append("<top>\n<num> %s\n<title> %s\n</top>" % (qid, " ".join(text.split())))
         jsonl.append(json.dumps({"qid": qid, "n": q.n, "text": text,
                                  "conditions": [{"cid": c.cid, "label": c.label} for c in q.conditions]},

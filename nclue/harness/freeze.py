@@ -31,7 +31,7 @@ def _assert_controls(inst):
     systems, _ = inst.systems()
     for sid, want in CONTROLS_BY_CONSTRUCTION.items():
         if sid in systems:
-            got = summary(outcomes(inst, layout.ranking_path(sid)))["nclue_score"]
+            got = summary(outcomes(inst, layout.CROSSPAGE.ranking(sid)))["nclue_score"]
             if got != want:
                 raise FreezeError("freeze refused: control %s scores %r, must be %r by construction" % (sid, got, want))
 
@@ -115,9 +115,9 @@ def manifest_info(root):
                         "and their label audit (data/audit, simulated responses); built by this repository's code "
                         "from the seeds. The original corpora, neural rankings and human audit are not included.")
     info["natures"] = {release: "synthetic" for release in info["releases"]}
-    v3_build = layout.abspath(root, layout.V3_BUILD)
+    v3_build = layout.abspath(root, layout.REALPAGE.build)
     if os.path.isfile(v3_build):
-        v3 = read_json(v3_build, layout.V3_BUILD)
+        v3 = read_json(v3_build, layout.REALPAGE.build)
         info["generator"]["realpage_seed"] = v3.get("seed")
         info["releases"].append(layout.V3)
         info["natures"][layout.V3] = "real"

@@ -22,7 +22,7 @@ from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION
                               CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, INFERENCE_BLOCK, INFERENCE_CONTRAST,
                               MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V1_FORMS, V2_DIRECTION,
                               V3_FORMS, V3_SCORECARD, statistic_of)
-from ..core.layout import QUERY_FORMS
+from ..core.layout import QUERY_FORMS, RAW
 from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
 from .published import paper_order
@@ -166,10 +166,10 @@ def _scorecard_table(got, template, caption):
 
 def _forms_table(got, template, caption):
     """n-Clue Score@10 of the form systems under each query form (:data:`V1_FORMS` or :data:`V3_FORMS`)."""
-    sids = _names(got, template, "system", form="raw", measure="nclue_score_at_10")
-    rows = [[escape(sid)] + [num(got.get(template(system=sid, form=f, measure="nclue_score_at_10"))) for f in
+    sids = _names(got, template, "system", form=RAW.key, measure="nclue_score_at_10")
+    rows = [[escape(sid)] + [num(got.get(template(system=sid, form=f.key, measure="nclue_score_at_10"))) for f in
                              QUERY_FORMS] for sid in sids]
-    return table(caption, ["system"] + list(QUERY_FORMS), rows)
+    return table(caption, ["system"] + [f.key for f in QUERY_FORMS], rows)
 
 
 def _scorecard_section(got):

@@ -85,10 +85,10 @@ def _realpage(root, tmp, listed, log):
                       "%s`); its %d files are checked by hash only" % (
                           len(absent), len(packages.PACKAGES), folder, ", ".join(absent), packages.FOLDER_VARIABLE,
                           folder, len(files)))], set(files)
-    seed = read_json(layout.abspath(root, layout.V3_BUILD), layout.V3_BUILD).get("seed")
+    seed = read_json(layout.abspath(root, layout.REALPAGE.build), layout.REALPAGE.build).get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         return [Check("rebuild:" + layout.V3, "rebuild", "fail", "%s: seed %r is not a non-negative integer"
-                      % (layout.V3_BUILD, seed))], set()
+                      % (layout.REALPAGE.build, seed))], set()
     v3_writer.write_release(tmp, folder, seed, log=log)
     return [], set()
 

@@ -49,7 +49,7 @@ SYSTEM_TABLES = ("Table 3", "Table 4", "Table 6", "Table S1j", "Table S2b")
 SOURCESHIFT_TABLES = ("Table S3",)
 # the query form a role's main table ranks: Table 3 is the clean scorecard, Table 5's contrasts are on the raw
 # queries (the raw-form matrix)
-DEFAULT_FORM = {"system": "clean_v2", "block": "raw"}
+DEFAULT_FORM = {"system": layout.CLEAN, "block": layout.RAW}
 BLOCK_TABLES = ("Table 5",)
 # the analyses whose per-system claims are a measure over every evaluation query (a cell bound to one of them is
 # judged in the re-run's standard errors; a slice's or a contrast's cell is not)
@@ -104,10 +104,10 @@ def _block_of_pair(role):
 def _released_files(inst, sid, form):
     """The released ranking files of a system in one query form: for ``raw`` the raw-form matrix's file and the
     query-form matrix's raw file (both rank the raw queries), for another form the query-form matrix's."""
-    base = inst.base
-    rels = [layout.ranking_path(sid, base=base), layout.ranking_path(sid, "raw", base)] if form == "raw" else [
-        layout.ranking_path(sid, form, base)]
-    return [rel for rel in rels if inst.exists(rel)]
+    form = layout.query_form(form)
+    rels = [inst.spec.ranking(sid), inst.spec.form_ranking(sid, form)] if form == layout.RAW else [
+        inst.spec.form_ranking(sid, form)]
+    return [rel for rel in dict.fromkeys(rels) if inst.exists(rel)]
 
 
 def _agreement(released, rerun, qids):
@@ -336,14 +336,14 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     rankings and the paper's published row (module doc); returns a JSON-ready dict.
 
     >>> from nclue.harness.locate import CHECKOUT
-    >>> result = reproduce_run([layout.abspath(CHECKOUT, layout.ranking_path("bm25_and", "clean_v2"))], "bm25_and")
+    >>> result = reproduce_run([layout.abspath(CHECKOUT, layout.CROSSPAGE.form_ranking("bm25_and", layout.CLEAN))], "bm25_and")
     >>> run = result["runs"][0]
     >>> run["agreement"]["kendall_tau_union"], run["measures"]["nclue_score_at_10"]["rmse"], run["outcomes"]["changed"]
     (1.0, 0.0, 0)
     """
     root = data_root(root)
     check_root(root)
-    inst, role, kind, sides = _role(Instrument(root).named(release), role, len(runs))
+    inst, role, kind, sides = _role(Instrument(root).release(release), role, len(runs))
     form, files = _role_files(inst, role, kind, sides, form)
     rels = [found[0] for found in files]
     judged = Judgements.of_copy(inst, inst.copy(qrels))
@@ -366,7 +366,7 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     cells, verdicts = _cells(root, role, tables, recomputed, frozen, synthetic, ses)
     result = {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": judged.label,
                              "queries": len(judged.queries), "synthetic": _synthetic(inst)},
-              "role": {"name": role, "kind": kind, "form": form,
+              "role": {"name": role, "kind": kind, "form": form.key,
                        "systems": [sid for _, sid in sides], "released": rels},
               "runs": entries, "cells": cells, "tables": verdicts, "analyses_recomputed": names}
     if kind == "block":
@@ -382,7 +382,7 @@ def _role(inst, role, n_runs):
     kind, sides = role_systems(load_crosswalk(inst.root), role)
     if kind == "block" and inst.base != layout.V1:
         raise UsageError("--role %s is a Table 5 block, whose contrasts are CrossPage's: drop --release %s" % (
-            role, inst.release.name))
+            role, inst.spec.name))
     if n_runs != len(sides):
         raise UsageError("--role %s is %s: give %s" % (
             role, "a Table 5 block" if kind == "block" else "a system",
@@ -431,15 +431,17 @@ def _role_files(inst, role, kind, sides, form):
     """``(form, [released files per side])``: the form defaults to the role's main table's where the release
     ranks it for every side, else ``raw``; a side with no ranking in the form is a
     :class:`~nclue.core.errors.UsageError`."""
-    if form is None:
+    if form is not None:
+        form = layout.query_form(form)
+    else:
         form = DEFAULT_FORM[kind] if all(_released_files(inst, sid, DEFAULT_FORM[kind]) for _, sid in sides) \
-            else "raw"
+            else layout.RAW
     files = [_released_files(inst, sid, form) for _, sid in sides]
     for (_, sid), found in zip(sides, files):
         if not found:
             raise UsageError("--role %s: the release has no %s ranking of %s; the query forms are ranked only for "
                              "the query-form matrix's systems (--form raw reads the raw-form matrix)" % (
-                                 role, form, sid))
+                                 role, form.key, sid))
     return form, files
 
 

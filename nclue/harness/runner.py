@@ -440,7 +440,7 @@ def _prewarm(inst, ctx, needed):
     is also needed (:func:`nclue.analyses.shared.outcome_vectors.outcomes`; computed once here instead of once per
     worker).
     A file that fails to load is left to the claims that read it (they report it)."""
-    v1, v2 = inst.v1(), inst.v2()
+    v1, v2 = inst.release(layout.CROSSPAGE), inst.release(layout.SOURCESHIFT)
     for part in (v1, v2):
         if any(rel.startswith(part.base + "/") for rel in needed):
             for load in (part.queries, part.corpus, part.qrels):

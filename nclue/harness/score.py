@@ -233,9 +233,9 @@ def _reference_runs(inst):
     """Every system of the release with its reference ranking (v1: the raw-form matrix; v2: its raw-form runs)."""
     systems, _ = inst.systems()
     if inst.base == layout.V2:
-        return [(sid, layout.ranking_path(sid, "raw", layout.V2)) for sid in sorted(systems)
-                if inst.exists(layout.ranking_path(sid, "raw", layout.V2))]
-    return [(sid, layout.ranking_path(sid)) for sid in sorted(systems)]
+        return [(sid, layout.SOURCESHIFT.form_ranking(sid, layout.RAW)) for sid in sorted(systems)
+                if inst.exists(layout.SOURCESHIFT.form_ranking(sid, layout.RAW))]
+    return [(sid, layout.CROSSPAGE.ranking(sid)) for sid in sorted(systems)]
 
 
 def default_references(inst):
@@ -293,7 +293,7 @@ def _release_hint(inst, exc):
     """An unknown-query error on a run of the other release, with a hint to say ``--release``."""
     if not isinstance(exc, UnknownQuery) or not isinstance(exc.qid, str):
         return exc
-    other = inst.v2() if inst.base == layout.V1 else inst.v1()
+    other = inst.release(layout.SOURCESHIFT) if inst.base == layout.V1 else inst.release(layout.CROSSPAGE)
     try:
         other_queries = other.queries()
     except Exception:       # noqa: BLE001 -- the hint is a courtesy; the original error stands
@@ -302,7 +302,7 @@ def _release_hint(inst, exc):
         prefix = qid.split("_")[0] + "_"
         if exc.qid.startswith(prefix):
             return InputError(exc.path, "%s (the query ids are %s's: give --release %s)" % (
-                exc.message, other.release.title, other.release.name), line=exc.line, field=exc.field)
+                exc.message, other.spec.title, other.spec.name), line=exc.line, field=exc.field)
     return exc
 
 
@@ -322,7 +322,7 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
     >>> import os
     >>> from nclue.api import score
     >>> from nclue.harness.locate import CHECKOUT
-    >>> result = score([layout.abspath(CHECKOUT, layout.ranking_path("bm25_and"))], against=["bm25_or"])
+    >>> result = score([layout.abspath(CHECKOUT, layout.CROSSPAGE.ranking("bm25_and"))], against=["bm25_or"])
     >>> run = result["runs"][0]
     >>> run["measures"]["nclue_score_at_10"]["unit"], run["comparisons"][0]["against"]
     ('points', 'bm25_or')
@@ -332,7 +332,7 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
         raise UsageError("--qrels names a released copy and --qrels-file a file of your own: give one of them")
     root = data_root(root)
     check_root(root)
-    inst = Instrument(root).named(release)
+    inst = Instrument(root).release(release)
     copy = None if qrels_file is not None else inst.copy(qrels)
     known, wanted = _references(inst, against)
     judged = _judgements(inst, known, wanted, copy, qrels_file, verify, warn)

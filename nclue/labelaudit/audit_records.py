@@ -190,8 +190,8 @@ def _answer(row, obj, field, n_pages, shown):
 def load_for(inst):
     """All audit records of an instrument's root, validated against both releases' construction copies (the
     copies the packet was sampled from): :func:`load` with each release's queries, corpus and copy."""
-    v1, v2 = inst.v1(), inst.v2()
-    return load(inst.root, {part.release.name: (part.queries(), part.corpus(), part.qrels(part.copies()[0]),
+    v1, v2 = inst.release(layout.CROSSPAGE), inst.release(layout.SOURCESHIFT)
+    return load(inst.root, {part.spec.name: (part.queries(), part.corpus(), part.qrels(part.copies()[0]),
                                                 part.copies()[0].path) for part in (v1, v2)})
 
 

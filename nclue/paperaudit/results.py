@@ -27,14 +27,52 @@ import math
 from fnmatch import fnmatchcase
 from typing import NamedTuple, Optional, Tuple
 
-from ..core.claim_ids import (AGREEMENT, AGREEMENT_STRATUM, BOOTSTRAP_SETUP, CHALLENGE, CHALLENGE_SECTION,
-                              CHALLENGE_TRANSITION, CONSTRUCTION, CONTRAST, CONTROL, DIAGNOSTIC, DIAGNOSTIC_SYSTEM,
-                              EVIDENCE, IMPACT, IMPACT_OF, IMPACT_TABLE, INFERENCE_CONTRAST, INTEGRITY,
-                              INTEGRITY_RESPONDER, MASKING, MATRIX, PACKET, PAPER_BLOCK, POLICY, POLICY_SECTION,
-                              POLICY_STRATUM, POLICY_TRANSITION, POOL, POOL_SECTION, SCORECARD, SHARED_DOCUMENTS,
-                              SHARED_DOCUMENTS_DROP, SHARED_DOCUMENTS_MEMBERSHIP, SHARED_DOCUMENTS_SOURCE, SLICE,
-                              TABLE1, V1_FORMS, V2_CONTRAST, V2_CONTRAST_SETUP, V2_DIRECTION, V2_FORMS,
-                              V2_GENEALOGY_COPY, V2_RANK_AGREEMENT, V2_STRUCTURE)
+from ..core.claim_ids import (
+    AGREEMENT,
+    AGREEMENT_STRATUM,
+    BOOTSTRAP_SETUP,
+    CHALLENGE,
+    CHALLENGE_SECTION,
+    CHALLENGE_TRANSITION,
+    CONSTRUCTION,
+    CONTRAST,
+    CONTROL,
+    DIAGNOSTIC,
+    DIAGNOSTIC_SYSTEM,
+    EVIDENCE,
+    IMPACT,
+    IMPACT_OF,
+    IMPACT_TABLE,
+    INFERENCE_CONTRAST,
+    INTEGRITY,
+    INTEGRITY_RESPONDER,
+    MASKING,
+    MATRIX,
+    PACKET,
+    PAPER_BLOCK,
+    POLICY,
+    POLICY_SECTION,
+    POLICY_STRATUM,
+    POLICY_TRANSITION,
+    POOL,
+    POOL_SECTION,
+    SCORECARD,
+    SHARED_DOCUMENTS,
+    SHARED_DOCUMENTS_DROP,
+    SHARED_DOCUMENTS_MEMBERSHIP,
+    SHARED_DOCUMENTS_SOURCE,
+    SLICE,
+    TABLE1,
+    V1_FORMS,
+    V2_CONTRAST,
+    V2_CONTRAST_SETUP,
+    V2_DIRECTION,
+    V2_FORMS,
+    V2_GENEALOGY_COPY,
+    V2_RANK_AGREEMENT,
+    V2_STRUCTURE,
+)
+from ..core.layout import QUERY_FORMS
 from . import roles
 from .assignments import ASSIGNMENTS
 from .bindings import STRUCTURE
@@ -82,7 +120,7 @@ PAGE_RUN = ("Table 8's rows are 'the page-scored evidence run' of each visual re
             "are conditional on a top-10 gold in the page-scored evidence run'), runs of their own: the audit's split "
             "implies 374-376 top-10 golds for the 8B evidence run against the 543 of Table 3's reranker; so the "
             "page_run rows, not Table 3's ranking, play them")
-FORMS = (("raw", "raw"), ("clean", "clean_v2"), ("natural", "natural"))
+FORMS = tuple((form.label, form.key) for form in QUERY_FORMS)     # (the paper's name, the claim ids')
 
 _RULES = [
     # ---- Table 3: the clean scorecard; Table 4: its outcome decomposition

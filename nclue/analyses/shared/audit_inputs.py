@@ -46,7 +46,7 @@ def final_support(inst):
     def build():
         if not audit_present(inst):
             return {}
-        v1 = inst.v1()
+        v1 = inst.release(layout.CROSSPAGE)
         return audit_scoring.repaired_gold_support(audit_records(inst), "v1", v1.queries(), v1.inventory())
     return inst.memo("audit:final-support", build)
 
@@ -58,7 +58,7 @@ def support_inputs(inst):
     if audit_present(inst):
         return AUDIT_INPUTS
     try:
-        repaired = inst.v1().genealogy()["final"].grades_changed > 0
+        repaired = inst.release(layout.CROSSPAGE).genealogy()["final"].grades_changed > 0
     except NclueError:
         repaired = True             # an unreadable genealogy: the claims fail on it, naming it
     return AUDIT_INPUTS if repaired else []
@@ -67,7 +67,7 @@ def support_inputs(inst):
 def challenge_records(inst):
     """The targeted challenge's records, loaded once per instrument against SourceShift S0 and the audit's pages."""
     def load():
-        v2 = inst.v2()
+        v2 = inst.release(layout.SOURCESHIFT)
         return load_challenge(inst.root, v2.evaluation_queries(v2.copy("s0")), v2.corpus(),
                               v2.qrels(v2.copy("s0")), audit_records(inst).pages)
     return inst.memo("audit:challenge-records", load)

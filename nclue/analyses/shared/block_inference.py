@@ -42,7 +42,7 @@ class BlockTests:
                  for var in self.variants]
         self.tests = randomization.sign_flip_tests(diffs, ctx.masks)
         self.n_draws = ctx.masks.n_draws
-        self.raw = [t.p_value() for t in self.tests]
+        self.unadjusted = [t.p_value() for t in self.tests]
         self.max_t = randomization.max_t_p_values(self.tests)
         self.one_sided = randomization.max_t_p_values(self.tests, one_sided=True)
         self.exact = [randomization.exact_sign_flip_p(t.diffs) for t in self.tests]
@@ -55,14 +55,14 @@ class BlockTests:
     def max_t_estimate(self, i):
         """The max-|T| p of endpoint ``i`` as a Monte Carlo estimate, told apart from the endpoint's own p and
         from the one-sided max-|T| p."""
-        raw, one = self.paper_scale(self.raw), self.paper_scale(self.one_sided)
+        raw, one = self.paper_scale(self.unadjusted), self.paper_scale(self.one_sided)
         return montecarlo.p_estimate(self.max_t[i], protocol.RANDOMIZATION, self.n_draws, alternatives=[
             ("without max-|T| (the endpoint's own p)", raw[i]), ("one-sided max-|T|", one[i])])
 
     def raw_estimate(self, i):
         """The endpoint's own p, judged against its exact p (integer statistics: no Monte Carlo error)."""
         paper = protocol.RANDOMIZATION.paper_draws
-        return montecarlo.p_estimate(self.raw[i], protocol.RANDOMIZATION, self.n_draws, exact=self.exact[i],
+        return montecarlo.p_estimate(self.unadjusted[i], protocol.RANDOMIZATION, self.n_draws, exact=self.exact[i],
                                      alternatives=[("one-sided", montecarlo.paper_estimator(self.exact_one_sided[i],
                                                                                             paper))])
 
@@ -87,7 +87,7 @@ def holm_family(chosen):
         return [tests.paper_scale(getattr(tests, which))[i] for tests, i in chosen]
     steps = randomization.holm_steps([tests.max_t[i] for tests, i in chosen])
     expected = randomization.holm(paper_column("max_t"))
-    no_max_t = randomization.holm(paper_column("raw"))
+    no_max_t = randomization.holm(paper_column("unadjusted"))
     one_sided = randomization.holm(paper_column("one_sided"))
     no_holm = paper_column("max_t")
     out = []
@@ -98,7 +98,7 @@ def holm_family(chosen):
             determining=determining_tests.max_t[determining_i],
             alternatives=[("without Holm (the block's max-|T| p)", no_holm[j]),
                           ("without max-|T| (Holm of the endpoints' own p)", no_max_t[j]),
-                          ("without max-|T| and Holm", tests.paper_scale(tests.raw)[chosen[j][1]]),
+                          ("without max-|T| and Holm", tests.paper_scale(tests.unadjusted)[chosen[j][1]]),
                           ("one-sided", one_sided[j])])
         out.append((adjusted, estimate))
     return out
@@ -119,10 +119,10 @@ def variant_values(ctx, block, tests, contrast_id=INFERENCE_CONTRAST):
         test = tests.tests[i]
         hit_diffs = randomization.family_differences(ctx.design, ctx.vector(base, "hit"), ctx.vector(var, "hit"))
         out += [Value(prefix + ".t_observed", test.observed, source=SOURCE),
-                Value(prefix + ".p_randomization", tests.raw[i], source=SOURCE, estimate=tests.raw_estimate(i)),
+                Value(prefix + ".p_randomization", tests.unadjusted[i], source=SOURCE, estimate=tests.raw_estimate(i)),
                 Value(prefix + ".p_exact", tests.exact[i], source=EXACT_SOURCE),
                 Value(prefix + ".p_randomization_within_3se_of_exact",
-                      randomization.within_monte_carlo_error(tests.raw[i], tests.exact[i], tests.n_draws),
+                      randomization.within_monte_carlo_error(tests.unadjusted[i], tests.exact[i], tests.n_draws),
                       source=EXACT_SOURCE),
                 Value(prefix + ".p_exact_hit", randomization.exact_sign_flip_p(hit_diffs), source=EXACT_SOURCE),
                 Value(prefix + ".p_max_t", tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i))]

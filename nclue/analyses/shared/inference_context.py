@@ -3,7 +3,6 @@ queries of v1's final copy, their families, the protocol's shared bootstrap draw
 each system's per-draw sums, memoised on the instrument.
 """
 
-from ...core import layout
 from ...core.structure import families
 from ...stats import bootstrap, protocol, randomization
 from .outcome_vectors import gold_sets, outcomes
@@ -64,7 +63,7 @@ class Context:
         return [scale * s / n for s in sums]
 
     def vector(self, sid, metric):
-        out = outcomes(self.inst, layout.ranking_path(sid, base=self.inst.base))
+        out = outcomes(self.inst, self.inst.spec.ranking(sid))
         return randomization.to_integer_units(getattr(out, metric))
 
     def sums(self, sid):

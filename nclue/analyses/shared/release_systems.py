@@ -5,7 +5,6 @@ displayed endpoint (paper section 3.3; docs/schema.md, docs/statistics.md#the-di
 systems.json is parsed and validated once, by :func:`nclue.core.loaders.load_systems`.
 """
 
-from ...core import layout
 from .outcome_vectors import outcomes
 
 
@@ -39,7 +38,7 @@ def displayed_variant(inst, block):
     first listed), as the paper chose it post hoc (section 3.3; docs/statistics.md#the-displayed-endpoint)."""
     best = None
     for var in block["variants"]:
-        count = sum(outcomes(inst, layout.ranking_path(var, base=inst.base)).success)
+        count = sum(outcomes(inst, inst.spec.ranking(var)).success)
         if best is None or count > best[1]:
             best = (var, count)
     return best[0]

@@ -18,9 +18,9 @@ from ...retrieval.index import build_corpus
 from ...retrieval.text import tokens
 from ..rankings import peak_memory, ranked_files
 
-FORM = layout.RAW_FORM      # the form every system ranks (docs/realpage.md#the-rankings)
-# the further forms the query-form systems rank; their raw form is their raw-form ranking (no second copy)
-FORMS = tuple(form for form in layout.QUERY_FORMS if form != FORM)
+# the further forms the query-form systems rank beside the raw form every system ranks
+# (docs/realpage.md#the-rankings); their raw column is their raw-form ranking (no second copy)
+FORMS = tuple(form for form in layout.QUERY_FORMS if form != layout.RAW)
 
 
 def systems_record():
@@ -46,4 +46,4 @@ def rank(pages_of, docids, catalog, inventory, queries, seed, log=print):
     corpus = build_corpus(docids, ((d, pages_of.pop(d)) for d in docids), tokens)
     log("realpage index: %d documents, %d pages, %d terms%s" % (
         corpus.docs.n, corpus.page_index.n, len(corpus.docs.postings), peak_memory()))
-    return ranked_files(corpus, inventory, seed, queries, catalog, layout.V3, FORMS, log=log, label="realpage ranked")
+    return ranked_files(corpus, inventory, seed, queries, catalog, layout.REALPAGE, FORMS, log=log, label="realpage ranked")

@@ -193,7 +193,7 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
     log("realpage: %d queries, %d construction qrel rows (%s)" % (len(queries), len(qrels), draws))
     records, final, removed, audit_info = v3_audit.audit(queries, qrels, inventory, catalog, pages_of, section_cid)
     changed = audit_info["pairs_with_grades_raised"]
-    genealogy = genealogy_record(layout.V3_COPIES, queries, ((qrels, [], 0), (final, removed, changed)),
+    genealogy = genealogy_record(layout.REALPAGE.copies, queries, ((qrels, [], 0), (final, removed, changed)),
                                  GENEALOGY_NOTE, synthetic=False)
     log("realpage audit: %d pairs searched, %d findings, %d repairs, %d queries removed" % (
         audit_info["pairs_searched"], len(records), audit_info["repairs"], len(removed)))
@@ -221,8 +221,8 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "strata": [{"first": first, "last": last, "rfcs": count} for first, last, count in strata],
     }
     if rankings:
-        info["rankings"] = {"form": v3_rankings.FORM, "systems": len(systems.SYSTEMS),
-                            "forms": list(v3_rankings.FORMS), "form_systems": len(systems.FORM_SYSTEMS)}
+        info["rankings"] = {"form": layout.RAW.key, "systems": len(systems.SYSTEMS),
+                            "forms": [form.key for form in v3_rankings.FORMS], "form_systems": len(systems.FORM_SYSTEMS)}
     ranked = v3_rankings.rank(pages_of, [d["docid"] for d in docs], catalog, inventory, queries, seed, log) \
         if rankings else []
     return {"corpus": docs, "conditions": [{k: v for k, v in c.items() if k != "mined"} for c in catalog],
@@ -230,9 +230,10 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
             "audit": records, "genealogy": genealogy, "build": info, "rankings": ranked}
 
 
-FILES = (("corpus", layout.V3_CORPUS), ("conditions", layout.V3_CONDITIONS), ("inventory", layout.V3_INVENTORY),
-         ("queries", layout.V3_QUERIES), ("qrels_construction", layout.V3_QRELS_CONSTRUCTION),
-         ("audit", layout.V3_AUDIT), ("qrels", layout.V3_QRELS))
+_V3 = layout.REALPAGE
+FILES = (("corpus", _V3.corpus), ("conditions", _V3.conditions), ("inventory", _V3.inventory),
+         ("queries", _V3.queries), ("qrels_construction", _V3.copy("construction").path),
+         ("audit", layout.V3_AUDIT), ("qrels", _V3.qrels))
 GENEALOGY_NOTE = (
     "RealPage's qrel copies: the construction copy from the miner's inventory, and the final copy (the construction "
     "copy with the automatic expanded-page audit's repairs applied, without the queries its drops and the page "
@@ -260,8 +261,8 @@ def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
         written.append(rel)
         ranked = True
     if ranked:
-        write_json(layout.abspath(out_root, layout.V3_SYSTEMS), v3_rankings.systems_record())
-        written.append(layout.V3_SYSTEMS)
-    write_json(layout.abspath(out_root, layout.V3_GENEALOGY), built["genealogy"])
-    write_json(layout.abspath(out_root, layout.V3_BUILD), built["build"])
-    return written + [layout.V3_GENEALOGY, layout.V3_BUILD]
+        write_json(layout.abspath(out_root, _V3.systems), v3_rankings.systems_record())
+        written.append(_V3.systems)
+    write_json(layout.abspath(out_root, _V3.genealogy), built["genealogy"])
+    write_json(layout.abspath(out_root, _V3.build), built["build"])
+    return written + [_V3.genealogy, _V3.build]
