@@ -196,8 +196,8 @@ def build(args):
             shutil.copytree(os.path.join(args.data, name), os.path.join(tmp, name))
         for name in ("MANIFEST.json", "SHA256SUMS"):
             shutil.copy(os.path.join(args.data, name), os.path.join(tmp, name))
-        _timed_build("RealPage build (--release v3) + freeze", [
-            sys.executable, "-m", "nclue", "build", "--release", "v3", "--packages", folder, "--out", tmp])
+        _timed_build("RealPage build (--target realpage) + freeze", [
+            sys.executable, "-m", "nclue", "build", "--target", "realpage", "--packages", folder, "--out", tmp])
 
 
 def _count_lines(path):

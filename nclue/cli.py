@@ -186,6 +186,11 @@ def _clean_outputs(out):
                 os.remove(os.path.join(ref, name))
 
 
+ALL_RELEASES = "all"            # export-pages --release all
+# what ``nclue build`` writes: the synthetic stand-in from its seeds, or RealPage from its packages
+STAND_IN, REALPAGE_TARGET = "stand-in", "realpage"
+BUILD_TARGETS = {STAND_IN: (layout.CROSSPAGE, layout.SOURCESHIFT), REALPAGE_TARGET: (layout.REALPAGE,)}
+
 BUILD_EPILOG = """configurations (docs/stand-in.md): full is the shipped stand-in at the paper's scale (minutes);
 mini has tens of documents (for tests); full_x2 and full_x4 double and quadruple the queries (for the
 scaling benchmark).  The build is deterministic: the same seeds give the same bytes on every
@@ -209,27 +214,33 @@ def build_parser(prog):
                    help="instrument root to write (default: the clone this nclue runs from; an installed package "
                         "needs --out)")
     p.add_argument("--no-freeze", action="store_true", help="write data only (no claims, no manifest)")
-    p.add_argument("--export-pages", metavar="DIR", help="also write the page text to DIR/pages.jsonl")
-    p.add_argument("--release", choices=("stand-in", "v3"), default="stand-in",
-                   help="stand-in: data/v1, data/v2 and data/audit from the seeds (default); v3: RealPage from the "
-                        "pinned doc-rfc packages (docs/realpage.md), leaving the stand-in as it is")
+    p.add_argument("--export-pages", metavar="DIR",
+                   help="with --target stand-in: also write the page text to DIR/pages.jsonl (RealPage's page text: "
+                        "nclue export-pages --release v3 --packages DIR)")
+    p.add_argument("--target", choices=tuple(BUILD_TARGETS), default=STAND_IN,
+                   help="%s: data/v1, data/v2 and data/audit from the seeds (default); %s: RealPage (data/v3) from "
+                        "the pinned doc-rfc packages (docs/realpage.md), leaving the stand-in as it is" % (
+                            STAND_IN, REALPAGE_TARGET))
     p.add_argument("--packages", metavar="DIR",
-                   help="with --release v3: the folder holding the eight pinned doc-rfc .deb files")
+                   help="with --target %s: the folder holding the eight pinned doc-rfc .deb files" % REALPAGE_TARGET)
     p.add_argument("--fetch", action="store_true",
-                   help="with --release v3: download the packages --packages lacks through a private apt "
-                        "configuration, then check them against their pinned SHA-256")
+                   help="with --target %s: download the packages --packages lacks through a private apt "
+                        "configuration, then check them against their pinned SHA-256" % REALPAGE_TARGET)
     p.add_argument("--realpage-seed", type=int, default=None, metavar="SEED",
-                   help="with --release v3: the sample's and the draws' seed (default 20230121)")
+                   help="with --target %s: the sample's and the draws' seed (default 20230121)" % REALPAGE_TARGET)
+    # --release names a release to score, export or re-run; the build's target is --target (refused with a hint)
+    p.add_argument("--release", default=None, help=argparse.SUPPRESS)
     return p
 
 
 def _build_v3(args):
-    """``--release v3``: data/v3 from the pinned packages (the stand-in's files are left as they are)."""
+    """``--target realpage``: data/v3 from the pinned packages (the stand-in's files are left as they are)."""
     import shutil
     from .builder.realpage import packages, settings as realpage_settings, v3_writer
 
     if not args.packages:
-        raise UsageError("--release v3 needs --packages DIR (the folder of the pinned doc-rfc .deb files)")
+        raise UsageError("--target %s needs --packages DIR (the folder of the pinned doc-rfc .deb files)" %
+                         REALPAGE_TARGET)
     seed = realpage_settings.SEED if args.realpage_seed is None else args.realpage_seed
     if seed < 0:
         raise UsageError("--realpage-seed must be non-negative")
@@ -261,11 +272,17 @@ def cmd_build(argv, prog):
             raise UsageError("this nclue is an installed package, not a clone, so there is no checkout to rebuild; "
                              "pass --out DIR")
     os.makedirs(args.out, exist_ok=True)
-    if args.release == "v3":
+    if args.release is not None:
+        raise UsageError("build takes --target %s (--release names the release that score, reproduce-run and the "
+                         "exports read)" % "|".join(BUILD_TARGETS))
+    if args.target == REALPAGE_TARGET:
+        if args.export_pages:
+            raise UsageError("--export-pages goes with --target %s; RealPage's page text comes from its packages: "
+                             "nclue export-pages OUT --release %s --packages DIR" % (STAND_IN, layout.REALPAGE.name))
         _build_v3(args)
     else:
         if args.packages or args.fetch or args.realpage_seed is not None:
-            raise UsageError("--packages, --fetch and --realpage-seed go with --release v3")
+            raise UsageError("--packages, --fetch and --realpage-seed go with --target %s" % REALPAGE_TARGET)
         _clean_outputs(args.out)
         write_all(args.out, CONFIGS[args.config], args.seed, args.shift_seed)
     if not args.no_freeze:
@@ -298,41 +315,61 @@ def cmd_freeze(argv, prog):
     return 0
 
 
-EXPORT_PAGES_EPILOG = """each line of OUT/pages.jsonl is {"docid", "page", "text", "synthetic"}: the page text
-the stand-in's documents are rendered from, so that an external retriever can index it and be
-scored with `nclue score` (docs/usage.md#page-text-for-your-retriever).  OUT is created; it may not
-lie inside the release, and an existing file there is replaced only when it is a regular file,
-never through a link.
-exit codes: 0 written; 2 bad arguments, no data root or a refused output."""
+EXPORT_PAGES_EPILOG = """each line of the page-text file is {"docid", "page", "text", "synthetic"} (pages 1-based): the
+page text a release's documents are made of, so that an external retriever can index it and be scored
+with `nclue score` (docs/usage.md#page-text-for-your-retriever).  The stand-in's text (v1, v2) is
+regenerated from its seeds; RealPage's (v3) is read from the pinned doc-rfc packages given by
+--packages and checked page by page against the SHA-256 its corpus records
+(docs/usage.md#score-your-retriever-on-realpage).  The files: %s.  Progress goes to stderr.
+OUT is created; it may not lie inside the release, and an existing file there is replaced only when
+it is a regular file, never through a link.
+exit codes: 0 written; 1 a release file failed verification; 2 bad arguments, no data root, a
+missing or damaged package, a page whose text is not the released one, or a refused output."""
 
 
 def export_pages_parser(prog):
-    p = _Parser(prog=prog, description="Write the stand-in's page text (JSON Lines) for external retrievers.",
-                epilog=EXPORT_PAGES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    files = ", ".join("%s -> OUT/%s" % (r.name, r.pages_export) for r in layout.RELEASES.values())
+    p = _Parser(prog=prog, description="Write a release's page text (JSON Lines) for external retrievers.",
+                epilog=EXPORT_PAGES_EPILOG % files, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("out", metavar="OUT", help="output folder (created; never inside the release)")
     _data_option(p)
-    p.add_argument("--release", choices=layout.RELEASE_NAMES + ("all",), default="v1",
-                   help="v1 -> OUT/%s, v2 -> OUT/%s, all -> both (default v1)" % (
-                       layout.CROSSPAGE.pages_export, layout.SOURCESHIFT.pages_export))
+    p.add_argument("--release", choices=layout.RELEASE_NAMES + (ALL_RELEASES,), default=layout.CROSSPAGE.name,
+                   help="%s; %s: every release (default %s)" % (files, ALL_RELEASES, layout.CROSSPAGE.name))
+    p.add_argument("--packages", metavar="DIR", default=None,
+                   help="the folder of the pinned doc-rfc .deb files, for the releases whose text comes from "
+                        "them (%s)" % ", ".join(r.name for r in layout.releases_with(layout.TEXT_FROM_PACKAGES)))
     return p
 
 
 def cmd_export(argv, prog):
-    from .builder.export import export_pages_v1, export_pages_v2
+    from .builder.export import export_pages
+    from .core.instrument import Instrument
     from .harness.locate import data_root
     from .harness.outputs import ReleaseGuard, check_output_dir, check_output_in
+    from .harness.score import verify_inputs
 
     args = export_pages_parser(prog).parse_args(argv)
     root = data_root(args.data)
     check_output_dir(args.out, root, "page text")
     guard = ReleaseGuard(root)
-    for release in layout.releases_with(layout.TEXT_FROM_SEEDS):
-        if args.release in (release.name, "all"):
-            check_output_in(args.out, release.pages_export, root, "the page text")
-    if args.release in ("v1", "all"):
-        STDOUT.write("wrote %s\n" % export_pages_v1(root, args.out, guard))
-    if args.release in ("v2", "all"):
-        STDOUT.write("wrote %s\n" % export_pages_v2(root, args.out, guard))
+    wanted = [r for r in layout.RELEASES.values() if args.release in (r.name, ALL_RELEASES)]
+    if args.packages is None and any(r.can(layout.TEXT_FROM_PACKAGES) for r in wanted):
+        needs = [r for r in wanted if r.can(layout.TEXT_FROM_PACKAGES)]
+        raise UsageError("%s's page text is read from its pinned packages: give --packages DIR (the folder of the "
+                         "eight doc-rfc .deb files; `nclue build --target realpage --fetch --packages DIR` fills "
+                         "it)%s" % (", ".join(r.title for r in needs), "" if args.release != ALL_RELEASES else
+                                    ", or name one release with --release"))
+    if args.packages is not None and not any(r.can(layout.TEXT_FROM_PACKAGES) for r in wanted):
+        raise UsageError("--packages goes with %s (the releases whose text comes from packages)" % ", ".join(
+            "--release " + r.name for r in layout.releases_with(layout.TEXT_FROM_PACKAGES)))
+    for release in wanted:
+        check_output_in(args.out, release.pages_export, root, "the page text")
+    inst = Instrument(root)
+    for release in wanted:
+        verify_inputs(inst.release(release), [release.corpus, release.build], purpose="export the page text of")
+        STDOUT.write("wrote %s\n" % export_pages(
+            root, release, args.out, packages=args.packages if release.can(layout.TEXT_FROM_PACKAGES) else None,
+            guard=guard, progress=lambda line: STDERR.write(line + "\n")))
     return 0
 
 

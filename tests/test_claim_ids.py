@@ -1,6 +1,6 @@
 """Claim ids are declared once, as templates with named parts (nclue/core/claim_ids.py; docs/claims.md#claim-ids):
 every frozen claim is built by its analysis's templates, freeze refuses one that is not, and no module outside
-the declarations and the analyses spells a claim id or takes one apart."""
+the declarations (the analyses included) spells a claim id or takes one apart."""
 
 import ast
 import json
@@ -16,9 +16,10 @@ from nclue.core.claim_ids import AGREEMENT, SCORECARD, V2_DIRECTION, ClaimId, Cl
 
 PACKAGE_DIR = os.path.dirname(nclue.__file__)
 REPO = os.path.dirname(PACKAGE_DIR)
-# where ids are spelled: the table itself, and the analyses that build the values the templates describe
-DECLARING = (os.path.join("core", "claim_ids.py"), "analyses" + os.sep)
-ID_PREFIXES = ("v1.", "v2.", "audit.", "paper.", "release.")
+# where ids are spelled: the table itself
+DECLARING = (os.path.join("core", "claim_ids.py"),)
+# the first segment of every claim id: a release, the label audit, the paper audit, the release's consistency
+ID_PREFIXES = tuple(name + "." for name in ("v1", "v2", "v3", "audit", "paper", "release"))
 
 
 def _frozen():
@@ -40,7 +41,7 @@ def test_every_frozen_claim_is_built_by_its_own_analysis_templates_and_no_templa
 def test_freeze_refuses_a_claim_whose_id_no_template_builds():
     from nclue.harness.freeze import FreezeError, _check_claim_ids
 
-    analysis = REGISTRY["v1.scorecard"]
+    analysis = REGISTRY[SCORECARD.analysis_on("v1")]
     good = [(Value("v1.scorecard.bm25_and.no_gold", 1.0), [])]
     _check_claim_ids("v1.scorecard", analysis, good)                  # passes silently
     for stray in ("v1.scorecard.bm25_and.no_gold_at_10", "v1.scorecard.bm25_and", "v1.matrix.bm25_and.no_gold"):
@@ -49,19 +50,36 @@ def test_freeze_refuses_a_claim_whose_id_no_template_builds():
 
 
 def test_a_template_builds_checks_and_takes_apart_ids_by_hand_worked_cases():
-    assert SCORECARD(system="bm25_and", measure="no_gold") == "v1.scorecard.bm25_and.no_gold"
-    assert SCORECARD.match("v1.scorecard.bm25_and.no_gold") == {"system": "bm25_and", "measure": "no_gold"}
+    v1 = SCORECARD.on("v1")
+    assert v1(system="bm25_and", measure="no_gold") == "v1.scorecard.bm25_and.no_gold"
+    assert v1.match("v1.scorecard.bm25_and.no_gold") == {"system": "bm25_and", "measure": "no_gold"}
+    assert v1.match("v3.scorecard.bm25_and.no_gold") is None                  # the release is written in
+    assert SCORECARD.match("v3.scorecard.bm25_and.no_gold") == {"release": "v3", "system": "bm25_and",
+                                                               "measure": "no_gold"}
+    assert SCORECARD.match("v2.scorecard.bm25_and.no_gold") is None           # v2 has no scorecard
     assert SCORECARD.match("v1.scorecard.bm25_and.no_gold.x") is None
     assert SCORECARD.match("v1.scorecard.bm25_and.gold_hit") is None          # not a declared measure
-    assert SCORECARD(system="{row}", measure="%s") == "v1.scorecard.{row}.%s"  # placeholders pass
+    assert v1(system="{row}", measure="%s") == "v1.scorecard.{row}.%s"        # placeholders pass
+    # a table frozen once per release: its analysis is named by the release part of each id
+    assert SCORECARD.copies == {"v1": "v1.scorecard", "v3": "v3.scorecard"}
+    assert claim_ids.analysis_of("v3.scorecard.bm25_and.no_gold") == "v3.scorecard"
+    assert claim_ids.analysis_of("v3.inference.design.seed") == "v3.inference.bootstrap"
+    assert claim_ids.unmatched("v3.scorecard", ["v1.scorecard.bm25_and.no_gold", "v3.scorecard.bm25_and.no_gold"]) \
+        == ["v1.scorecard.bm25_and.no_gold"]
+    assert SCORECARD.on("v3") is SCORECARD.on("v3") and SCORECARD.on("v3").analysis == "v3.scorecard"
     assert AGREEMENT.bind(stage="initial")("pairs") == "audit.agreement.initial.pairs"
     assert V2_DIRECTION.on("construction")(direction="scale", statistic="v1_delta") == \
         "v2.directions.construction.scale.v1_delta"
     assert V2_DIRECTION.match("v2.directions.s0.scale.v1_delta")["analysis"] == "v2.directions.s0"
-    for call, message in ((lambda: SCORECARD(system="bm25_and"), "missing part measure"),
-                          (lambda: SCORECARD(system="bm25_and", measure="no_gold", form="raw"), "no part form"),
-                          (lambda: SCORECARD(system="bm 25", measure="no_gold"), "not a name of the pattern"),
-                          (lambda: SCORECARD(system=3, measure="no_gold"), "system must be a str"),
+    for call, message in ((lambda: v1(system="bm25_and"), "missing part measure"),
+                          (lambda: v1(system="bm25_and", measure="no_gold", form="raw"), "no part form"),
+                          (lambda: v1(system="bm 25", measure="no_gold"), "not a name of the pattern"),
+                          (lambda: v1(system=3, measure="no_gold"), "system must be a str"),
+                          (lambda: SCORECARD(system="bm25_and", measure="no_gold"), "missing part release"),
+                          (lambda: SCORECARD(release="v2", system="bm25_and", measure="no_gold"),
+                           "release 'v2' is not one of v1, v3"),
+                          (lambda: SCORECARD.on("v2"), r"no copy 'v2' \(its copies are v1, v3\)"),
+                          (lambda: AGREEMENT.on("v1"), "no copy 'v1'"),
                           (lambda: AGREEMENT(stage="final", statistic="pairs"), "stage 'final' is not one of"),
                           (lambda: AGREEMENT("pairs"), "a positional value fills the one part left"),
                           (lambda: V2_DIRECTION.on("final"), "no copy 'final'"),
@@ -78,11 +96,15 @@ def _id_literals(path):
             and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
     out = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+            node = node.values[0]           # an f-string: its literal start
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
             text = node.value
-            if text.startswith(ID_PREFIXES) and " " not in text and "/" not in text:
+            # a file name of the release ("audit.jsonl") is not an id
+            if text.startswith(ID_PREFIXES) and " " not in text and "/" not in text and \
+                    not text.endswith((".json", ".jsonl")):
                 out.append((node.lineno, text))
-    return out
+    return sorted(set(out))
 
 
 def _outside_the_declarations():
@@ -103,14 +125,16 @@ def test_the_literal_scan_finds_a_spelled_id_a_prefix_and_a_pattern(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text('"""v1.scorecard.bm25_and.no_gold in a docstring is prose."""\n'
                      'A = "v1.scorecard.bm25_and.no_gold"\nB = "audit.policy."\nC = "v2.forms.%s.raw.no_gold"\n'
-                     'D = "v1.inference (Table 5 intervals)"\n')
-    assert [text for _, text in _id_literals(str(probe))] == [
-        "v1.scorecard.bm25_and.no_gold", "audit.policy.", "v2.forms.%s.raw.no_gold"]
+                     'D = "v1.inference (Table 5 intervals)"\nE = "v3.matrix"\nF = f"v3.contrasts.{x}.base"\n'
+                     'G = "audit.jsonl"\n')
+    assert sorted(text for _, text in _id_literals(str(probe))) == sorted([
+        "v1.scorecard.bm25_and.no_gold", "audit.policy.", "v2.forms.%s.raw.no_gold", "v3.matrix", "v3.contrasts."])
 
 
 # the only dotted splits outside the declarations: they take apart paper number ids and table names
-# (nclue.paperaudit.numbers), never a claim id; a new one is reviewed here
-DOTTED_SPLITS = {"harness/published.py": 2, "paperaudit/results.py": 1, "paperaudit/numbers.py": 1,
+# (nclue.paperaudit.numbers) and an analysis name's first segment (its release part), never a claim id; a new one
+# is reviewed here
+DOTTED_SPLITS = {"analyses/base.py": 1, "harness/published.py": 2, "paperaudit/results.py": 1, "paperaudit/numbers.py": 1,
                  "paperaudit/crosswalk.py": 1}
 
 

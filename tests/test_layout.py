@@ -167,6 +167,30 @@ def test_the_path_test_finds_a_released_path_literal(tmp_path):
     assert [text for _, text in _strings_outside_docstrings(str(probe))] == ["data/v1/qrels.jsonl"]
 
 
+def _spelled_forms(path):
+    """``(line, text)`` of every string constant outside docstrings that is a query form's key or label
+    (``"raw"``, ``"clean_v2"``, ``"clean"``, ``"natural"``): a query form is a value declared in core/layout.py."""
+    from nclue.core import layout
+
+    words = set(layout.FORM_KEYS) | {form.label for form in layout.QUERY_FORMS}
+    return [(lineno, text) for lineno, text in _strings_outside_docstrings(path) if text in words]
+
+
+def test_query_forms_are_spelled_only_in_core_layout():
+    # issue 52: a query form is a value (layout.RAW, CLEAN, NATURAL); no module outside its declaration spells one
+    layout_py = os.path.join(PACKAGE_DIR, "core", "layout.py")
+    found = ["%s:%d: %r" % (module, lineno, text) for module, (path, _) in sorted(_modules().items())
+             if path != layout_py for lineno, text in _spelled_forms(path)]
+    assert found == []
+
+
+def test_the_form_scan_finds_a_spelled_form(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""the raw form in a docstring is prose."""\nA = "raw"\nB = "clean_v2"\nC = "natural"\n'
+                     'D = "rawest"\n')
+    assert [text for _, text in _spelled_forms(str(probe))] == ["raw", "clean_v2", "natural"]
+
+
 # analyses/ is one floor: an analysis module imports no other analysis, only the shared pieces below
 # (docs/architecture.md): base, and the shared package, whose modules import base and each other only
 ANALYSIS_SHARED = {"base": set(), "shared": {"base"}}

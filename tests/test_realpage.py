@@ -64,7 +64,7 @@ def test_a_pinned_package_yields_its_rfc_texts_and_metadata(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("case,expected", [
-    ("missing", "missing (package doc-rfc-std=20230121-1; `nclue build --release v3 --fetch` downloads it"),
+    ("missing", "missing (package doc-rfc-std=20230121-1; `nclue build --target realpage --fetch` downloads it"),
     ("wrong hash", "sha256 expected "),
     ("symlink", "a symbolic link"),
 ])
@@ -425,12 +425,18 @@ def test_the_construction_on_a_small_package_is_deterministic_and_verifies(tmp_p
         assert [json.loads(line)["qid"] for line in first[rel].splitlines()] == list(queries)
 
 
-def test_build_release_v3_refuses_bad_arguments_without_a_traceback(tmp_path):
-    cases = [(["--release", "v3"], "--release v3 needs --packages DIR"),
-             (["--release", "v3", "--packages", str(tmp_path / "none")], "not a folder"),
-             (["--release", "v3", "--packages", str(tmp_path), "--realpage-seed", "-1"], "must be non-negative"),
-             (["--packages", str(tmp_path)], "--packages, --fetch and --realpage-seed go with --release v3"),
-             (["--release", "v3", "--packages", str(tmp_path), "--no-freeze"], "missing (package doc-rfc-")]
+def test_build_realpage_refuses_bad_arguments_without_a_traceback(tmp_path):
+    cases = [(["--target", "realpage"], "--target realpage needs --packages DIR"),
+             (["--target", "realpage", "--packages", str(tmp_path / "none")], "not a folder"),
+             (["--target", "realpage", "--packages", str(tmp_path), "--realpage-seed", "-1"], "must be non-negative"),
+             (["--packages", str(tmp_path)], "--packages, --fetch and --realpage-seed go with --target realpage"),
+             (["--target", "realpage", "--packages", str(tmp_path), "--no-freeze"], "missing (package doc-rfc-"),
+             # the build's target is not a release: the old spelling is refused with the right option named
+             (["--release", "v3", "--packages", str(tmp_path)], "build takes --target stand-in|realpage"),
+             # RealPage's page text comes from its packages, not from the stand-in's seeds
+             (["--target", "realpage", "--packages", str(tmp_path), "--export-pages", str(tmp_path / "p")],
+              "nclue export-pages OUT --release v3 --packages DIR"),
+             (["--target", "v3"], "invalid choice: 'v3'")]
     for args, expected in cases:
         proc = subprocess.run([sys.executable, "-m", "nclue", "build", "--out", str(tmp_path / "out")] + args,
                               capture_output=True, text=True, cwd=REPO)

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import REPO, assert_run_fails_naming, read_rows, reproduce_report, resign, write_rows
 from nclue.analyses import REGISTRY
-from nclue.analyses.realpage_replication import MARGIN_SE, VERDICTS, direction, verdict
+from nclue.analyses.replication import MARGIN_SE, VERDICTS, direction, verdict
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
 
@@ -177,7 +177,7 @@ def test_the_table5_contrasts_and_the_displayed_variants_match_separate_code(shi
 
 def test_the_families_are_the_distinct_gold_sets(shipped):
     golds = {q: frozenset(d for d, g in shipped.grades[q].items() if g == n) for q, n in shipped.n.items()}
-    inference = _claims(REPO, "v3.inference")
+    inference = _claims(REPO, "v3.inference.bootstrap")
     assert inference["v3.inference.design.queries"]["value"] == len(shipped.n) == 988
     # a family: the queries with exactly the same gold set (docs/statistics.md#family-clustered-bootstrap)
     assert inference["v3.inference.design.families"]["value"] == len(set(golds.values()))

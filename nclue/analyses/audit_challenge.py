@@ -14,6 +14,7 @@ docs/analyses.md#auditchallenge).
 """
 
 from ..core import layout
+from ..core.claim_ids import CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION
 from ..labelaudit import challenge as rules
 from ..labelaudit import challenge_score
 from .base import Analysis, Unit, Value
@@ -50,33 +51,34 @@ def _selection(inst):
     def first(items, what):
         return "" if not items else "%s %s (%d in all)" % (what, items[0], len(items))
     return [
-        Value("audit.challenge.targets", len(recorded), source=SRC),
-        Value("audit.challenge.targets_rederived", len(derived), source=SRC),
-        Value("audit.challenge.targets_missing", len(missing), source=SRC, detail=first(missing, "not in the key:")),
-        Value("audit.challenge.targets_extra", len(extra), source=SRC, detail=first(extra, "not a target by the rule:")),
-        Value("audit.challenge.gap_change_mismatches", len(wrong_change), source=SRC, detail=first(wrong_change, "")),
-        Value("audit.challenge.rank_mismatches", len(wrong_rank), source=SRC, detail=first(wrong_rank, "pair")),
-        Value("audit.challenge.controls", len(controls), source=SRC),
-        Value("audit.challenge.controls_expected", rules.n_controls(len(derived)), source=SRC),
-        Value("audit.challenge.controls_outside_frame", len(outside), source=SRC,
+        Value(CHALLENGE("targets"), len(recorded), source=SRC),
+        Value(CHALLENGE("targets_rederived"), len(derived), source=SRC),
+        Value(CHALLENGE("targets_missing"), len(missing), source=SRC, detail=first(missing, "not in the key:")),
+        Value(CHALLENGE("targets_extra"), len(extra), source=SRC, detail=first(extra, "not a target by the rule:")),
+        Value(CHALLENGE("gap_change_mismatches"), len(wrong_change), source=SRC, detail=first(wrong_change, "")),
+        Value(CHALLENGE("rank_mismatches"), len(wrong_rank), source=SRC, detail=first(wrong_rank, "pair")),
+        Value(CHALLENGE("controls"), len(controls), source=SRC),
+        Value(CHALLENGE("controls_expected"), rules.n_controls(len(derived)), source=SRC),
+        Value(CHALLENGE("controls_outside_frame"), len(outside), source=SRC,
               detail=first(outside, "in a system's top 10:")),
-        Value("audit.challenge.pairs", len(rec.pairs), source=SRC),
-        Value("audit.challenge.conditions", sum(p.n for p in rec.pairs.values()), source=SRC),
+        Value(CHALLENGE("pairs"), len(rec.pairs), source=SRC),
+        Value(CHALLENGE("conditions"), sum(p.n for p in rec.pairs.values()), source=SRC),
     ]
 
 
 def _protocol(inst):
     rec = challenge_records(inst)
     decided, tally, picks, duplicates = challenge_score.decide(rec)
-    out = [Value("audit.challenge.protocol.%s" % k, v, source=SRC, detail=tally.get("first_problem", "")
+    protocol = CHALLENGE_SECTION.bind(section="protocol")
+    out = [Value(protocol(k), v, source=SRC, detail=tally.get("first_problem", "")
                  if k.endswith(("missing", "unneeded", "mismatches", "streams", "streams_collapsed")) else "")
            for k, v in sorted(tally.items()) if k not in ("first_problem", "error")]
     if decided is None:
-        out.append(Value("audit.challenge.protocol.unique_stream_error", 1, source=SRC, detail=tally["error"]))
+        out.append(Value(protocol("unique_stream_error"), 1, source=SRC, detail=tally["error"]))
     dup_kept = sorted(set(duplicates.values()))
     for name, count in sorted(picks.items()):
         label = "duplicate_collapsed" if name in dup_kept else "other"
-        out.append(Value("audit.challenge.protocol.tiebreak_selects_%s_stream" % label, count, source=SRC,
+        out.append(Value(protocol("tiebreak_selects_%s_stream" % label), count, source=SRC,
                          detail="stream %s" % name))
     return out
 
@@ -84,14 +86,15 @@ def _protocol(inst):
 def _decisions(inst):
     rec = challenge_records(inst)
     decided = challenge_score.decide(rec)[0]
+    decisions = CHALLENGE_SECTION.bind(section="decisions")
     if decided is None:
-        return [Value("audit.challenge.decisions.rederivable", False, source=SRC,
+        return [Value(decisions("rederivable"), False, source=SRC,
                       detail="the response streams do not collapse to two")]
     counts, transitions, first = challenge_score.outcomes(rec, decided)
-    out = [Value("audit.challenge.decisions.%s" % k, v, source=SRC, detail=first if k == "decision_mismatches" else "")
+    out = [Value(decisions(k), v, source=SRC, detail=first if k == "decision_mismatches" else "")
            for k, v in sorted(counts.items())]
     for role in sorted(transitions):
-        out += [Value("audit.challenge.transition.%s.%s" % (role, k.replace("->", "_to_")), v, source=SRC)
+        out += [Value(CHALLENGE_TRANSITION(arm=role, statistic=k.replace("->", "_to_")), v, source=SRC)
                 for k, v in sorted(transitions[role].items())]
     return out
 
@@ -107,4 +110,4 @@ def _units(inst):
             Unit("decisions", inputs, lambda: _decisions(inst))]
 
 
-ANALYSES = [Analysis("audit.challenge", "construction", SRC, _units)]
+ANALYSES = [Analysis(CHALLENGE.analysis, "construction", SRC, _units)]

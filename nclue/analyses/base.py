@@ -76,3 +76,12 @@ class Analysis:
 
     def units(self, inst):
         return self._units(inst)
+
+
+def per_release(template, level, source, units):
+    """One :class:`Analysis` per release ``template`` is frozen on (:attr:`nclue.core.claim_ids.ClaimId.copies`:
+    ``{release name: analysis}``), in that order: its name the template's analysis on the release, its units
+    ``units(release instrument)`` on the instrument of that release (:meth:`nclue.core.instrument.Instrument.release`).
+    A table written once runs on every release that has its inputs (docs/recipes.md#a-paper-table)."""
+    return [Analysis(template.analysis_on(name), level, source, lambda inst, name=name: units(inst.release(name)))
+            for name in template.copies]

@@ -23,6 +23,7 @@ stratified audit's v1 decisions applied:
 """
 
 from ..core import layout
+from ..core.claim_ids import GENEALOGY, GENEALOGY_COPY
 from ..core.verify import derive_qrels, distinct_page_valid, single_page_solvable, verify
 from ..labelaudit import challenge_score
 from ..labelaudit import audit_scoring
@@ -92,19 +93,20 @@ def derived_final(inst):
     return inst.memo("genealogy:final", build)
 
 
-def _compare(prefix, derived, removed, changed, release, copy, src=SRC):
+def _compare(derived, removed, changed, release, copy, src=SRC):
     """The claims of one re-derived copy against its file and its genealogy record."""
+    claim = GENEALOGY_COPY.on(release.spec.name).bind(copy=copy.name)
     diffs = audit_scoring.qrel_differences(derived, release.qrels(copy))
     stage = release.genealogy()[copy.name]
     recorded = sorted(stage.removed_queries)
     genealogy = copy.genealogy
-    out = [Value(prefix + ".rederived_rows", sum(len(g) for g in derived.values()), source=src),
-           Value(prefix + ".qrel_differences", len(diffs), source=src, detail=_detail(diffs, copy.path)),
-           Value(prefix + ".removed_queries", len(removed), source=src, detail=", ".join(removed[:8])),
-           Value(prefix + ".removed_queries_differences", len(set(removed) ^ set(recorded)), source=src,
+    out = [Value(claim("rederived_rows"), sum(len(g) for g in derived.values()), source=src),
+           Value(claim("qrel_differences"), len(diffs), source=src, detail=_detail(diffs, copy.path)),
+           Value(claim("removed_queries"), len(removed), source=src, detail=", ".join(removed[:8])),
+           Value(claim("removed_queries_differences"), len(set(removed) ^ set(recorded)), source=src,
                  detail="" if removed == recorded else "re-derived %s, %s lists %s" % (
                      removed[:4], genealogy, recorded[:4])),
-           Value(prefix + ".grades_changed", changed, source=src)]
+           Value(claim("grades_changed"), changed, source=src)]
     return out
 
 
@@ -119,7 +121,7 @@ def _record(release, changed, src):
         for field, value in sorted(found.items()):
             if getattr(stage, field) != value:
                 wrong.append("%s.%s: file %d, recomputed %d" % (copy.name, field, getattr(stage, field), value))
-    return [Value("%s.genealogy.record_disagreements" % release.spec.name, len(wrong),
+    return [Value(GENEALOGY.on(release.spec.name)(statistic="record_disagreements"), len(wrong),
                   source=release.spec.genealogy, detail="; ".join(wrong[:6]))]
 
 
@@ -145,10 +147,11 @@ def _final_gates(inst):
             if (solvable or not valid) and not first:
                 first = "%s / %s: %s" % (qid, docid, "single-page-solvable" if solvable else
                                          "no distinct-page assignment")
-    return [Value("v1.genealogy.final.golds", golds, source=V1_SRC),
-            Value("v1.genealogy.final.repaired_golds", repaired, source=V1_SRC),
-            Value("v1.genealogy.final.single_page_solvable_golds", sps, source=V1_SRC, detail=first),
-            Value("v1.genealogy.final.golds_failing_a_gate", failing, source=V1_SRC, detail=first)]
+    claim = GENEALOGY_COPY.on(v1.spec.name).bind(copy="final")
+    return [Value(claim("golds"), golds, source=V1_SRC),
+            Value(claim("repaired_golds"), repaired, source=V1_SRC),
+            Value(claim("single_page_solvable_golds"), sps, source=V1_SRC, detail=first),
+            Value(claim("golds_failing_a_gate"), failing, source=V1_SRC, detail=first)]
 
 
 def _v1_units(inst):
@@ -157,7 +160,7 @@ def _v1_units(inst):
 
     def final():
         qrels, removed, changed = derived_final(inst)
-        return _compare("v1.genealogy.final", qrels, removed, changed, v1, copies["final"], V1_SRC)
+        return _compare(qrels, removed, changed, v1, copies["final"], V1_SRC)
 
     def record():
         return _record(v1, {"construction": 0, "final": derived_final(inst)[2]}, V1_SRC)
@@ -178,16 +181,17 @@ def _units(inst):
     def construction():
         diffs = verify(v2.queries(), v2.inventory(), v2.qrels(copies["construction"]))
         detail = "; ".join(str(d) for d in diffs[:8])
-        return [Value("v2.genealogy.construction.rederived_qrel_differences", len(diffs), source=SRC, detail=detail),
-                Value("v2.genealogy.construction.queries", len(v2.queries()), source=SRC)]
+        claim = GENEALOGY_COPY.on(v2.spec.name).bind(copy="construction")
+        return [Value(claim("rederived_qrel_differences"), len(diffs), source=SRC, detail=detail),
+                Value(claim("queries"), len(v2.queries()), source=SRC)]
 
     def s0():
         qrels, removed, changed = derived_s0(inst)
-        return _compare("v2.genealogy.s0", qrels, removed, changed, v2, copies["s0"])
+        return _compare(qrels, removed, changed, v2, copies["s0"])
 
     def s():
         qrels, removed, changed = derived_s(inst)
-        return _compare("v2.genealogy.s", qrels, removed, changed, v2, copies["s"])
+        return _compare(qrels, removed, changed, v2, copies["s"])
 
     def record():
         return _record(v2, {"construction": 0, "s0": derived_s0(inst)[2], "s": derived_s(inst)[2]}, SRC)
@@ -208,5 +212,6 @@ def _has_v2(inst):
     return inst.exists(layout.V2_QUERIES) or inst.exists(layout.V2_SYSTEMS)
 
 
-ANALYSES = [Analysis("v1.genealogy", "construction", V1_SRC, _v1_units),
-            Analysis("v2.genealogy", "construction", SRC, lambda inst: _units(inst) if _has_v2(inst) else [])]
+ANALYSES = [Analysis(GENEALOGY.analysis_on(layout.CROSSPAGE.name), "construction", V1_SRC, _v1_units),
+            Analysis(GENEALOGY.analysis_on(layout.SOURCESHIFT.name), "construction", SRC,
+                     lambda inst: _units(inst) if _has_v2(inst) else [])]

@@ -1,47 +1,57 @@
-"""Inference level (paper section 3.4, Table 5; supplement sections 3-4).
+"""Inference level (paper section 3.4, Table 5; supplement sections 3-4), once per release whose claim-id
+templates name it (:mod:`nclue.core.claim_ids`; docs/statistics.md):
 
-* family-clustered 95% percentile bootstrap (1,000 draws over exact-gold-set
-  families) of every raw-matrix system's n-Clue Score, Gold Hit and Gold-NDCG;
-* paired intervals of every block contrast on the same draws;
-* paired randomization (10,000 whole-family sign flips, shared by every
-  contrast) of Delta Score; single-step max-|T| over each block's tried
-  endpoints; Holm across the blocks for the displayed endpoint (the
-  highest raw-form Score, chosen as the paper chose it; the choice is a claim).
+* ``<release>.inference.bootstrap``: family-clustered 95% percentile bootstrap (1,000 draws over exact-gold-set
+  families) of every raw-matrix system's n-Clue Score, Gold Hit and Gold-NDCG, and the design;
+* ``<release>.inference.contrasts``: paired intervals of every block contrast on the same draws; paired
+  randomization (10,000 whole-family sign flips, shared by every contrast) of Delta Score; single-step max-|T|
+  over each block's tried endpoints; Holm across the blocks for the displayed endpoint (the highest raw-form
+  Score, chosen as the paper chose it; the choice is a claim); and the paper's own Holm family, each Table 5
+  row's named variant (through the crosswalk);
+* ``<release>.inference.masking``: Table S5a's paired intervals.
 
 Seeds: the paper's selection seed 11, split by label with
 :func:`nclue.core.rng.derive` ("bootstrap", "randomization").
 """
 
 from ..core import layout
+from ..core.claim_ids import BOOTSTRAP, BOOTSTRAP_SETUP, INFERENCE_BLOCK, INFERENCE_CONTRAST, INFERENCE_MASKING, PAPER_BLOCK
 from ..core.structure import families
 from ..paperaudit import roles
 from ..paperaudit.crosswalk import load as load_crosswalk
 from ..stats import bootstrap, protocol
-from .base import Analysis, Unit, Value
+from .base import Unit, Value, per_release
 from .shared.block_inference import SOURCE, block_tests, displayed, holm_family, interval_values, variant_values
 from .shared.inference_context import METRICS, context, unit_scale
-from .shared.outcome_vectors import SCORE_INPUTS, gold_sets
-from .shared.release_systems import contrasts, masked_systems
+from .shared.outcome_vectors import gold_sets
+from .shared.release_systems import contrasts, masked_systems, ranked, system_ids
+
+
+def bootstrap_values(inst, sid):
+    """The family bootstrap intervals of one system's n-Clue Score, Gold Hit and Gold-NDCG (points)."""
+    ctx = context(inst)
+    out = []
+    for name, metric in METRICS:
+        claim = BOOTSTRAP.on(inst.spec.name).bind(system=sid, metric=name)
+        out += interval_values(claim, "", ctx.distribution(metric, sid), protocol.BOOTSTRAP, SOURCE)
+    return out
+
+
+def design_values(inst):
+    """The inference's design: families, evaluation queries, draws and the seed they come from."""
+    ctx, claim = context(inst), BOOTSTRAP_SETUP.on(inst.spec.name)
+    return [Value(claim(statistic), value, source=SOURCE) for statistic, value in (
+        ("families", ctx.design.n_families), ("queries", len(ctx.qids)),
+        ("bootstrap_draws", protocol.BOOTSTRAP.n_draws), ("randomization_draws", protocol.RANDOMIZATION.n_draws),
+        ("seed", protocol.STATISTICS_SEED))]
 
 
 def _bootstrap_units(inst):
-    systems, _ = inst.systems()
-    units = []
-    for sid in sorted(systems):
-        def compute(sid=sid):
-            ctx = context(inst)
-            out = []
-            for name, metric in METRICS:
-                out += interval_values("v1.inference.bootstrap.%s.%s" % (sid, name), ctx.distribution(metric, sid),
-                                       protocol.BOOTSTRAP, SOURCE, sep=".")
-            return out
-        units.append(Unit(sid, SCORE_INPUTS + [inst.spec.ranking(sid)], compute))
-    units.append(Unit("design", SCORE_INPUTS, lambda: [
-        Value("v1.inference.design.families", context(inst).design.n_families, source=SOURCE),
-        Value("v1.inference.design.bootstrap_draws", protocol.BOOTSTRAP.n_draws, source=SOURCE),
-        Value("v1.inference.design.randomization_draws", protocol.RANDOMIZATION.n_draws, source=SOURCE),
-        Value("v1.inference.design.seed", protocol.STATISTICS_SEED, source=SOURCE)]))
-    return units
+    if not ranked(inst):
+        return []
+    inputs = inst.spec.evaluation_inputs
+    return [Unit(sid, inputs + [inst.spec.ranking(sid)], lambda sid=sid: bootstrap_values(inst, sid))
+            for sid in system_ids(inst)] + [Unit("design", inputs, lambda: design_values(inst))]
 
 
 def _holm_unit(inst):
@@ -55,11 +65,11 @@ def _holm_unit(inst):
         values += variant_values(ctx, block, tests)
         chosen.append((tests, block["variants"].index(displayed(ctx, block))))
     for block, (tests, i), (adjusted, estimate) in zip(blocks, chosen, holm_family(chosen)):
-        prefix = "v1.inference.block.%s" % block["block"]
-        values += [Value(prefix + ".displayed_variant", displayed(ctx, block), source=SOURCE,
+        claim = INFERENCE_BLOCK.on(inst.spec.name).bind(block=block["block"])
+        values += [Value(claim("displayed_variant"), displayed(ctx, block), source=SOURCE,
                          detail="selection rule: highest raw-form n-Clue Score among %s" % block["variants"]),
-                   Value(prefix + ".p_selected", tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i)),
-                   Value(prefix + ".p_selected_holm", adjusted, source=SOURCE, estimate=estimate)]
+                   Value(claim("p_selected"), tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i)),
+                   Value(claim("p_selected_holm"), adjusted, source=SOURCE, estimate=estimate)]
     return values
 
 
@@ -100,22 +110,24 @@ def _paper_family_unit(inst):
                                  for _, block, variant, _ in rows]
     family = holm_family(chosen) if chosen else [(None, None)] * len(rows)
     for (key, block, variant, why), (adjusted, estimate), pick in zip(rows, family, chosen or [None] * len(rows)):
-        prefix = "v1.inference.paper_block.%s" % key
+        claim = PAPER_BLOCK.on(inst.spec.name).bind(block=key)
         detail = "; ".join(missing[:2]) if missing else ""
-        values += [Value(prefix + ".variant", variant, source=PAPER_FAMILY_SOURCE, detail=why),
-                   Value(prefix + ".p_max_t", pick[0].max_t[pick[1]] if pick else None, source=PAPER_FAMILY_SOURCE,
+        values += [Value(claim("variant"), variant, source=PAPER_FAMILY_SOURCE, detail=why),
+                   Value(claim("p_max_t"), pick[0].max_t[pick[1]] if pick else None, source=PAPER_FAMILY_SOURCE,
                          detail=detail, estimate=pick[0].max_t_estimate(pick[1]) if pick else None),
-                   Value(prefix + ".p_holm", adjusted, source=PAPER_FAMILY_SOURCE, detail=detail, estimate=estimate)]
+                   Value(claim("p_holm"), adjusted, source=PAPER_FAMILY_SOURCE, detail=detail, estimate=estimate)]
     return values
 
 
 def _contrast_units(inst):
+    if not ranked(inst):
+        return []
     blocks = contrasts(inst)
     rels = sorted({inst.spec.ranking(s) for b in blocks for s in [b["base"]] + b["variants"]})
-    units = [Unit("blocks", SCORE_INPUTS + [layout.SYSTEMS] + rels, lambda: _holm_unit(inst))]
+    inputs = inst.spec.evaluation_inputs + [inst.spec.systems]
+    units = [Unit("blocks", inputs + rels, lambda: _holm_unit(inst))]
     if inst.exists(layout.CROSSWALK):
-        units.append(Unit("paper_family", SCORE_INPUTS + [layout.SYSTEMS, layout.CROSSWALK] + rels,
-                          lambda: _paper_family_unit(inst)))
+        units.append(Unit("paper_family", inputs + [layout.CROSSWALK] + rels, lambda: _paper_family_unit(inst)))
     return units
 
 
@@ -153,27 +165,26 @@ def masking_distributions(inst, sid, base, drop):
     return out
 
 
+def masking_values(inst, sid, base, drop):
+    """Table S5a's paired intervals of masked system ``sid`` against its base, and whether each excludes 0."""
+    claim = INFERENCE_MASKING.on(inst.spec.name).bind(system=base, dropped="drop_c%d" % drop)
+    out = []
+    resampling = protocol.N3_BOOTSTRAP if drop == 3 else protocol.BOOTSTRAP
+    for name, dist in sorted(masking_distributions(inst, sid, base, drop).items()):
+        ends = interval_values(claim, "delta_%s_" % name, dist, resampling, MASKING_SOURCE)
+        lo, hi = ends[0].value, ends[1].value
+        out += ends + [Value(claim("delta_%s_excludes_zero" % name), lo > 0 or hi < 0, source=MASKING_SOURCE)]
+    return out
+
+
 def _masking_units(inst):
-    units = []
-    for sid, base, drop in masked_systems(inst):
-
-        def compute(sid=sid, base=base, drop=drop):
-            prefix = "v1.inference.masking.%s.drop_c%d" % (base, drop)
-            out = []
-            resampling = protocol.N3_BOOTSTRAP if drop == 3 else protocol.BOOTSTRAP
-            for name, dist in sorted(masking_distributions(inst, sid, base, drop).items()):
-                ends = interval_values("%s.delta_%s" % (prefix, name), dist, resampling, MASKING_SOURCE)
-                lo, hi = ends[0].value, ends[1].value
-                out += ends + [Value("%s.delta_%s_excludes_zero" % (prefix, name), lo > 0 or hi < 0,
-                                     source=MASKING_SOURCE)]
-            return out
-        units.append(Unit(sid, SCORE_INPUTS + [inst.spec.ranking(base), inst.spec.ranking(sid)],
-                          compute))
-    return units
+    if not ranked(inst):
+        return []
+    return [Unit(sid, inst.spec.evaluation_inputs + [inst.spec.ranking(base), inst.spec.ranking(sid)],
+                 lambda sid=sid, base=base, drop=drop: masking_values(inst, sid, base, drop))
+            for sid, base, drop in masked_systems(inst)]
 
 
-ANALYSES = [
-    Analysis("v1.inference.bootstrap", "inference", SOURCE, _bootstrap_units),
-    Analysis("v1.inference.contrasts", "inference", SOURCE, _contrast_units),
-    Analysis("v1.inference.masking", "inference", MASKING_SOURCE, _masking_units),
-]
+ANALYSES = (per_release(BOOTSTRAP, "inference", SOURCE, _bootstrap_units)
+            + per_release(INFERENCE_CONTRAST, "inference", SOURCE, _contrast_units)
+            + per_release(INFERENCE_MASKING, "inference", MASKING_SOURCE, _masking_units))

@@ -25,6 +25,8 @@
 import json
 
 from ..core import layout
+from ..core.claim_ids import (AGREEMENT, AGREEMENT_PAIRWISE, AGREEMENT_STRATUM, INTEGRITY, INTEGRITY_RESPONDER, PACKET,
+                              POLICY, POLICY_SECTION, POLICY_STRATUM, POLICY_TRANSITION, POOL, POOL_SECTION)
 from ..core.jsonio import read_json
 from ..labelaudit import audit_scoring
 from .base import Analysis, Unit, Value
@@ -38,55 +40,62 @@ SRC = "supplement section 10 (label audit; synthetic responses)"
 _present = audit_present
 
 
-def _flat(prefix, obj, src):
-    """Values for every scalar / list leaf of a nested dict, ids joined with dots."""
+def _flat(claim, obj, src, path=()):
+    """Values for every scalar / list leaf of a nested dict: ``claim(*path, leaf)`` gives the id of the leaf
+    reached through the keys ``path`` (a tuple key adds each of its parts; an interval ``[low, high]`` is two
+    leaves, ``<name>_low`` and ``<name>_high``)."""
     out = []
     for key in sorted(obj):
         value = obj[key]
         if isinstance(value, dict):
-            out += _flat("%s.%s" % (prefix, key), value, src)
+            out += _flat(claim, value, src, path + (key if isinstance(key, tuple) else (key,)))
         elif key == "first_mismatch" or key == "first_failure":
             continue
         elif isinstance(value, list) and value and isinstance(value[0], float):
-            out += [Value("%s.%s_low" % (prefix, key), value[0], source=src),
-                    Value("%s.%s_high" % (prefix, key), value[1], source=src)]
+            out += [Value(claim(*path, key + "_low"), value[0], source=src),
+                    Value(claim(*path, key + "_high"), value[1], source=src)]
         else:
-            out.append(Value("%s.%s" % (prefix, key), value, source=src))
+            out.append(Value(claim(*path, key), value, source=src))
     return out
+
+
+def _positional(template, *parts):
+    """``template`` called with its parts in order: how :func:`_flat` fills a template from a path."""
+    return template(**dict(zip(template.parts, parts)))
 
 
 def _integrity_units(inst):
     def compute():
         rec = audit_records(inst)
         table, first = audit_scoring.integrity(rec)
-        failures = sum(t["gate_failures"] for key, t in table.items() if not key.endswith(".all"))
-        return _flat("audit.integrity", table, SRC) + [
-            Value("audit.integrity.pairs", len(rec.pairs), source=SRC),
-            Value("audit.integrity.conditions", sum(p.n for p in rec.pairs.values()), source=SRC),
-            Value("audit.integrity.displayed_pages", len(rec.pages), source=SRC),
-            Value("audit.integrity.gate_failures", failures, source=SRC, detail=first)]
+        failures = sum(t["gate_failures"] for key, t in table.items() if key[1] != audit_scoring.ALL)
+        return _flat(lambda *path: _positional(INTEGRITY_RESPONDER, *path), table, SRC) + [
+            Value(INTEGRITY("pairs"), len(rec.pairs), source=SRC),
+            Value(INTEGRITY("conditions"), sum(p.n for p in rec.pairs.values()), source=SRC),
+            Value(INTEGRITY("displayed_pages"), len(rec.pages), source=SRC),
+            Value(INTEGRITY("gate_failures"), failures, source=SRC, detail=first)]
     def packet():
         structure = audit_scoring.packet_structure(audit_records(inst))
-        out = [Value("audit.packet.%s" % k, v, source=SRC + ", Table S7") for k, v in structure.items()]
+        out = [Value(PACKET(k), v, source=SRC + ", Table S7") for k, v in structure.items()]
         cells = {}
         for key, count in structure.items():        # <release>_<source>_<stratum>: a cell's pairs, Table S7
             parts = key.rsplit("_", 1)
             if len(parts) == 2 and parts[1] in ("gold", "subset") and key.count("_") == 2:
                 cells[parts[0]] = cells.get(parts[0], 0) + count
-        out += [Value("audit.packet.%s_pairs" % cell, cells[cell], source=SRC + ", Table S7") for cell in sorted(cells)]
+        out += [Value(PACKET(cell + "_pairs"), cells[cell], source=SRC + ", Table S7") for cell in sorted(cells)]
         by_release = {}
         for cell, count in cells.items():
             by_release[cell.split("_", 1)[0]] = by_release.get(cell.split("_", 1)[0], 0) + count
-        out += [Value("audit.packet.%s_pairs" % r, by_release[r], source=SRC + ", section 10.1")
+        out += [Value(PACKET(r + "_pairs"), by_release[r], source=SRC + ", section 10.1")
                 for r in sorted(by_release)]
         if inst.exists(AUDIT_STATS):
             wrong = stats_file_disagreements(inst, AUDIT_STATS, "table", structure)
-            out.append(Value("audit.packet.stats_file_disagreements", len(wrong), source=AUDIT_STATS,
+            out.append(Value(PACKET("stats_file_disagreements"), len(wrong), source=AUDIT_STATS,
                               detail="; ".join(wrong[:6])))
         if inst.exists(AUDIT_DESCRIPTION):
             wrong = design_disagreements(read_json(inst.path(AUDIT_DESCRIPTION), AUDIT_DESCRIPTION),
                                          audit_records(inst), lambda p: inst.release(p.release).corpus()[p.docid].pages)
-            out.append(Value("audit.packet.design_disagreements", len(wrong), source=AUDIT_DESCRIPTION,
+            out.append(Value(PACKET("design_disagreements"), len(wrong), source=AUDIT_DESCRIPTION,
                              detail="; ".join(wrong[:4])))
         return out
     if not _present(inst):
@@ -153,14 +162,18 @@ def _agreement_units(inst):
     def compute():
         rec = audit_records(inst)
         pairs = list(rec.pairs.values())
-        out = _flat("audit.agreement.initial", audit_scoring.agreement(rec), SRC + ", Tables S8-S9")
+        out = _flat(AGREEMENT.bind(stage="initial"), audit_scoring.agreement(rec), SRC + ", Tables S8-S9")
         for name, subset in (("n2", [p for p in pairs if p.n == 2]), ("n3", [p for p in pairs if p.n == 3]),
                              ("v1", [p for p in pairs if p.release == "v1"]),
                              ("v2", [p for p in pairs if p.release == "v2"])):
             a = audit_scoring.agreement(rec, subset)
-            out += [Value("audit.agreement.strata.%s.pairs" % name, a["pairs"], source=SRC),
-                    Value("audit.agreement.strata.%s.grade_agreement" % name, a["grade_agreement"], source=SRC)]
-        out += _flat("audit.agreement.adjudication", audit_scoring.adjudication(rec), SRC + ", 10.3.2")
+            stratum = AGREEMENT_STRATUM.bind(stratum=name)
+            out += [Value(stratum("pairs"), a["pairs"], source=SRC),
+                    Value(stratum("grade_agreement"), a["grade_agreement"], source=SRC)]
+        adjudication = audit_scoring.adjudication(rec)
+        pairwise = adjudication.pop("pairwise_agreement", {})
+        out += _flat(AGREEMENT.bind(stage="adjudication"), adjudication, SRC + ", 10.3.2")
+        out += _flat(AGREEMENT_PAIRWISE, pairwise, SRC + ", 10.3.2")
         return out
     return [Unit("agreement", INPUTS, compute)] if _present(inst) else []
 
@@ -171,19 +184,20 @@ def _policy_units(inst):
         pol, decided = audit_scoring.policy(rec)
         v1 = inst.release(layout.CROSSPAGE)
         src = SRC + ", 10.2.2 and 10.4, Tables S12-S13"
-        out = [Value("audit.policy.decision_mismatches", pol.pop("decision_mismatches"), source=src,
+        out = [Value(POLICY("decision_mismatches"), pol.pop("decision_mismatches"), source=src,
                      detail=pol.pop("first_mismatch"))]
         transitions = pol.pop("transitions")
         splits = pol.pop("transition_splits")
         strata = pol.pop("strata")
-        out += _flat("audit.policy", pol, src)
-        out += [Value("audit.policy.transition.%s" % k.replace("->", "_to_"), v, source=src)
-                for k, v in sorted(transitions.items())]
-        out += [Value("audit.policy.transition.%s.%s" % (k.replace("->", "_to_"), end), n, source=src)
+        out += _flat(POLICY, pol, src)
+        transition = POLICY_SECTION.bind(section="transition")
+        out += [Value(transition(k.replace("->", "_to_")), v, source=src) for k, v in sorted(transitions.items())]
+        out += [Value(POLICY_TRANSITION(step=k.replace("->", "_to_"), statistic=end), n, source=src)
                 for k, split in sorted(splits.items()) for end, n in sorted(split.items())]
-        out += _flat("audit.policy.strata", strata, src)
+        out += _flat(lambda *path: _positional(POLICY_STRATUM, *path), strata, src)
         table, first = audit_scoring.condition_decisions(rec)
-        out += [Value("audit.policy.condition_decisions.%s" % k, v, source=src + ", 10.4 (per-condition decisions)",
+        decisions = POLICY_SECTION.bind(section="condition_decisions")
+        out += [Value(decisions(k), v, source=src + ", 10.4 (per-condition decisions)",
                       detail=first if k.endswith(("mismatches", "missing")) else "") for k, v in sorted(table.items())]
         released = {(r.qid, r.docid): (r.grade_before, r.grade_after) for r in v1.repairs().values()}
         mine = {(p.qid, p.docid): (p.grade_before, decided[p.pair]) for p in rec.pairs.values()
@@ -191,8 +205,8 @@ def _policy_units(inst):
         bad = sorted(k for k in set(released) | set(mine) if released.get(k) != mine.get(k))
         detail = "" if not bad else "%s / %s: records give %s, %s gives %s" % (
             bad[0][0], bad[0][1], mine.get(bad[0]), layout.REPAIRS, released.get(bad[0]))
-        out += [Value("audit.policy.v1_repairs", len(mine), source=src),
-                Value("audit.policy.v1_repairs_differences", len(bad), source=src, detail=detail)]
+        out += [Value(POLICY("v1_repairs"), len(mine), source=src),
+                Value(POLICY("v1_repairs_differences"), len(bad), source=src, detail=detail)]
         return out
     inputs = INPUTS + [layout.REPAIRS]
     return [Unit("policy", inputs, compute)] if _present(inst) else []
@@ -211,14 +225,16 @@ def _pool_units(inst):
     def pool():
         table, first = audit_scoring.expanded_pool(audit_records(inst), construction())
         members = table.pop("memberships")
-        out = [Value("audit.pool.%s" % k, v, source=src, detail=first if k.endswith(("mismatches", "pages")) else "")
+        out = [Value(POOL(k), v, source=src, detail=first if k.endswith(("mismatches", "pages")) else "")
                for k, v in sorted(table.items())]
-        out += [Value("audit.pool.memberships.%s" % k, v, source=src) for k, v in sorted(members.items())]
+        memberships = POOL_SECTION.bind(section="memberships")
+        out += [Value(memberships(k), v, source=src) for k, v in sorted(members.items())]
         return out
 
     def recall():
         table, first = audit_scoring.pool_recall(audit_records(inst))
-        return [Value("audit.pool.recall.%s" % k, v, source=src + " (held-out recall check)",
+        recall_of = POOL_SECTION.bind(section="recall")
+        return [Value(recall_of(k), v, source=src + " (held-out recall check)",
                       detail=first if k.endswith(("mismatches", "missing", "unexpected")) else "")
                 for k, v in sorted(table.items())]
     inputs = INPUTS + [layout.INVENTORY, layout.V2_INVENTORY]
@@ -226,8 +242,8 @@ def _pool_units(inst):
 
 
 ANALYSES = [
-    Analysis("audit.integrity", "construction", SRC + ", Tables S8 and S11", _integrity_units),
-    Analysis("audit.agreement", "construction", SRC + ", Tables S8-S9, 10.3.2", _agreement_units),
-    Analysis("audit.policy", "construction", SRC + ", 10.2.2, 10.4, Tables S12-S13", _policy_units),
-    Analysis("audit.pool", "construction", SRC + ", 10.3.1, Table S10", _pool_units),
+    Analysis(INTEGRITY.analysis, "construction", SRC + ", Tables S8 and S11", _integrity_units),
+    Analysis(AGREEMENT.analysis, "construction", SRC + ", Tables S8-S9, 10.3.2", _agreement_units),
+    Analysis(POLICY.analysis, "construction", SRC + ", 10.2.2, 10.4, Tables S12-S13", _policy_units),
+    Analysis(POOL.analysis, "construction", SRC + ", 10.3.1, Table S10", _pool_units),
 ]

@@ -14,6 +14,8 @@ from ..paperaudit import roles
 from ..paperaudit.consistency import NUMBERS, audit, load_numbers
 from ..paperaudit.crosswalk import completeness, unknown_ids
 from ..paperaudit.crosswalk import load as load_crosswalk
+from ..core.claim_ids import (CROSSWALK, CROSSWALK_KIND, PAPER_BINDINGS, PAPER_CROSSWALK, PAPER_NUMBER, PAPER_RELATION,
+                              PAPER_SUMMARY)
 from .base import Analysis, Unit, Value
 
 SOURCE = "paper audit (reference_metrics/paper/numbers.json)"
@@ -31,15 +33,16 @@ def _values(inst):
     res = result(inst)
     out = []
     for row in res.relations:
-        out.append(Value("paper.relation.%s" % row["id"], verdict_text(row), source=SOURCE, detail=row["detail"]))
+        out.append(Value(PAPER_RELATION(relation=row["id"]), verdict_text(row), source=SOURCE, detail=row["detail"]))
     for nid, row in res.numbers.items():
-        out.append(Value("paper.number.%s" % nid, row["status"], source=SOURCE, detail=row["reason"]))
+        out.append(Value(PAPER_NUMBER(number=nid), row["status"], source=SOURCE, detail=row["reason"]))
     rc, nc = res.counts("relations"), res.counts("numbers")
     for status in ("pass", "fail", "skip"):
-        out.append(Value("paper.summary.relations_%s" % status, rc[status], source=SOURCE))
-        out.append(Value("paper.summary.numbers_%s" % status, nc[status], source=SOURCE))
-    out.append(Value("paper.summary.numbers", len(res.numbers), source=SOURCE))
-    out.append(Value("paper.summary.numbers_determined", sum(1 for r in res.numbers.values() if r["determined"]), source=SOURCE))
+        out.append(Value(PAPER_SUMMARY("relations_" + status), rc[status], source=SOURCE))
+        out.append(Value(PAPER_SUMMARY("numbers_" + status), nc[status], source=SOURCE))
+    out.append(Value(PAPER_SUMMARY("numbers"), len(res.numbers), source=SOURCE))
+    out.append(Value(PAPER_SUMMARY("numbers_determined"), sum(1 for r in res.numbers.values() if r["determined"]),
+                     source=SOURCE))
     return out
 
 
@@ -65,17 +68,17 @@ def _crosswalk_values(inst):
     cw = load_crosswalk(inst.root)
     numbers = {nid: float(num.value) for nid, (num, _) in load_numbers(inst.root).items()}
     problems = completeness(cw, numbers)
-    out = [Value("paper.crosswalk.problems", len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
-           Value("paper.crosswalk.table2_blocks", len(cw.table2), source=CROSSWALK_SOURCE),
-           Value("paper.crosswalk.table2_runs", sum(t["paper_runs"] for t in cw.table2), source=CROSSWALK_SOURCE)]
+    out = [Value(PAPER_CROSSWALK("problems"), len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
+           Value(PAPER_CROSSWALK("table2_blocks"), len(cw.table2), source=CROSSWALK_SOURCE),
+           Value(PAPER_CROSSWALK("table2_runs"), sum(t["paper_runs"] for t in cw.table2), source=CROSSWALK_SOURCE)]
     bound = {}
     for nid, (num, row) in load_numbers(inst.root).items():
         b = bound.setdefault(result_rules.place_key(nid, row["table"]), [0, 0])
         b[0] += 1
         b[1] += result_rules.rule_for(nid)[0] is not None
     for table in sorted(bound):
-        out += [Value("paper.bindings.%s.numbers" % table, bound[table][0], source=SOURCE),
-                Value("paper.bindings.%s.bound" % table, bound[table][1], source=SOURCE)]
+        out += [Value(PAPER_BINDINGS(location=table, statistic="numbers"), bound[table][0], source=SOURCE),
+                Value(PAPER_BINDINGS(location=table, statistic="bound"), bound[table][1], source=SOURCE)]
     return out
 
 
@@ -104,15 +107,15 @@ def _release_crosswalk_values(inst):
     problems = unknown_ids(cw, _known_ids(inst))
     classes = _system_classes(inst)
     semantic = roles.mismatches(cw.rows, *classes) + roles.table2_mismatches(cw.table2, classes[0])
-    out = [Value("v1.crosswalk.unknown_ids", len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
-           Value("v1.crosswalk.role_mismatches", len(semantic), source=CROSSWALK_SOURCE + " (the paper's roles)",
+    out = [Value(CROSSWALK("unknown_ids"), len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
+           Value(CROSSWALK("role_mismatches"), len(semantic), source=CROSSWALK_SOURCE + " (the paper's roles)",
                  detail="; ".join(semantic[:4])),
-           Value("v1.crosswalk.blocked_configurations", len(cw.blocked), source=CROSSWALK_SOURCE)]
+           Value(CROSSWALK("blocked_configurations"), len(cw.blocked), source=CROSSWALK_SOURCE)]
     for ns in sorted(cw.rows):
         rows = cw.rows[ns]
-        out += [Value("v1.crosswalk.%s.played" % ns, sum(1 for v in rows.values() if v is not None),
+        out += [Value(CROSSWALK_KIND(kind=ns, statistic="played"), sum(1 for v in rows.values() if v is not None),
                       source=CROSSWALK_SOURCE),
-                Value("v1.crosswalk.%s.blocked" % ns, sum(1 for v in rows.values() if v is None),
+                Value(CROSSWALK_KIND(kind=ns, statistic="blocked"), sum(1 for v in rows.values() if v is None),
                       source=CROSSWALK_SOURCE)]
     return out
 
@@ -131,5 +134,5 @@ def _units(inst):
     return units
 
 
-ANALYSES = [Analysis("paper.audit", "paper", SOURCE, _units),
-            Analysis("v1.crosswalk", "construction", CROSSWALK_SOURCE, _crosswalk_units)]
+ANALYSES = [Analysis(PAPER_SUMMARY.analysis, "paper", SOURCE, _units),
+            Analysis(CROSSWALK.analysis, "construction", CROSSWALK_SOURCE, _crosswalk_units)]

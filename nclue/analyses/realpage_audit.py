@@ -10,7 +10,7 @@ Every final gold is checked against both page gates.
 """
 
 from ..core import layout
-from ..core.claim_ids import V3_GENEALOGY, V3_GENEALOGY_COPY
+from ..core.claim_ids import GENEALOGY, GENEALOGY_COPY
 from ..core.jsonio import read_json
 from ..core.verify import is_gold
 from ..labelaudit.realpage_policy import EVIDENCE, load_findings
@@ -18,7 +18,7 @@ from .base import Analysis, Unit, Value
 
 SOURCE = "docs/realpage.md#the-audit (RealPage, data/v3): the final copy from the construction copy and the audit"
 INPUTS = [layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.inventory, layout.REALPAGE.queries,
-          layout.REALPAGE.copy("construction").path, layout.V3_AUDIT, layout.REALPAGE.qrels, layout.REALPAGE.genealogy]
+          layout.REALPAGE.copy("construction").path, layout.REALPAGE.audit_records, layout.REALPAGE.qrels, layout.REALPAGE.genealogy]
 
 
 def derive_final(queries, construction, inventory, findings):
@@ -85,7 +85,7 @@ class Derivation:
         construction_copy, final_copy = layout.REALPAGE.copies
         self.queries, self.inventory = v3.queries(), v3.inventory()
         self.construction = v3.qrels(construction_copy)
-        self.findings = load_findings(inst.root, layout.V3_AUDIT, self.queries, v3.corpus(), v3.conditions(),
+        self.findings = load_findings(inst.root, layout.REALPAGE.audit_records, self.queries, v3.corpus(), v3.conditions(),
                                       self.inventory, self.construction)
         self.derived, self.removed = derive_final(self.queries, self.construction, self.inventory, self.findings)
         kept = v3.evaluation_queries(final_copy)
@@ -110,7 +110,7 @@ class Derivation:
 
 
 def _value(statistic, number, detail=""):
-    return Value(V3_GENEALOGY(statistic=statistic), number, source=SOURCE, detail=detail)
+    return Value(GENEALOGY.on(layout.REALPAGE.name)(statistic=statistic), number, source=SOURCE, detail=detail)
 
 
 def _genealogy_values(inst):
@@ -130,7 +130,7 @@ def _genealogy_values(inst):
               _value("queries_removed_by_gate", sum(1 for why in d.removed.values() if why == "gate")),
               _value("pairs_with_grades_raised", d.raised)]
     values += [_value("findings_%s" % kind, d.count(evidence=kind)) for kind in EVIDENCE]
-    values += [Value(V3_GENEALOGY_COPY(copy="final", statistic=statistic), number, source=SOURCE)
+    values += [Value(GENEALOGY_COPY.on(layout.REALPAGE.name)(copy="final", statistic=statistic), number, source=SOURCE)
                for statistic, number in (("queries", len(d.derived)), ("rows", d.rows), ("golds", golds),
                                          ("subsets", d.rows - golds))]
     build = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build).get("audit") or {}
@@ -142,9 +142,9 @@ def _genealogy_values(inst):
 
 
 def _units(inst):
-    if not inst.exists(layout.V3_AUDIT):
+    if not inst.exists(layout.REALPAGE.audit_records):
         return []
     return [Unit("genealogy", INPUTS + [layout.REALPAGE.build], lambda: _genealogy_values(inst))]
 
 
-ANALYSES = [Analysis("v3.genealogy", "construction", SOURCE, _units)]
+ANALYSES = [Analysis(GENEALOGY.analysis_on(layout.REALPAGE.name), "construction", SOURCE, _units)]

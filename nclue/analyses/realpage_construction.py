@@ -12,20 +12,19 @@ import json
 from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import ABSENT, iter_key, read_json
-from ..core.loaders import load_page_hashes
+from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
-from ..core.verify import verify
 from .base import Analysis, Unit, Value
+from .shared.construction_checks import verifier_values
 from .shared.release_manifest import release_manifest
 
 SOURCE = "docs/realpage.md (RealPage, data/v3); paper section 3.2 and Table 1"
 CORE = [layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.inventory, layout.REALPAGE.queries,
         layout.REALPAGE.copy("construction").path]
 GATES = ("min_golds", "max_golds", "max_union", "min_subsets")     # build.json's construction fields checked
-DIFFERENCE_KINDS = ("missing qrel", "extra qrel", "wrong grade", "gold fails gate", "query without gold")
-NATURE = "real"             # what MANIFEST.json's natures says of data/v3
+NATURE = layout.REALPAGE.nature            # what MANIFEST.json's natures says of data/v3
 # the files whose every row, and the records whose top level, say synthetic: false
-NATURE_ROWS = (layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.queries, layout.V3_AUDIT)
+NATURE_ROWS = (layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.queries, layout.REALPAGE.audit_records)
 NATURE_RECORDS = (layout.REALPAGE.build, layout.REALPAGE.genealogy, layout.REALPAGE.systems)
 
 
@@ -44,19 +43,6 @@ class Records:
 
 def records(inst):
     return inst.memo("v3:records", lambda: Records(inst))
-
-
-def _verifier(inst):
-    found = records(inst)
-    diffs = verify(found.queries, found.inventory, found.qrels)
-    detail = "; ".join(str(d) for d in diffs[:8]) + (" ... (%d in all)" % len(diffs) if len(diffs) > 8 else "")
-    out = [Value("v3.construction.rederived_qrel_differences", len(diffs), source=SOURCE,
-                 detail="%s: %s" % (layout.REALPAGE.copy("construction").path, detail) if diffs else "")]
-    for kind in DIFFERENCE_KINDS:
-        rows = [d for d in diffs if d.kind == kind]
-        out.append(Value("v3.construction.%s" % kind.replace(" ", "_"), len(rows), source=SOURCE,
-                         detail="; ".join(str(d) for d in rows)[:600]))
-    return out
 
 
 def declared_gates(inst):
@@ -104,21 +90,22 @@ def gate_violations(queries, qrels, gates):
 def _gates(inst):
     found = records(inst)
     wrong = gate_violations(found.queries, found.qrels, declared_gates(inst))
-    return [Value("v3.construction.gate_violations", len(wrong), source=SOURCE,
+    return [Value(CONSTRUCTION.on(layout.REALPAGE.name)(statistic="gate_violations"), len(wrong), source=SOURCE,
                   detail="; ".join("%s: %s" % pair for pair in wrong[:6]))]
 
 
 def _table1(inst):
     found = records(inst)
     stats = table1(found.queries, found.corpus, found.qrels, found.inventory)
-    return [Value("v3.table1.%s" % key, stats[key], source="Table 1 (RealPage, construction qrels)")
-            for key in sorted(stats)]
+    return [Value(TABLE1.on(layout.REALPAGE.name)(statistic=key), stats[key],
+                  source="Table 1 (RealPage, construction qrels)") for key in sorted(stats)]
 
 
 def _page_hashes(inst):
-    found = records(inst)
-    hashes = load_page_hashes(inst.root, layout.REALPAGE.corpus, found.corpus)
-    return [Value("v3.construction.page_hashes", sum(len(h) for h in hashes.values()), source=layout.REALPAGE.corpus)]
+    sources = inst.release(layout.REALPAGE).page_sources()
+    return [Value(CONSTRUCTION.on(layout.REALPAGE.name)(statistic="page_hashes"),
+                  sum(len(source.hashes) for source in sources.values()),
+                  source=layout.REALPAGE.corpus)]
 
 
 def _nature(inst):
@@ -137,7 +124,7 @@ def _nature(inst):
     if declared != NATURE:
         problems.append("MANIFEST.json: natures[%s] is %s, expected %s" % (
             layout.V3, json.dumps(declared), json.dumps(NATURE)))
-    return [Value("v3.construction.nature_disagreements", len(problems), source=SOURCE,
+    return [Value(CONSTRUCTION.on(layout.REALPAGE.name)(statistic="nature_disagreements"), len(problems), source=SOURCE,
                   detail="; ".join(problems[:4]))]
 
 
@@ -145,7 +132,7 @@ def _units(inst):
     if not inst.exists(layout.REALPAGE.corpus):
         return []
     return [
-        Unit("verifier", CORE, lambda: _verifier(inst)),
+        Unit("verifier", CORE, lambda: verifier_values(inst.release(layout.REALPAGE), SOURCE)),
         Unit("gates", CORE + [layout.REALPAGE.build], lambda: _gates(inst)),
         Unit("table1", CORE, lambda: _table1(inst)),
         Unit("page-hashes", CORE, lambda: _page_hashes(inst)),
@@ -153,4 +140,4 @@ def _units(inst):
     ]
 
 
-ANALYSES = [Analysis("v3.construction", "construction", SOURCE, _units)]
+ANALYSES = [Analysis(CONSTRUCTION.analysis_on(layout.REALPAGE.name), "construction", SOURCE, _units)]

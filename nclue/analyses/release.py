@@ -22,6 +22,7 @@ from ..core import layout
 from ..core.jsonio import ABSENT, iter_key, read_json
 from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
+from ..core.claim_ids import CONSISTENCY, NAME_PATTERN, PACKET, TABLE1, V2_STRUCTURE
 from ..paperaudit.bindings import BY_CLAIM
 from ..paperaudit.consistency import load_numbers
 from .base import Analysis, Unit, Value
@@ -29,16 +30,16 @@ from .shared.release_manifest import release_manifest
 
 SOURCE = "release consistency (MANIFEST.json, build.json, stats.json, the transcribed paper)"
 # per release part: (corpus, JSON documents with a synthetic flag, (document with a seed, the MANIFEST generator
-# field it must equal) or None, (stats file, its table key, claim prefix) or None)
+# field it must equal) or None, (stats file, its table key, the claim-id template of its statistics) or None)
 PARTS = (
     ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS, layout.GENEALOGY, layout.CROSSWALK), (layout.BUILD, layout.RELEASES[layout.V1].seed_key),
-     (layout.STATS, "table1", "v1.table1.")),
+     (layout.STATS, "table1", TABLE1.on(layout.CROSSPAGE.name))),
     ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS, layout.V2_GENEALOGY), (layout.V2_BUILD, layout.RELEASES[layout.V2].seed_key),
-     (layout.V2_STATS, "table", "v2.structure.")),
+     (layout.V2_STATS, "table", V2_STRUCTURE)),
     ("audit", None, (layout.AUDIT_DESCRIPTION, layout.AUDIT_STATS) + tuple(
         layout.audit_records_path(name) for name in sorted(set(AUDIT_RECORD_NAMES) | set(CHALLENGE_NAMES))),
      (layout.AUDIT_DESCRIPTION, "shift_seed"),
-     (layout.AUDIT_STATS, "table", "audit.packet.")),
+     (layout.AUDIT_STATS, "table", PACKET)),
 )
 
 
@@ -66,7 +67,7 @@ def _synthetic(inst, part, corpus, documents):
         flag = _document(inst, rel).get("synthetic")
         if flag is not declared:
             problems.append("%s: synthetic=%s, MANIFEST.json says %s" % (rel, json.dumps(flag), json.dumps(declared)))
-    return _count("release.consistency.%s.synthetic_disagreements" % part, problems)
+    return _count(CONSISTENCY(part=part, statistic="synthetic_disagreements"), problems)
 
 
 def _row_flags(inst, rel, declared):
@@ -86,10 +87,10 @@ def _seed(inst, part, rel, declared):
     got = _document(inst, rel).get("seed")
     problems = [] if got == generator.get(declared) else [
         "%s: seed=%r, MANIFEST.json generator.%s=%r" % (rel, got, declared, generator.get(declared))]
-    return _count("release.consistency.%s.seed_disagreements" % part, problems)
+    return _count(CONSISTENCY(part=part, statistic="seed_disagreements"), problems)
 
 
-def _paper_column(inst, part, rel, key, prefix):
+def _paper_column(inst, part, rel, key, claim):
     numbers = inst.memo("paper:numbers", lambda: load_numbers(inst.root))
     problems, bound = [], 0
     rows = _document(inst, rel).get(key)
@@ -99,7 +100,9 @@ def _paper_column(inst, part, rel, key, prefix):
     for i, row in enumerate(rows):
         if not isinstance(row, dict) or "paper" not in row:
             continue
-        binding = BY_CLAIM.get(prefix + str(row.get("statistic")))
+        statistic = row.get("statistic")
+        binding = BY_CLAIM.get(claim(statistic=statistic)) if isinstance(statistic, str) and \
+            NAME_PATTERN.fullmatch(statistic) else None
         if binding is None or binding.number not in numbers:
             problems.append("%s: %s[%d] (%s) has a paper value %r but no transcribed number is bound to it" % (
                 rel, key, i, row.get("statistic"), row["paper"]))
@@ -111,8 +114,8 @@ def _paper_column(inst, part, rel, key, prefix):
                 Fraction(str(paper)) != num.value * Fraction(binding.scale):
             problems.append("%s: %s[%d] (%s): paper %r, but %s transcribes %s" % (
                 rel, key, i, row.get("statistic"), paper, binding.number, num.text))
-    return _count("release.consistency.%s.paper_column_disagreements" % part, problems) + [
-        Value("release.consistency.%s.paper_columns_bound" % part, bound, source=SOURCE)]
+    return _count(CONSISTENCY(part=part, statistic="paper_column_disagreements"), problems) + [
+        Value(CONSISTENCY(part=part, statistic="paper_columns_bound"), bound, source=SOURCE)]
 
 
 def _units(inst):
@@ -132,4 +135,4 @@ def _units(inst):
     return units
 
 
-ANALYSES = [Analysis("release.consistency", "integrity", SOURCE, _units)]
+ANALYSES = [Analysis(CONSISTENCY.analysis, "integrity", SOURCE, _units)]

@@ -26,11 +26,13 @@ from ..core.metrics import common_support
 from ..stats import protocol
 from ..stats.logistic import FitError, logistic_fit
 from ..stats.robustness import crossed_draws, crossed_statistics, leave_one_document_range, promotion_bounds
-from .base import Analysis, Unit, Value
+from ..core.claim_ids import (PROMOTION, REGRESSION, REGRESSION_TERM, SENSITIVITY_BLOCK, SENSITIVITY_CHECK,
+                              SHARED_DOCUMENTS)
+from .base import Analysis, Unit, Value, per_release
 from .shared.inference_context import context
-from .shared.outcome_vectors import SCORE_INPUTS, gold_sets, outcomes, query_factors
-from .shared.release_systems import contrasts, displayed_variant, form_systems
-from .shared.robustness_values import (S1I_PAIR, S1I_SOURCE, crossed_interval_values, drop_top_values,
+from .shared.outcome_vectors import gold_sets, outcomes, query_factors
+from .shared.release_systems import contrasts, displayed_variant, form_systems, ranked
+from .shared.robustness_values import (S1I_GAP, S1I_PAIR, S1I_SOURCE, crossed_interval_values, drop_top_values,
                                        shared_document_values)
 
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
@@ -95,9 +97,10 @@ def _promotion_verdict(inst):
                 crossing += 1
             elif not first:
                 first = "%s: k = 1 bound %+.1f points" % (block["block"], bounds[1])
-    return [Value("v1.sensitivity.promotion.positive_gaps", positive, source=src),
-            Value("v1.sensitivity.promotion.positive_gaps_crossing_zero_at_k1", crossing, source=src),
-            Value("v1.sensitivity.promotion.every_positive_gap_crosses_zero_at_k1", crossing == positive, source=src,
+    claim = PROMOTION.on(inst.spec.name)
+    return [Value(claim("positive_gaps"), positive, source=src),
+            Value(claim("positive_gaps_crossing_zero_at_k1"), crossing, source=src),
+            Value(claim("every_positive_gap_crosses_zero_at_k1"), crossing == positive, source=src,
                   detail=first or "%d of %d positive displayed gaps reach <= 0 with one promotion per query" % (
                       crossing, positive))]
 
@@ -109,50 +112,60 @@ def _contrast_values(inst, block):
     sets = gold_sets(inst)
     delta = _delta(inst, base, var)
     gold = [sorted(sets[q][0]) for q in qids]
-    prefix = "v1.sensitivity.%s" % block["block"]
-    out = [Value(prefix + ".variant", var), Value(prefix + ".delta_score", 100.0 * sum(delta) / len(delta))]
+    of_block = SENSITIVITY_BLOCK.on(inst.spec.name).bind(block=block["block"])
+    check = SENSITIVITY_CHECK.on(inst.spec.name).bind(block=block["block"])
+    out = [Value(of_block("variant"), var), Value(of_block("delta_score"), 100.0 * sum(delta) / len(delta))]
     for label, (dist, query_only) in sorted(crossed(inst, block).items()):
-        out += crossed_interval_values("%s.crossed_%s.ci" % (prefix, label), dist, query_only, protocol.CROSSED,
-                                       SOURCE)
+        out += crossed_interval_values(check.bind(check="crossed_" + label), "ci", dist, query_only,
+                                       protocol.CROSSED, SOURCE)
     gold_docs = sorted({d for g in gold for d in g})
     lo, hi, at_lo, at_hi = leave_one_document_range(delta, gold, gold_docs)
-    out += [Value(prefix + ".leave_one_gold_doc.min", lo), Value(prefix + ".leave_one_gold_doc.max", hi),
-            Value(prefix + ".leave_one_gold_doc.argmin", at_lo), Value(prefix + ".leave_one_gold_doc.argmax", at_hi)]
-    out += drop_top_values(prefix + ".drop_top20_degree", "delta_score", delta, gold, 100.0, SOURCE)
+    leave_one = check.bind(check="leave_one_gold_doc")
+    out += [Value(leave_one("min"), lo), Value(leave_one("max"), hi),
+            Value(leave_one("argmin"), at_lo), Value(leave_one("argmax"), at_hi)]
+    out += drop_top_values(check.bind(check="drop_top20_degree"), "delta_score", delta, gold, 100.0, SOURCE)
     bounds = block_promotion_bounds(inst, block)
-    out += [Value("%s.promotion_bound.k%d" % (prefix, k), b) for k, b in enumerate(bounds)]
+    out += [Value(check(check="promotion_bound", statistic="k%d" % k), b) for k, b in enumerate(bounds)]
     cs = common_support(outcomes(inst, inst.spec.ranking(base)), outcomes(inst, inst.spec.ranking(var)))
-    out += [Value(prefix + ".common_support.queries", cs["common_queries"]),
-            Value(prefix + ".common_support.D_base", cs["D_base"]),
-            Value(prefix + ".common_support.D_variant", cs["D_variant"]),
-            Value(prefix + ".common_support.delta_D", cs["delta_D"])]
+    support = check.bind(check="common_support")
+    out += [Value(support("queries"), cs["common_queries"]), Value(support("D_base"), cs["D_base"]),
+            Value(support("D_variant"), cs["D_variant"]), Value(support("delta_D"), cs["delta_D"])]
     for side in ("base", "variant"):
         for key in ("M", "P", "G"):
-            out.append(Value("%s.common_support.%s_%s" % (prefix, side, key), cs[side][key]))
+            out.append(Value(support("%s_%s" % (side, key)), cs[side][key]))
     return [Value(v.id, v.value, source=SOURCE, estimate=v.estimate) for v in out]
 
 
 def _contrast_units(inst):
+    if not ranked(inst):
+        return []
     units = []
     every = set()
+    inputs = inst.spec.evaluation_inputs
     for block in contrasts(inst):
         rels = [inst.spec.ranking(s) for s in [block["base"]] + block["variants"]]
         every.update(rels)
-        units.append(Unit(block["block"], SCORE_INPUTS + rels,
-                          lambda block=block: _contrast_values(inst, block)))
+        units.append(Unit(block["block"], inputs + rels, lambda block=block: _contrast_values(inst, block)))
     if units:
-        units.append(Unit("promotion_verdict", SCORE_INPUTS + [layout.SYSTEMS] + sorted(every),
+        units.append(Unit("promotion_verdict", inputs + [inst.spec.systems] + sorted(every),
                           lambda: _promotion_verdict(inst)))
     return units
 
 
 def _shared_document_units(inst):
+    if not ranked(inst):
+        return []
     systems, _ = inst.systems()
     if not all(s in systems for s in S1I_PAIR):
         return []
     files = [inst.spec.ranking(s) for s in S1I_PAIR]
-    return [Unit("v1", SCORE_INPUTS + files, lambda: shared_document_values(
-        inst, files[0], files[1], "v1.sensitivity.shared_documents.fusion_minus_bm25", "v1"))]
+    return [Unit(inst.spec.name, inst.spec.evaluation_inputs + files,
+                 lambda: shared_document_values(inst, files[0], files[1], S1I_GAP))]
+
+
+def _shared_document_units_of(release):
+    """Table S1i's column of ``release``: its units on the instrument of that release."""
+    return lambda inst: _shared_document_units(inst.release(release))
 
 
 def regression_rows(inst):
@@ -167,7 +180,7 @@ def regression_rows(inst):
     for qid in sorted(queries):
         q, f = queries[qid], factors[qid]
         if f["lmin"] is None or any(c.cid not in df for c in q.conditions):
-            raise InputError(layout.QRELS, "query %s has no gold or a condition no document carries: "
+            raise InputError(inst.spec.qrels, "query %s has no gold or a condition no document carries: "
                                       "the difficulty regression needs both" % qid)
         rarity = math.fsum(math.log(df[c.cid]) for c in q.conditions) / q.n
         rows.append([rarity, 1.0 if q.n == 3 else 0.0, math.log(f["lmin"]), math.log(f["pool"])])
@@ -175,17 +188,21 @@ def regression_rows(inst):
 
 
 TERMS = ("intercept", "mean_ln_condition_df", "n_is_3", "ln_lmin", "ln_positive_pool")
+POOLED = "pooled"           # the pooled fit's model name, beside one model per scorecard system
 
 
-def _fit_values(prefix, rows, y, trials=None):
+def _fit_values(inst, model, rows, y, trials=None):
+    """One logistic fit's claims: whether it converged, and each term's coefficient, SE and Wald p."""
+    claim = REGRESSION.on(inst.spec.name).bind(model=model)
     try:
         fit = logistic_fit(rows, y, trials=trials)
     except FitError as exc:
-        return [Value(prefix + ".converged", False, source=SOURCE, detail=str(exc))]
-    out = [Value(prefix + ".converged", fit["converged"], source=SOURCE)]
+        return [Value(claim("converged"), False, source=SOURCE, detail=str(exc))]
+    out = [Value(claim("converged"), fit["converged"], source=SOURCE)]
+    term_claim = REGRESSION_TERM.on(inst.spec.name).bind(model=model)
     for i, term in enumerate(TERMS):
         for key in ("coef", "se", "p"):
-            out.append(Value("%s.%s.%s" % (prefix, term, key), fit[key][i], rule="abs:1e-7", source=SOURCE))
+            out.append(Value(term_claim(term=term, statistic=key), fit[key][i], rule="abs:1e-7", source=SOURCE))
     return out
 
 
@@ -201,27 +218,30 @@ def _regression_units(inst):
     pooled fit -- per query, successes out of the 13 scorecard runs (binomial logistic, one row per query;
     the pooled estimate treats runs of a query as independent given the covariates) -- and one fit per
     scorecard system, each on condition rarity, n, ln L_min and ln |D+| with Wald SEs and p."""
+    if not ranked(inst):
+        return []
     units = []
     sids = form_systems(inst)
     rels = [inst.spec.form_ranking(sid, layout.CLEAN) for sid in sids]
+    inputs = inst.spec.evaluation_inputs + [inst.spec.inventory]
     for sid, rel in zip(sids, rels):
-        units.append(Unit(sid, SCORE_INPUTS + [layout.INVENTORY, rel], lambda sid=sid, rel=rel: (
-            _fit_values("v1.sensitivity.regression.%s" % sid, regression_rows(inst), list(outcomes(inst, rel).success)))))
+        units.append(Unit(sid, inputs + [rel], lambda sid=sid, rel=rel: (
+            _fit_values(inst, sid, regression_rows(inst), list(outcomes(inst, rel).success)))))
 
     def pooled():
         y, runs = pooled_outcomes(inst)
         rows = regression_rows(inst)
-        return [Value("v1.sensitivity.regression.pooled.runs", runs, source=SOURCE),
-                Value("v1.sensitivity.regression.pooled.rows", runs * len(rows), source=SOURCE)] + _fit_values(
-            "v1.sensitivity.regression.pooled", rows, y, [runs] * len(rows))
+        claim = REGRESSION.on(inst.spec.name).bind(model=POOLED)
+        return [Value(claim("runs"), runs, source=SOURCE), Value(claim("rows"), runs * len(rows), source=SOURCE)
+                ] + _fit_values(inst, POOLED, rows, y, [runs] * len(rows))
     if sids:
-        units.append(Unit("pooled", SCORE_INPUTS + [layout.SYSTEMS, layout.INVENTORY] + rels, pooled))
+        units.append(Unit("pooled", inst.spec.evaluation_inputs + [inst.spec.systems, inst.spec.inventory] + rels,
+                          pooled))
     return units
 
 
-ANALYSES = [
-    Analysis("v1.sensitivity.contrasts", "sensitivity", SOURCE, _contrast_units),
-    Analysis("v1.sensitivity.regression", "sensitivity", SOURCE, _regression_units),
-    Analysis("v1.sensitivity.shared_documents", "sensitivity", S1I_SOURCE + ", CrossPage column",
-             _shared_document_units),
-]
+ANALYSES = (per_release(SENSITIVITY_BLOCK, "sensitivity", SOURCE, _contrast_units)
+            + per_release(REGRESSION, "sensitivity", SOURCE, _regression_units)
+            + [Analysis(SHARED_DOCUMENTS.analysis_on(release), "sensitivity", S1I_SOURCE + ", %s column" % (
+                layout.RELEASE_NAMED[release].title), _shared_document_units_of(release))
+               for release in SHARED_DOCUMENTS.copies if release in SENSITIVITY_BLOCK.copies])

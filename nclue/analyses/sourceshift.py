@@ -24,7 +24,9 @@
 import math
 
 from ..core import layout
-from ..core.measures import V2_FORM_MEASURES
+from ..core.claim_ids import (SHARED_DOCUMENTS, SHARED_DOCUMENTS_SOURCE, V2_CONTRAST, V2_CONTRAST_SETUP, V2_DIRECTION,
+                              V2_FORMS, V2_RANK_AGREEMENT, V2_STRUCTURE)
+from ..core.measures import NCLUE_SCORE, V2_FORM_MEASURES
 from ..core.metrics import summary
 from ..core.structure import sourceshift_table
 from ..stats import montecarlo, protocol, randomization
@@ -32,7 +34,7 @@ from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
 from .shared.outcome_vectors import measure_values, outcomes
 from .shared.release_systems import form_systems
-from .shared.robustness_values import S1I_PAIR, shared_document_values
+from .shared.robustness_values import S1I_GAP, S1I_PAIR, shared_document_values
 from .shared.stats_file_check import stats_file_disagreements
 
 FORMS = layout.QUERY_FORMS
@@ -57,9 +59,9 @@ def _structure_units(inst):
 
     def stats_file():
         wrong = stats_file_disagreements(v2, layout.V2_STATS, "table", sourceshift_table(v2))
-        return [Value("v2.structure.stats_file_disagreements", len(wrong), source=layout.V2_STATS,
+        return [Value(V2_STRUCTURE("stats_file_disagreements"), len(wrong), source=layout.V2_STATS,
                       detail="; ".join(wrong[:6]))]
-    return [Unit("structure", inputs, lambda: [Value("v2.structure." + k, v, source=src)
+    return [Unit("structure", inputs, lambda: [Value(V2_STRUCTURE(k), v, source=src)
                                                for k, v in sorted(sourceshift_table(v2).items())]),
             Unit("stats-file", inputs + [layout.V2_STATS], stats_file)]
 
@@ -84,14 +86,14 @@ def _forms_units(inst, copy=FINAL):
     v2 = inst.release(layout.SOURCESHIFT)
     units = []
     sids = form_systems(v2)
-    name = "v2.forms" + copy.variant(".")
+    claim = V2_FORMS.on(copy.name)
     inputs = _copy_inputs(copy)
     for sid in sids:
         for form in FORMS:
             rel = v2_path(sid, form)
             units.append(Unit("%s/%s" % (sid, form.key), inputs + [rel], (lambda rel=rel, sid=sid, form=form: (
-                measure_values("%s.%s.%s" % (name, sid, form.key), summary(outcomes(v2, rel, copy)), V2_FORM_MEASURES,
-                               "supplement Table S3 (qrel copy %s)" % copy.path)))))
+                measure_values(claim, summary(outcomes(v2, rel, copy)), V2_FORM_MEASURES,
+                               "supplement Table S3 (qrel copy %s)" % copy.path, system=sid, form=form.key)))))
 
     def rank_agreement():
         graded = [summary(outcomes(v2, v2_path(s, layout.RAW), copy))["graded_ndcg"] for s in sids]
@@ -100,9 +102,10 @@ def _forms_units(inst, copy=FINAL):
         shifts = [abs(a - b) for a, b in zip(rg, ro)]
         worst = max(range(len(sids)), key=lambda i: (shifts[i], -i))
         src = "supplement section 8 (graded vs gold-only NDCG of the raw runs; qrel copy %s)" % copy.path
-        return [Value(name + ".rank_agreement.spearman_graded_vs_gold_ndcg", spearman(graded, gold), source=src),
-                Value(name + ".rank_agreement.max_rank_shift", shifts[worst], source=src),
-                Value(name + ".rank_agreement.max_shift_system", sids[worst], source=src)]
+        agreement = V2_RANK_AGREEMENT.on(copy.name)
+        return [Value(agreement("spearman_graded_vs_gold_ndcg"), spearman(graded, gold), source=src),
+                Value(agreement("max_rank_shift"), shifts[worst], source=src),
+                Value(agreement("max_shift_system"), sids[worst], source=src)]
     if sids:
         units.append(Unit("rank_agreement", inputs + [v2_path(s, layout.RAW) for s in sids], rank_agreement))
     return units
@@ -112,7 +115,6 @@ def _contrast_units(inst, copy=FINAL):
     v2 = inst.release(layout.SOURCESHIFT)
     contrasts = _pairs(v2, "source_shift_contrasts")
     files = sorted({v2_path(s, f) for c in contrasts for s in (c["variant"], c["base"]) for f in FORMS})
-    name = "v2.contrasts" + copy.variant(".")
 
     def compute():
         n = len(v2.evaluation_queries(copy))
@@ -128,19 +130,20 @@ def _contrast_units(inst, copy=FINAL):
                 diffs.append([v - b for v, b in zip(var, base)])
         tests = randomization.sign_flip_tests(diffs, masks)
         src = "supplement Table S4 (query-paired, n = %d, %d sign flips; qrel copy %s)" % (n, n_draws, copy.path)
-        out = [Value(name + ".design.sign_flip_draws", resampling.n_draws, source=src),
-               Value(name + ".design.queries", n, source=src)]
+        design = V2_CONTRAST_SETUP.on(copy.name)
+        out = [Value(design("sign_flip_draws"), resampling.n_draws, source=src),
+               Value(design("queries"), n, source=src)]
         for (form, c, sv, sb), t in zip(keys, tests):
-            prefix = "%s.%s.%s" % (name, c["id"], form.key)
+            claim = V2_CONTRAST.on(copy.name).bind(contrast=c["id"], form=form.key)
             exact = randomization.exact_sign_flip_p(t.diffs)
             one_sided = montecarlo.paper_estimator(randomization.exact_one_sided_p(t.diffs), resampling.paper_draws)
             estimate = montecarlo.p_estimate(t.p_value(), resampling, n_draws, exact=exact,
                                              alternatives=[("one-sided", one_sided)])
-            out += [Value(prefix + ".delta_score", 100.0 * (sv - sb) / n, source=src),
-                    Value(prefix + ".success_difference", sv - sb, source=src),
-                    Value(prefix + ".p_value", t.p_value(), source=src, estimate=estimate),
-                    Value(prefix + ".p_exact", exact, source=src + "; exact over all 2^n sign vectors"),
-                    Value(prefix + ".p_value_within_3se_of_exact",
+            out += [Value(claim("delta_score"), 100.0 * (sv - sb) / n, source=src),
+                    Value(claim("success_difference"), sv - sb, source=src),
+                    Value(claim("p_value"), t.p_value(), source=src, estimate=estimate),
+                    Value(claim("p_exact"), exact, source=src + "; exact over all 2^n sign vectors"),
+                    Value(claim("p_value_within_3se_of_exact"),
                           randomization.within_monte_carlo_error(t.p_value(), exact, n_draws), source=src)]
         return out
     return [Unit("contrasts", _copy_inputs(copy) + files, compute)] if contrasts else []
@@ -169,13 +172,13 @@ def _direction_units(inst, copy=FINAL):
         out = []
         src = "paper Table 7 (raw form, variant minus base, n-Clue Score@10 points; v2 qrel copy %s)" % copy.path
         for c in ops:
-            d1 = (summary(outcomes(v1, inst.spec.ranking(c["variant"])))["nclue_score"]
-                  - summary(outcomes(v1, inst.spec.ranking(c["base"])))["nclue_score"])
-            d2 = (summary(outcomes(v2, v2_path(c["variant"], layout.RAW), copy))["nclue_score"]
-                  - summary(outcomes(v2, v2_path(c["base"], layout.RAW), copy))["nclue_score"])
-            prefix = "v2.directions%s.%s" % (copy.variant("."), c["id"])
-            out += [Value(prefix + ".v1_delta", d1, source=src), Value(prefix + ".v2_delta", d2, source=src),
-                    Value(prefix + ".direction", direction(d1, d2), source=src)]
+            d1 = (summary(outcomes(v1, inst.spec.ranking(c["variant"])))[NCLUE_SCORE.key]
+                  - summary(outcomes(v1, inst.spec.ranking(c["base"])))[NCLUE_SCORE.key])
+            d2 = (summary(outcomes(v2, v2_path(c["variant"], layout.RAW), copy))[NCLUE_SCORE.key]
+                  - summary(outcomes(v2, v2_path(c["base"], layout.RAW), copy))[NCLUE_SCORE.key])
+            claim = V2_DIRECTION.on(copy.name).bind(direction=c["id"])
+            out += [Value(claim("v1_delta"), d1, source=src), Value(claim("v2_delta"), d2, source=src),
+                    Value(claim("direction"), direction(d1, d2), source=src)]
         return out
     return [Unit("directions", V1_INPUTS + _copy_inputs(copy) + files_v1 + files_v2, compute)] if ops else []
 
@@ -188,11 +191,12 @@ def _has_v2(fn, copy=None):
     return units
 
 
-def _copy_analyses(name, level, source, fn):
+def _copy_analyses(template, level, source, fn):
     """The analysis on S, then the same on S0 and the construction copy as separately named claims
-    (``<name>.s0``, ``<name>.construction``: :meth:`nclue.core.layout.QrelCopy.variant`)."""
-    return [Analysis(name + copy.variant("."), level, source + ("" if copy.last else " -- on qrel copy %s" % copy.path),
-                     _has_v2(fn, copy)) for copy in reversed(layout.SOURCESHIFT.copies)]
+    (``<family>.s0``, ``<family>.construction``: :func:`nclue.core.claim_ids.v2_copies`)."""
+    return [Analysis(template.analysis_on(copy.name), level,
+                     source + ("" if copy.last else " -- on qrel copy %s" % copy.path), _has_v2(fn, copy))
+            for copy in reversed(layout.SOURCESHIFT.copies)]
 
 
 def _sensitivity_units(inst):
@@ -204,28 +208,27 @@ def _sensitivity_units(inst):
         src = "supplement section 10.6 (source deltas, gold-only NDCG@10, 0-1 units)"
 
         def v2_compute():
-            out = shared_document_values(v2, files[0], files[1], "v2.sensitivity.fusion_minus_bm25", "v2")
+            out = shared_document_values(v2, files[0], files[1], S1I_GAP)
             queries = v2.evaluation_queries()
             qids = sorted(queries)
             d = [x - y for x, y in zip(outcomes(v2, files[0]).gold_ndcg, outcomes(v2, files[1]).gold_ndcg)]
             for src_name in sorted({q.source for q in queries.values()}):
                 idx = [i for i, q in enumerate(qids) if queries[q].source == src_name]
-                out += [Value("v2.sensitivity.fusion_minus_bm25.by_source.%s.gold_ndcg_gap" % src_name,
-                              math.fsum(d[i] for i in idx) / len(idx), source=src),
-                        Value("v2.sensitivity.fusion_minus_bm25.by_source.%s.queries" % src_name, len(idx),
-                              source=src)]
+                claim = SHARED_DOCUMENTS_SOURCE.bind(pair=S1I_GAP, source=src_name)
+                out += [Value(claim("gold_ndcg_gap"), math.fsum(d[i] for i in idx) / len(idx), source=src),
+                        Value(claim("queries"), len(idx), source=src)]
             return out
         units.append(Unit("v2", V2_INPUTS + [layout.V2_GENEALOGY] + files, v2_compute))
     return units
 
 
-ANALYSES = ([Analysis("v2.structure", "construction", "supplement section 8 (SourceShift scale)",
+ANALYSES = ([Analysis(V2_STRUCTURE.analysis, "construction", "supplement section 8 (SourceShift scale)",
                        _has_v2(_structure_units))]
-            + _copy_analyses("v2.forms", "scoring", "supplement Table S3 (13 systems x 3 forms)", _forms_units)
-            + _copy_analyses("v2.contrasts", "inference", "supplement Table S4 (query-paired permutation)",
+            + _copy_analyses(V2_FORMS, "scoring", "supplement Table S3 (13 systems x 3 forms)", _forms_units)
+            + _copy_analyses(V2_CONTRAST, "inference", "supplement Table S4 (query-paired permutation)",
                              _contrast_units)
-            + _copy_analyses("v2.directions", "scoring", "paper Table 7 (operation directions v1 vs v2)",
+            + _copy_analyses(V2_DIRECTION, "scoring", "paper Table 7 (operation directions v1 vs v2)",
                              _direction_units)
-            + [Analysis("v2.sensitivity", "sensitivity",
+            + [Analysis(SHARED_DOCUMENTS.analysis_on(layout.SOURCESHIFT.name), "sensitivity",
                         "supplement Table S1i (SourceShift column) and section 10.6 by source",
                         _has_v2(_sensitivity_units))])

@@ -23,6 +23,8 @@ sign-flip p and exact-gold-set-family sign-flip p (``protocol.STAGES_QUERY`` and
 import math
 
 from ..core import layout
+from ..core.claim_ids import IMPACT, IMPACT_OF, IMPACT_TABLE
+from ..core.measures import GOLD_NDCG, NCLUE_SCORE
 from ..core.metrics import summary
 from ..core.structure import families
 from ..stats import montecarlo, protocol, randomization
@@ -31,9 +33,11 @@ from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
 from .shared.outcome_vectors import gold_sets, outcomes
 from .shared.release_systems import form_systems
+from .shared.robustness_values import S1I_GAP
 
 FUSION, BM25 = "rrf_bm25and_pagetop3", "bm25_and"
 V1_REPRESENTATIVE = (FUSION, "bm25_dec_sdr", BM25)
+AUDIT_STAGE = "audit"           # CrossPage's stage between its construction and final copies, as the ids name it
 SRC = "supplement Table S14 (validation stages; gold-only NDCG@10 in 0-1 units unless named)"
 
 
@@ -46,17 +50,18 @@ def positions(values):
     return [1 + sum(1 for w in values if w > v) for v in values]
 
 
-def stage_values(prefix, before, after):
+def stage_values(claim, before, after):
     """Spearman rho, largest absolute change and largest position movement between two lists of
-    run summaries (``{"nclue_score": points, "gold_ndcg": points}``), as Values (0-1 units for NDCG)."""
+    run summaries (``{"nclue_score": points, "gold_ndcg": points}``), as Values (0-1 units for NDCG);
+    ``claim(score, statistic)`` gives each value's id."""
     out = []
-    for key, scale in (("nclue_score", 1.0), ("gold_ndcg", 0.01)):
+    for key, scale in ((NCLUE_SCORE.key, 1.0), (GOLD_NDCG.key, 0.01)):
         b = [s[key] * scale for s in before]
         a = [s[key] * scale for s in after]
         moves = [abs(x - y) for x, y in zip(positions(b), positions(a))]
-        out += [Value("%s.%s.spearman_rho" % (prefix, key), spearman(b, a) if len(set(b)) > 1 else None, source=SRC),
-                Value("%s.%s.max_abs_change" % (prefix, key), max(abs(x - y) for x, y in zip(a, b)), source=SRC),
-                Value("%s.%s.max_position_movement" % (prefix, key), max(moves), source=SRC)]
+        out += [Value(claim(key, "spearman_rho"), spearman(b, a) if len(set(b)) > 1 else None, source=SRC),
+                Value(claim(key, "max_abs_change"), max(abs(x - y) for x, y in zip(a, b)), source=SRC),
+                Value(claim(key, "max_position_movement"), max(moves), source=SRC)]
     return out
 
 
@@ -67,25 +72,31 @@ def _v1_units(inst):
     scorecard = [inst.spec.form_ranking(s, layout.CLEAN) for s in form_systems(inst)]
     construction, final = layout.CROSSPAGE.copies
 
+    release = inst.spec.name
+    stage_of = IMPACT.bind(release=release, copy=AUDIT_STAGE)
+    table = IMPACT_TABLE.bind(release=release, copy=AUDIT_STAGE)
+
     def compute():
         stage = inst.genealogy()[final.name]
-        out = [Value("audit.impact.v1.audit.grades_changed", stage.grades_changed, source=SRC),
-               Value("audit.impact.v1.audit.zero_gold_queries_removed", len(stage.removed_queries), source=SRC)]
+        gold_ndcg = GOLD_NDCG.key
+        out = [Value(stage_of("grades_changed"), stage.grades_changed, source=SRC),
+               Value(stage_of("zero_gold_queries_removed"), len(stage.removed_queries), source=SRC)]
         for label, rels in (("matrix", files), ("scorecard", scorecard)):
             before = [summary(outcomes(inst, rel, construction)) for rel in rels]
             after = [summary(outcomes(inst, rel, final)) for rel in rels]
-            out += stage_values("audit.impact.v1.audit.%s" % label, before, after)
+            out += stage_values(lambda key, statistic, label=label: table(table=label, score=key, statistic=statistic),
+                                before, after)
             if label == "matrix":
                 moves = []
                 for sid, b, a in zip(sids, before, after):
                     if sid in V1_REPRESENTATIVE:
-                        out += [Value("audit.impact.v1.construction.%s.gold_ndcg" % sid, b["gold_ndcg"] / 100.0,
-                                      source=SRC),
-                                Value("audit.impact.v1.audit.%s.gold_ndcg" % sid, a["gold_ndcg"] / 100.0,
-                                      source=SRC)]
-                        moves.append(abs(a["gold_ndcg"] - b["gold_ndcg"]) / 100.0)
+                        out += [Value(IMPACT_OF(release=release, copy=construction.name, subject=sid,
+                                                statistic=gold_ndcg), b[gold_ndcg] / 100.0, source=SRC),
+                                Value(IMPACT_OF(release=release, copy=AUDIT_STAGE, subject=sid, statistic=gold_ndcg),
+                                      a[gold_ndcg] / 100.0, source=SRC)]
+                        moves.append(abs(a[gold_ndcg] - b[gold_ndcg]) / 100.0)
                 # "representative gold-only NDCG@10 moves by at most .0012" (supplement 10.6): Table S14's systems
-                out.append(Value("audit.impact.v1.audit.representative.gold_ndcg.max_abs_change",
+                out.append(Value(table(table="representative", score=gold_ndcg, statistic="max_abs_change"),
                                  max(moves) if moves else None, source=SRC))
         return out
     inputs = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, construction.path, final.path]
@@ -99,7 +110,8 @@ def gap_tests(inst, copy):
     qids = sorted(inst.evaluation_queries(copy))
     fusion = outcomes(inst, layout.SOURCESHIFT.form_ranking(FUSION, layout.RAW), copy).gold_ndcg
     bm25 = outcomes(inst, layout.SOURCESHIFT.form_ranking(BM25, layout.RAW), copy).gold_ndcg
-    prefix = "audit.impact.v2.%s" % label
+    of = IMPACT_OF.bind(release=inst.spec.name, copy=label)
+    stage_of = IMPACT.bind(release=inst.spec.name, copy=label)
     query_masks = randomization.draw_masks(protocol.stream(protocol.STAGES_QUERY, label=label), len(qids),
                                            protocol.draws(protocol.STAGES_QUERY))
     per_query = randomization.to_integer_units([f - b for f, b in zip(fusion, bm25)])
@@ -115,14 +127,14 @@ def gap_tests(inst, copy):
         ("one-sided", query_one), ("exact-gold-set families flipped instead of queries", _paper_scale(family_test))])
     family_est = montecarlo.p_estimate(family_p, protocol.STAGES_FAMILY, family_masks.n_draws, alternatives=[
         ("one-sided", family_one), ("queries flipped instead of exact-gold-set families", _paper_scale(query_test))])
-    return [Value(prefix + ".fusion.gold_ndcg", math.fsum(fusion) / len(qids), source=SRC),
-            Value(prefix + ".bm25_and.gold_ndcg", math.fsum(bm25) / len(qids), source=SRC),
-            Value(prefix + ".fusion_minus_bm25.gold_ndcg_gap", (math.fsum(fusion) - math.fsum(bm25)) / len(qids),
-                  source=SRC),
-            Value(prefix + ".fusion_minus_bm25.query_paired_p", query_p, source=SRC, estimate=query_est),
-            Value(prefix + ".fusion_minus_bm25.family_p", family_p, source=SRC, estimate=family_est),
-            Value(prefix + ".families", design.n_families, source=SRC),
-            Value(prefix + ".queries", len(qids), source=SRC)]
+    gap = IMPACT_OF.bind(release=inst.spec.name, copy=label, subject=S1I_GAP)
+    return [Value(of(subject="fusion", statistic=GOLD_NDCG.key), math.fsum(fusion) / len(qids), source=SRC),
+            Value(of(subject=BM25, statistic=GOLD_NDCG.key), math.fsum(bm25) / len(qids), source=SRC),
+            Value(gap("gold_ndcg_gap"), (math.fsum(fusion) - math.fsum(bm25)) / len(qids), source=SRC),
+            Value(gap("query_paired_p"), query_p, source=SRC, estimate=query_est),
+            Value(gap("family_p"), family_p, source=SRC, estimate=family_est),
+            Value(stage_of("families"), design.n_families, source=SRC),
+            Value(stage_of("queries"), len(qids), source=SRC)]
 
 
 def _paper_scale(test):
@@ -154,10 +166,12 @@ def _v2_units(inst):
             stage = v2.genealogy()[child.name]
             before = [summary(outcomes(v2, rel, parent)) for rel in runs]
             after = [summary(outcomes(v2, rel, child)) for rel in runs]
-            prefix = "audit.impact.v2.%s" % child.name
-            return [Value(prefix + ".grades_changed", stage.grades_changed, source=SRC),
-                    Value(prefix + ".zero_gold_queries_removed", len(stage.removed_queries), source=SRC),
-                    Value(prefix + ".runs", len(runs), source=SRC)] + stage_values(prefix, before, after)
+            stage_of = IMPACT.bind(release=v2.spec.name, copy=child.name)
+            of = IMPACT_OF.bind(release=v2.spec.name, copy=child.name)
+            return [Value(stage_of("grades_changed"), stage.grades_changed, source=SRC),
+                    Value(stage_of("zero_gold_queries_removed"), len(stage.removed_queries), source=SRC),
+                    Value(stage_of("runs"), len(runs), source=SRC)] + stage_values(
+                lambda key, statistic: of(subject=key, statistic=statistic), before, after)
         units.append(Unit("v2/%s->%s" % (parent.name, child.name), base + [parent.path, child.path] + runs, compute))
     return units
 
@@ -171,4 +185,4 @@ def _units(inst):
     return units
 
 
-ANALYSES = [Analysis("audit.impact", "sensitivity", "paper section 3.2; supplement Table S14", _units)]
+ANALYSES = [Analysis(IMPACT.analysis, "sensitivity", "paper section 3.2; supplement Table S14", _units)]

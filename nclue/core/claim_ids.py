@@ -7,26 +7,32 @@ spelled: an analysis's claims must match its own templates (``freeze`` refuses o
 and the reports, the HTML report, the bindings and the paper audit build every id they read by calling a
 template, never by writing the id out or taking one apart.
 
->>> SCORECARD(system="bm25_and", measure="gold_hit_at_10")
+>>> SCORECARD.on("v1")(system="bm25_and", measure="gold_hit_at_10")
 'v1.scorecard.bm25_and.gold_hit_at_10'
->>> SCORECARD.match("v1.scorecard.bm25_and.gold_hit_at_10")
-{'system': 'bm25_and', 'measure': 'gold_hit_at_10'}
->>> SCORECARD(system="{row}", measure="no_gold")          # a placeholder filled in later by str.format
+>>> SCORECARD.match("v3.scorecard.bm25_and.gold_hit_at_10")
+{'release': 'v3', 'system': 'bm25_and', 'measure': 'gold_hit_at_10'}
+>>> SCORECARD.on("v1")(system="{row}", measure="no_gold")          # a placeholder filled in later by str.format
 'v1.scorecard.{row}.no_gold'
->>> SCORECARD(system="bm25_and", measure="gold_hit")     # doctest: +ELLIPSIS
+>>> SCORECARD.on("v1")(system="bm25_and", measure="gold_hit")     # doctest: +ELLIPSIS
 Traceback (most recent call last):
   ...
 nclue.core.claim_ids.ClaimIdError: v1.scorecard.{system}.{measure}: measure 'gold_hit' is not one of nclue_score_at_10, ...
+>>> SCORECARD.on("v2")
+Traceback (most recent call last):
+  ...
+nclue.core.claim_ids.ClaimIdError: {release}.scorecard.{system}.{measure}: no copy 'v2' (its copies are v1, v3)
 """
 
 import functools
 import re
 
 from .errors import NclueError
-from .layout import CROSSPAGE, FORM_KEYS, REALPAGE, SOURCESHIFT
+from .layout import (CROSSPAGE, FORM_KEYS, RAW_MATRIX, REALPAGE, RELEASES, REPLICATES_PAPER, SOURCESHIFT,
+                     releases_with)
 from .measures import MEASURES
 
 NAME = r"[A-Za-z0-9_\-]+"       # one segment: a name the release defines (system, block, statistic, ...)
+NAME_PATTERN = re.compile(NAME)
 LOCATION = r"[A-Za-z0-9_\-*]+(?:\.[A-Za-z0-9_\-*]+)*"  # a paper location or number id (it may hold dots)
 _PLACEHOLDER = re.compile(r"\{\w+\}|%s")          # a value, or the piece of one, left for str.format or % to fill
 _PART = re.compile(r"\{(\w+)\}")
@@ -39,9 +45,18 @@ class ClaimIdError(NclueError, ValueError):
 class ClaimId:
     """One claim-id template: ``template`` with named parts ``{name}``; ``domains`` gives each part a tuple of
     words or a pattern (default :data:`NAME`); ``analyses`` are the analyses whose claims it builds (a part
-    named ``analysis`` takes its values from them)."""
+    named ``analysis`` takes its values from them).  A template frozen once per release or per qrel copy takes
+    ``{release or copy: analysis}`` (:func:`per_release`, :func:`v2_copies`): a part named ``release`` then
+    takes the release names, and :meth:`on` binds one of them (or, with an ``{analysis}`` part, its analysis).
 
-    __slots__ = ("template", "analyses", "copies", "parts", "domains", "_source", "_compiled", "_prefix")
+    >>> MATRIX.on("v3")(system="bm25_and", measure="gold_hit_at_10")
+    'v3.matrix.bm25_and.gold_hit_at_10'
+    >>> MATRIX.analysis_of_id("v1.matrix.bm25_and.gold_hit_at_10"), MATRIX.analysis_on("v3")
+    ('v1.matrix', 'v3.matrix')
+    """
+
+    __slots__ = ("template", "analyses", "copies", "parts", "keyed", "domains", "_source", "_compiled", "_prefix",
+                 "_on")
 
     def __init__(self, template, analyses, **domains):
         self.template = template
@@ -50,8 +65,14 @@ class ClaimId:
         self.analyses = (analyses,) if isinstance(analyses, str) else tuple(
             analyses.values() if isinstance(analyses, dict) else analyses)
         self.parts = tuple(_PART.findall(template))
+        # the part that names the analysis an id belongs to: a {release} keyed by a dict of analyses, else
+        # an {analysis} part, else none (the template's one analysis)
+        self.keyed = "release" if self.copies and "release" in self.parts else \
+            "analysis" if "analysis" in self.parts else None
         if "analysis" in self.parts:
             domains.setdefault("analysis", self.analyses)
+        if self.keyed == "release":
+            domains.setdefault("release", tuple(self.copies))
         unknown = sorted(set(domains) - set(self.parts))
         if unknown:
             raise ClaimIdError("%s: no part %s" % (template, unknown[0]))
@@ -64,7 +85,21 @@ class ClaimId:
         pieces.append(re.escape(template[at:]))
         self._source = "".join(pieces) + r"\Z"      # compiled when an id is first matched (:attr:`_regex`)
         self._compiled = None
-        self._prefix = template.split("{", 1)[0]          # the literal start every id it builds has
+        self._prefix = self._prefixes()          # the literal starts an id it builds may have
+        self._on = {}                            # the template on each copy or release (:meth:`on`)
+
+    def _prefixes(self):
+        """The literal start of every id the template builds: its text before the first part or, when it opens
+        with a part of listed words (``{release}``), each word followed by the text up to the next part."""
+        head, brace, rest = self.template.partition("{")
+        if head or not brace:
+            return head
+        part, _, tail = rest.partition("}")
+        domain = self.domains[part]
+        if isinstance(domain, str):
+            return ""
+        literal = tail.split("{", 1)[0]
+        return tuple(word + literal for word in domain)
 
     @property
     def _regex(self):
@@ -113,24 +148,72 @@ class ClaimId:
             at = match.end()
         return "".join(out + [self.template[at:]])
 
+    @property
+    def analysis(self):
+        """The one analysis whose claims the template builds (a :class:`ClaimIdError` for a template of several)."""
+        if len(self.analyses) != 1:
+            raise ClaimIdError("%s: the ids of %d analyses; name one with analysis_on()" % (
+                self.template, len(self.analyses)))
+        return self.analyses[0]
+
     def bind(self, **values):
-        """This template with some parts fixed: a callable taking the rest (the last one positionally).
+        """This template with some parts fixed: a callable taking the rest (the last one positionally), which
+        can fix more of them in turn.
 
         >>> AGREEMENT.bind(stage="initial")("pairs")
         'audit.agreement.initial.pairs'
+        >>> IMPACT_OF.bind(release="v2").bind(copy="s0", subject="fusion")("gold_ndcg")
+        'audit.impact.v2.s0.fusion.gold_ndcg'
         """
-        return functools.partial(self, **values)
+        return Bound(self, values)
 
     def on(self, copy):
-        """A template frozen once per qrel copy (or per release), bound to that copy's analysis.
+        """A template frozen once per qrel copy or per release, on that copy or release: the template of its one
+        analysis, with the keyed part (``{release}`` or ``{analysis}``) written in.
 
         >>> V2_DIRECTION.on("s0")(direction="scale", statistic="v2_delta")
         'v2.directions.s0.scale.v2_delta'
+        >>> SCORECARD.on("v3"), SCORECARD.on("v3")(system="bm25_and", measure="no_gold")
+        (ClaimId('v3.scorecard.{system}.{measure}'), 'v3.scorecard.bm25_and.no_gold')
         """
+        found = self._on.get(copy)
+        if found is None:
+            analysis = self.analysis_on(copy)
+            if self.keyed is None:
+                raise ClaimIdError("%s: no {release} or {analysis} part to write %r in" % (self.template, copy))
+            word = copy if self.keyed == "release" else analysis
+            template = self.template.replace("{%s}" % self.keyed, word)
+            found = self._on[copy] = ClaimId(template, analysis, **{
+                part: domain for part, domain in self.domains.items() if part not in (self.keyed, "analysis")})
+        return found
+
+    def analysis_on(self, copy):
+        """The analysis that freezes the template's ids on qrel copy or release ``copy``."""
         if copy not in self.copies:
             raise ClaimIdError("%s: no copy %r (its copies are %s)" % (self.template, copy, ", ".join(self.copies)
                                                                          or "none"))
-        return self.bind(analysis=self.copies[copy])
+        return self.copies[copy]
+
+    def analysis_of(self, parts):
+        """The analysis whose claims file holds the id of ``parts`` (what :meth:`match` gave)."""
+        if self.keyed == "release":
+            return self.copies[parts["release"]]
+        return parts.get("analysis", self.analyses[0])
+
+    def builds_for(self, claim_id, analysis):
+        """Whether the template builds ``claim_id`` as a claim of ``analysis`` (its keyed part, when it has one,
+        naming that analysis)."""
+        parts = self.match(claim_id)
+        if parts is None:
+            return False
+        if self.keyed is not None:
+            return self.analysis_of(parts) == analysis
+        return analysis in self.analyses
+
+    def analysis_of_id(self, claim_id):
+        """The analysis whose claims file holds ``claim_id`` (None when the template does not build it)."""
+        parts = self.match(claim_id)
+        return None if parts is None else self.analysis_of(parts)
 
     def _admits(self, part, value):
         domain = self.domains[part]
@@ -147,6 +230,21 @@ class ClaimId:
         return "ClaimId(%r)" % self.template
 
 
+class Bound:
+    """A claim-id template with some parts fixed (:meth:`ClaimId.bind`)."""
+
+    __slots__ = ("template", "values")
+
+    def __init__(self, template, values):
+        self.template, self.values = template, dict(values)
+
+    def __call__(self, *last, **values):
+        return self.template(*last, **dict(self.values, **values))
+
+    def bind(self, **values):
+        return Bound(self.template, dict(self.values, **values))
+
+
 # -- part domains used by more than one template
 MEASURE = tuple(MEASURES)
 FORM = FORM_KEYS
@@ -154,9 +252,23 @@ METRIC = ("score", "hit", "gold_ndcg")              # the inference's three vect
 DROPPED = ("drop_c1", "drop_c2", "drop_c3")          # the masked condition (Table S5a)
 RESPONDER = ("A", "E", "F", "all")                   # the audit's evaluators, and all of them together
 STAGE = ("initial", "adjudication")                  # the audit's two rounds
-# CrossPage's qrel copies as the genealogy names them, last first, and the audit between them
-V1_COPY = tuple(copy.name for copy in reversed(CROSSPAGE.copies)) + ("audit",)
-V2_COPY = tuple(copy.name for copy in SOURCESHIFT.copies)     # SourceShift's qrel copies
+# the releases whose systems' raw-form rankings the paper's tables read (v1 CrossPage, v3 RealPage), and those
+# on which a table runs that does not run on RealPage yet
+RANKED = releases_with(RAW_MATRIX)
+STAND_IN_TABLES = (CROSSPAGE,)
+# every qrel copy's name, and the label audit between CrossPage's two (v1.genealogy.audit.*)
+COPY = tuple(sorted({copy.name for release in RELEASES.values() for copy in release.copies})) + ("audit",)
+
+
+def per_release(table, releases):
+    """``{release name: analysis}`` of a table frozen once per release in ``releases``: the analysis
+    ``<release>.<table>`` (its file ``reference_metrics/<release>.<table>.json``).
+
+    >>> per_release("matrix", RANKED)
+    {'v1': 'v1.matrix', 'v3': 'v3.matrix'}
+    """
+    return {release.name: "%s.%s" % (release.name, table) for release in releases}
+
 
 
 def v2_copies(family):
@@ -197,61 +309,56 @@ POOL_SECTION = ClaimId("audit.pool.{section}.{statistic}", "audit.pool", section
 # -- the release's own consistency (docs/schema.md)
 CONSISTENCY = ClaimId("release.consistency.{part}.{statistic}", "release.consistency", part=("v1", "v2", "audit"))
 
-# -- RealPage (v3): its construction re-derived (docs/realpage.md)
-V3_CONSTRUCTION = ClaimId("v3.construction.{statistic}", "v3.construction")
-V3_TABLE1 = ClaimId("v3.table1.{statistic}", "v3.construction")
-V3_GENEALOGY = ClaimId("v3.genealogy.{statistic}", "v3.genealogy")
-V3_GENEALOGY_COPY = ClaimId("v3.genealogy.{copy}.{statistic}", "v3.genealogy", copy=tuple(c.name for c in REALPAGE.copies))
-V3_EVIDENCE = ClaimId("v3.evidence.{system}.{slice}.{statistic}", "v3.evidence", slice=("all", "n2", "n3"))
-V3_SLICE = ClaimId("v3.slices.{system}.{slice}.{statistic}", "v3.slices")
-V3_MATRIX = ClaimId("v3.matrix.{system}.{measure}", "v3.matrix", measure=MEASURE)
-V3_SCORECARD = ClaimId("v3.scorecard.{system}.{measure}", "v3.scorecard", measure=MEASURE)
-V3_FORMS = ClaimId("v3.forms.{system}.{form}.{measure}", "v3.forms", form=FORM, measure=MEASURE)
-V3_CONTRAST = ClaimId("v3.contrasts.{block}.{variant}.{statistic}", "v3.contrasts")
-V3_CONTRAST_BLOCK = ClaimId("v3.contrasts.{block}.{statistic}", "v3.contrasts")
-V3_BOOTSTRAP = ClaimId("v3.inference.bootstrap.{system}.{metric}.{statistic}", "v3.inference", metric=METRIC)
-V3_BOOTSTRAP_SETUP = ClaimId("v3.inference.design.{statistic}", "v3.inference")
-V3_INFERENCE_CONTRAST = ClaimId("v3.inference.contrast.{block}.{variant}.{statistic}", "v3.inference")
-V3_INFERENCE_BLOCK = ClaimId("v3.inference.block.{block}.{statistic}", "v3.inference")
-V3_REPLICATION = ClaimId("v3.replication.{block}.{statistic}", "v3.replication")
-V3_REPLICATION_SUMMARY = ClaimId("v3.replication.summary.{statistic}", "v3.replication")
-
-# -- CrossPage (v1): construction, scoring, inference, sensitivity
-CONSTRUCTION = ClaimId("v1.construction.{statistic}", "v1.construction")
-TABLE1 = ClaimId("v1.table1.{statistic}", "v1.construction")
-GENEALOGY = ClaimId("v1.genealogy.{statistic}", "v1.genealogy")
-GENEALOGY_COPY = ClaimId("v1.genealogy.{copy}.{statistic}", "v1.genealogy", copy=V1_COPY)
+# -- every release's construction and qrel genealogy (docs/schema.md#genealogyjson, docs/realpage.md)
+CONSTRUCTION = ClaimId("{release}.construction.{statistic}", per_release("construction", (CROSSPAGE, REALPAGE)))
+TABLE1 = ClaimId("{release}.table1.{statistic}", CONSTRUCTION.copies)
+GENEALOGY = ClaimId("{release}.genealogy.{statistic}", per_release("genealogy", RELEASES.values()))
+GENEALOGY_COPY = ClaimId("{release}.genealogy.{copy}.{statistic}", GENEALOGY.copies, copy=COPY)
 CROSSWALK = ClaimId("v1.crosswalk.{statistic}", "v1.crosswalk")
 CROSSWALK_KIND = ClaimId("v1.crosswalk.{kind}.{statistic}", "v1.crosswalk")
-MATRIX = ClaimId("v1.matrix.{system}.{measure}", "v1.matrix", measure=MEASURE)
-SCORECARD = ClaimId("v1.scorecard.{system}.{measure}", "v1.scorecard", measure=MEASURE)
-V1_FORMS = ClaimId("v1.forms.{system}.{form}.{measure}", "v1.forms", form=FORM, measure=MEASURE)
-SLICE = ClaimId("v1.slices.{system}.{slice}.{statistic}", "v1.slices")
-CONTRAST = ClaimId("v1.contrasts.{block}.{variant}.{statistic}", "v1.contrasts")
-CONTRAST_BLOCK = ClaimId("v1.contrasts.{block}.{statistic}", "v1.contrasts")
-CONTROL = ClaimId("v1.controls.{control}.{statistic}", "v1.controls")
-EVIDENCE = ClaimId("v1.evidence.{system}.{slice}.{statistic}", "v1.evidence", slice=("all", "n2", "n3"))
-FIGURE2 = ClaimId("v1.figure2.{statistic}", "v1.figure2")
-FIGURE2_METHOD = ClaimId("v1.figure2.methods.{system}.{statistic}", "v1.figure2")
-FIGURE2_PAIR = ClaimId("v1.figure2.pairs.{block}.{statistic}", "v1.figure2")
-MASKING = ClaimId("v1.masking.{system}.{dropped}.{statistic}", "v1.masking", dropped=DROPPED)
-DIAGNOSTIC = ClaimId("v1.diagnostics.{check}.{statistic}", "v1.diagnostics",
+
+# -- the paper's tables, once per release that has their inputs: scoring, inference, sensitivity
+MATRIX = ClaimId("{release}.matrix.{system}.{measure}", per_release("matrix", RANKED), measure=MEASURE)
+SCORECARD = ClaimId("{release}.scorecard.{system}.{measure}", per_release("scorecard", RANKED), measure=MEASURE)
+FORMS = ClaimId("{release}.forms.{system}.{form}.{measure}", per_release("forms", RANKED), form=FORM,
+                measure=MEASURE)
+SLICE = ClaimId("{release}.slices.{system}.{slice}.{statistic}", per_release("slices", RANKED))
+CONTRAST = ClaimId("{release}.contrasts.{block}.{variant}.{statistic}", per_release("contrasts", RANKED))
+CONTRAST_BLOCK = ClaimId("{release}.contrasts.{block}.{statistic}", CONTRAST.copies)
+CONTROL = ClaimId("{release}.controls.{control}.{statistic}", per_release("controls", STAND_IN_TABLES))
+EVIDENCE = ClaimId("{release}.evidence.{system}.{slice}.{statistic}", per_release("evidence", RANKED),
+                   slice=("all", "n2", "n3"))
+FIGURE2 = ClaimId("{release}.figure2.{statistic}", per_release("figure2", STAND_IN_TABLES))
+FIGURE2_METHOD = ClaimId("{release}.figure2.methods.{system}.{statistic}", FIGURE2.copies)
+FIGURE2_PAIR = ClaimId("{release}.figure2.pairs.{block}.{statistic}", FIGURE2.copies)
+MASKING = ClaimId("{release}.masking.{system}.{dropped}.{statistic}", per_release("masking", STAND_IN_TABLES),
+                  dropped=DROPPED)
+DIAGNOSTIC = ClaimId("{release}.diagnostics.{check}.{statistic}", per_release("diagnostics", STAND_IN_TABLES),
                      check=("length_matched", "density_matched", "repairs"))
-DIAGNOSTIC_SYSTEM = ClaimId("v1.diagnostics.{check}.{system}.{statistic}", "v1.diagnostics",
+DIAGNOSTIC_SYSTEM = ClaimId("{release}.diagnostics.{check}.{system}.{statistic}", DIAGNOSTIC.copies,
                             check=("length_matched", "density_matched"))
-BOOTSTRAP = ClaimId("v1.inference.bootstrap.{system}.{metric}.{statistic}", "v1.inference.bootstrap", metric=METRIC)
-BOOTSTRAP_SETUP = ClaimId("v1.inference.design.{statistic}", "v1.inference.bootstrap")
-INFERENCE_CONTRAST = ClaimId("v1.inference.contrast.{block}.{variant}.{statistic}", "v1.inference.contrasts")
-INFERENCE_BLOCK = ClaimId("v1.inference.block.{block}.{statistic}", "v1.inference.contrasts")
-PAPER_BLOCK = ClaimId("v1.inference.paper_block.{block}.{statistic}", "v1.inference.contrasts")
-INFERENCE_MASKING = ClaimId("v1.inference.masking.{system}.{dropped}.{statistic}", "v1.inference.masking",
-                            dropped=DROPPED)
-SENSITIVITY_BLOCK = ClaimId("v1.sensitivity.{block}.{statistic}", "v1.sensitivity.contrasts")
-SENSITIVITY_CHECK = ClaimId("v1.sensitivity.{block}.{check}.{statistic}", "v1.sensitivity.contrasts", check=(
+BOOTSTRAP = ClaimId("{release}.inference.bootstrap.{system}.{metric}.{statistic}",
+                    per_release("inference.bootstrap", RANKED), metric=METRIC)
+BOOTSTRAP_SETUP = ClaimId("{release}.inference.design.{statistic}", BOOTSTRAP.copies)
+INFERENCE_CONTRAST = ClaimId("{release}.inference.contrast.{block}.{variant}.{statistic}",
+                             per_release("inference.contrasts", RANKED))
+INFERENCE_BLOCK = ClaimId("{release}.inference.block.{block}.{statistic}", INFERENCE_CONTRAST.copies)
+PAPER_BLOCK = ClaimId("{release}.inference.paper_block.{block}.{statistic}", INFERENCE_CONTRAST.copies)
+INFERENCE_MASKING = ClaimId("{release}.inference.masking.{system}.{dropped}.{statistic}",
+                            per_release("inference.masking", STAND_IN_TABLES), dropped=DROPPED)
+SENSITIVITY_BLOCK = ClaimId("{release}.sensitivity.{block}.{statistic}",
+                            per_release("sensitivity.contrasts", STAND_IN_TABLES))
+SENSITIVITY_CHECK = ClaimId("{release}.sensitivity.{block}.{check}.{statistic}", SENSITIVITY_BLOCK.copies, check=(
     "crossed_gold", "crossed_judged", "leave_one_gold_doc", "drop_top20_degree", "promotion_bound", "common_support"))
-PROMOTION = ClaimId("v1.sensitivity.promotion.{statistic}", "v1.sensitivity.contrasts")
-REGRESSION = ClaimId("v1.sensitivity.regression.{model}.{statistic}", "v1.sensitivity.regression")
-REGRESSION_TERM = ClaimId("v1.sensitivity.regression.{model}.{term}.{statistic}", "v1.sensitivity.regression")
+PROMOTION = ClaimId("{release}.sensitivity.promotion.{statistic}", SENSITIVITY_BLOCK.copies)
+REGRESSION = ClaimId("{release}.sensitivity.regression.{model}.{statistic}",
+                     per_release("sensitivity.regression", STAND_IN_TABLES))
+REGRESSION_TERM = ClaimId("{release}.sensitivity.regression.{model}.{term}.{statistic}", REGRESSION.copies)
+
+# -- the replication of the paper's Table 5 on real documents (docs/realpage.md#the-replication)
+REPLICATION = ClaimId("{release}.replication.{block}.{statistic}",
+                      per_release("replication", releases_with(REPLICATES_PAPER)))
+REPLICATION_SUMMARY = ClaimId("{release}.replication.summary.{statistic}", REPLICATION.copies)
 
 # -- Table S1i for either release (v1's in its own file, v2's in v2.sensitivity)
 SHARED_DOCUMENTS = ClaimId("{analysis}.{pair}.{statistic}", SHARED_DOCUMENT_ANALYSES)
@@ -263,8 +370,6 @@ SHARED_DOCUMENTS_SOURCE = ClaimId("v2.sensitivity.{pair}.by_source.{source}.{sta
 
 # -- SourceShift (v2), each family once per qrel copy (final, S0, construction)
 V2_STRUCTURE = ClaimId("v2.structure.{statistic}", "v2.structure")
-V2_GENEALOGY = ClaimId("v2.genealogy.{statistic}", "v2.genealogy")
-V2_GENEALOGY_COPY = ClaimId("v2.genealogy.{copy}.{statistic}", "v2.genealogy", copy=V2_COPY)
 V2_FORMS = ClaimId("{analysis}.{system}.{form}.{measure}", v2_copies("v2.forms"), form=FORM, measure=MEASURE)
 V2_RANK_AGREEMENT = ClaimId("{analysis}.rank_agreement.{statistic}", v2_copies("v2.forms"))
 V2_CONTRAST_SETUP = ClaimId("{analysis}.design.{statistic}", v2_copies("v2.contrasts"))
@@ -293,8 +398,7 @@ def unmatched(analysis, claim_ids, templates=None):
     own = templates_of(analysis) if templates is None else templates
     out = []
     for claim_id in claim_ids:
-        if not any((parts is not None and parts.get("analysis", analysis) == analysis)
-                   for parts in (template.match(claim_id) for template in own)):
+        if not any(template.builds_for(claim_id, analysis) for template in own):
             out.append(claim_id)
     return out
 
@@ -304,9 +408,9 @@ def analysis_of(claim_id):
     """The analysis whose claims file holds ``claim_id``: the first template that builds it names it (by its
     ``{analysis}`` part when it has one); None when no template builds the id."""
     for template in TEMPLATES:
-        parts = template.match(claim_id)
-        if parts is not None:
-            return parts.get("analysis", template.analyses[0])
+        found = template.analysis_of_id(claim_id)
+        if found is not None:
+            return found
     return None
 
 

@@ -181,5 +181,11 @@ class Instrument:
         return self.memo(rel, lambda: loaders.load_page_scores(
             self.root, rel, self.queries(), self.corpus(), None if ranking_rel is None else self.ranking(ranking_rel)))
 
+    def page_sources(self):
+        """``{docid: PageSource}`` of a release of real pages (its corpus records each document's package and page
+        hashes: RealPage)."""
+        return self.memo("page-sources:" + self.CORPUS, lambda: loaders.load_page_sources(
+            self.root, self.CORPUS, self.corpus()))
+
     def systems(self):
         return self.memo(self.SYSTEMS, lambda: loaders.load_systems(self.root, self.SYSTEMS))

@@ -150,6 +150,9 @@ SOURCED_QUERIES = "sourced-queries"           # every query names the source it 
 CAPABILITIES = (TEXT_FROM_SEEDS, TEXT_FROM_PACKAGES, RAW_MATRIX, SIMULATED, REPLICATES_PAPER, SOURCED_QUERIES)
 
 
+SYNTHETIC_NATURE, REAL_NATURE = "synthetic", "real"      # MANIFEST.json's natures: what a release's documents are
+
+
 class Release(NamedTuple):
     """One release as one value: its name (``v1``, ``v2``, ``v3``: what ``--release`` and the API say), title,
     folder, nature (``synthetic`` or ``real``, as MANIFEST.json's ``natures`` records it), the files it ships,
@@ -183,6 +186,7 @@ class Release(NamedTuple):
     genealogy = property(lambda self: self.file("genealogy"))
     build = property(lambda self: self.file("build-info"))
     stats = property(lambda self: self.file("statistics"))
+    audit_records = property(lambda self: self.file("audit-records"))     # an automatic audit's findings (v3)
     qrels = property(lambda self: self.copies[-1].path)    # the last qrel copy, on which the tables are computed
 
     def can(self, capability):
@@ -255,7 +259,7 @@ CHALLENGE_DECISIONS = AUDIT + "/challenge_decisions.jsonl"
 # CrossPage (paper section 3.2, supplement 1.1 and 10.4): the construction copy P0 and the final copy P after
 # the stratified audit's repairs, on which the paper computes its CrossPage tables
 CROSSPAGE = Release(
-    "v1", "CrossPage", V1, "synthetic", (
+    "v1", "CrossPage", V1, SYNTHETIC_NATURE, (
         ReleaseFile("corpus.jsonl", "corpus", True, _SCHEMA + "corpusjsonl"),
         ReleaseFile("conditions.jsonl", "conditions", False, _SCHEMA + "conditionsjsonl"),
         ReleaseFile("inventory.jsonl", "inventory", True, _SCHEMA + "inventoryjsonl"),
@@ -278,7 +282,7 @@ CROSSPAGE = Release(
 # targeted residual-qrel challenge
 _V2_DOC = _SCHEMA + "sourceshift-datav2"
 SOURCESHIFT = Release(
-    "v2", "SourceShift", V2, "synthetic", (
+    "v2", "SourceShift", V2, SYNTHETIC_NATURE, (
         ReleaseFile("corpus.jsonl", "corpus", True, _V2_DOC),
         ReleaseFile("conditions.jsonl", "conditions", False, _V2_DOC),
         ReleaseFile("queries.jsonl", "queries", True, _V2_DOC),
@@ -301,7 +305,7 @@ SOURCESHIFT = Release(
 # raw-form matrix's ranking (no second copy)
 _V3_DOC = _SCHEMA + "realpage-datav3"
 REALPAGE = Release(
-    "v3", "RealPage", V3, "real", (
+    "v3", "RealPage", V3, REAL_NATURE, (
         ReleaseFile("corpus.jsonl", "corpus", True, _V3_DOC),
         ReleaseFile("conditions.jsonl", "conditions", True, _V3_DOC),
         ReleaseFile("inventory.jsonl", "inventory", True, _V3_DOC),
@@ -344,7 +348,6 @@ V2_CORPUS, V2_CONDITIONS, V2_QUERIES, V2_INVENTORY = (SOURCESHIFT.corpus, SOURCE
 V2_QRELS_CONSTRUCTION, V2_QRELS_S0, V2_QRELS = (c.path for c in SOURCESHIFT.copies)
 V2_GENEALOGY, V2_SYSTEMS, V2_BUILD, V2_STATS = (SOURCESHIFT.genealogy, SOURCESHIFT.systems, SOURCESHIFT.build,
                                                 SOURCESHIFT.stats)
-V3_AUDIT = REALPAGE.file("audit-records")
 AUDIT_DESCRIPTION = AUDIT + "/audit.json"
 AUDIT_STATS = AUDIT + "/stats.json"
 

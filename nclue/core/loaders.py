@@ -13,7 +13,7 @@ import re
 from .errors import InputError, bounded
 from .jsonio import MAX_MAGNITUDE, Row, all_finite_numbers, is_finite_number, iter_jsonl, read_json, show_value
 from . import layout
-from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow, Query, QueryCondition, RankingRow,
+from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow, PageSource, Query, QueryCondition, RankingRow,
                       Repair, System, SystemLists)
 
 KINDS = ("section", "entity")
@@ -88,21 +88,26 @@ def load_corpus(root, rel):
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def load_page_hashes(root, rel, corpus):
-    """``{docid: (page SHA-256, ...)}`` of a corpus that records its pages' hashes (``data/v3/corpus.jsonl``,
-    docs/schema.md#realpage-datav3): ``page_sha256`` lists one lower-case hex SHA-256 per page, in page order.
+def load_page_sources(root, rel, corpus):
+    """``{docid: PageSource(package, (page SHA-256, ...))}`` of a corpus that records where its pages come from
+    and their hashes (``data/v3/corpus.jsonl``, docs/schema.md#realpage-datav3): ``package`` names the package
+    that holds the document's text, ``page_sha256`` lists one lower-case hex SHA-256 per page, in page order.
     ``corpus`` is the same file already loaded by :func:`load_corpus`."""
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
         docid = row.str("docid")
+        package = row.str("package")
+        if not SAFE_ID.match(package):
+            raise row.error("package", "must be a package name (letters, digits, '-', '.', '+', '_'), got %s" %
+                            show_value(package))
         hashes = row.list("page_sha256")
         if len(hashes) != corpus[docid].pages:
             raise row.error("page_sha256", "lists %d hashes for %d pages" % (len(hashes), corpus[docid].pages))
         for i, digest in enumerate(hashes):
             if not isinstance(digest, str) or not _SHA256.match(digest):
                 raise row.error("page_sha256[%d]" % i, "must be 64 lower-case hex digits, got %s" % show_value(digest))
-        out[docid] = tuple(hashes)
+        out[docid] = PageSource(package, tuple(hashes))
     return out
 
 

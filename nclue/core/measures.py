@@ -25,7 +25,7 @@ scale (the paper's graded NDCG .265); ``queries`` are integer counts.
 ('points', 'NDCG (0-1)')
 >>> MEASURES["gold_ndcg_at_10"].show(32.2456)
 '32.2'
->>> [m.name for m in V1_FORM_MEASURES]
+>>> [m.name for m in FORM_TABLE_MEASURES]
 ['nclue_score_at_10', 'gold_hit_at_10']
 >>> MEASURES["subset_first"].values(_Example(hit=(1, 1, 0), success=(1, 0, 0)))
 [0, 1, 0]
@@ -162,9 +162,14 @@ def group(*names):
     return tuple(MEASURES[n] for n in names)
 
 
+# the measures the analyses read by name (their ``key`` is the field of :func:`nclue.core.metrics.summary`)
+NCLUE_SCORE, GOLD_HIT, GOLD_NDCG, SUBSET_FIRST, AUC, AUC_QUERIES = group(
+    "nclue_score_at_10", "gold_hit_at_10", "gold_ndcg_at_10", "subset_first", "pairwise_auc", "auc_queries")
+
+
 # which measures each output reports, in order
 SCORECARD_MEASURES = _TABLE
-V1_FORM_MEASURES = group("nclue_score_at_10", "gold_hit_at_10")
+FORM_TABLE_MEASURES = group("nclue_score_at_10", "gold_hit_at_10")        # Table S2b's (every release's forms)
 V2_FORM_MEASURES = group("nclue_score_at_10", "success_count", "gold_hit_at_10", "gold_ndcg_at_10",
                          "graded_ndcg_at_10")
 # the measures score prints, each with an interval, each on its kind's scale

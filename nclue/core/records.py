@@ -24,6 +24,13 @@ class Document(NamedTuple):
     title: str = ""
 
 
+class PageSource(NamedTuple):
+    """Where a document of real pages comes from (RealPage): the package holding its text, and each page's
+    SHA-256 in page order."""
+    package: str
+    hashes: Tuple[str, ...]
+
+
 class InventoryRow(NamedTuple):
     docid: str
     cid: str

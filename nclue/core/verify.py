@@ -61,8 +61,13 @@ def is_gold(page_sets):
             and distinct_page_valid(page_sets))
 
 
+# the kinds of :class:`Difference`, in the order the construction claims count them
+DIFFERENCE_KINDS = ("missing qrel", "extra qrel", "wrong grade", "gold fails gate", "query without gold")
+
+
 class Difference:
-    """One row-level disagreement between released qrels and the re-derivation."""
+    """One row-level disagreement between released qrels and the re-derivation (its ``kind`` one of
+    :data:`DIFFERENCE_KINDS`)."""
 
     __slots__ = ("kind", "qid", "docid", "released", "derived", "detail")
 
@@ -73,6 +78,7 @@ class Difference:
     def __str__(self):
         text = "%s: %s / %s (released %s, derived %s)" % (self.kind, self.qid, self.docid, self.released, self.derived)
         return text + ("; " + self.detail if self.detail else "")
+
 
 def derive_qrels(queries, inventory):
     """Re-derived compact qrels ``{qid: {docid: grade}}`` from the inventory."""

@@ -80,7 +80,7 @@ def export(root, out, release="v1", qrels=None, form=layout.RAW, guard=None):
         write_text(path, "\n".join(lines) + ("\n" if lines else ""), "the qrels export", guard)
         written.append(path)
     path = os.path.join(out, "README.txt")
-    write_text(path, README.format(release=inst.base, copy=copy.path, queries=len(queries), form=form), "the qrels export",
+    write_text(path, README.format(release=inst.base, copy=copy.path, queries=len(queries), form=form.key), "the qrels export",
                guard)
     written.append(path)
     return written

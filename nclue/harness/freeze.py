@@ -114,13 +114,13 @@ def manifest_info(root):
         info["note"] = ("Synthetic stand-in for the n-Clue CrossPage (data/v1) and SourceShift (data/v2) releases "
                         "and their label audit (data/audit, simulated responses); built by this repository's code "
                         "from the seeds. The original corpora, neural rankings and human audit are not included.")
-    info["natures"] = {release: "synthetic" for release in info["releases"]}
+    info["natures"] = {release: layout.RELEASES[release].nature for release in info["releases"]}
     v3_build = layout.abspath(root, layout.REALPAGE.build)
     if os.path.isfile(v3_build):
         v3 = read_json(v3_build, layout.REALPAGE.build)
         info["generator"]["realpage_seed"] = v3.get("seed")
         info["releases"].append(layout.V3)
-        info["natures"][layout.V3] = "real"
+        info["natures"][layout.V3] = layout.REALPAGE.nature
         info["note"] += (" RealPage (data/v3) is real documents that are not the paper's: IETF RFCs from Debian's "
                          "pinned doc-rfc packages, built by the paper's construction; it ships ids, hashes and "
                          "derived facts, no page text.")

@@ -19,10 +19,9 @@ from html import escape
 
 from .. import __version__
 from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
-                              CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, INFERENCE_BLOCK, INFERENCE_CONTRAST,
-                              MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V1_FORMS, V2_DIRECTION,
-                              V3_FORMS, V3_SCORECARD, statistic_of)
-from ..core.layout import QUERY_FORMS, RAW
+                              CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, FORMS, INFERENCE_BLOCK, INFERENCE_CONTRAST,
+                              MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V2_DIRECTION, statistic_of)
+from ..core.layout import CROSSPAGE, QUERY_FORMS, RAW, REALPAGE
 from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
 from .published import paper_order
@@ -51,8 +50,9 @@ def render_html(result, strict=False):
     h = headline(result)
     body = ['<h1>nclue reproduction report</h1><p class="mono">harness %s, report schema %s</p>' % (
         escape(__version__), escape(REPORT_SCHEMA)), contents(SECTIONS),
-        _headline_section(result, h), _problems_section(result), _scorecard_section(got), _outcomes_section(got),
-        _contrasts_section(got), _figure2_section(got), _forms_section(got), _directions_section(got),
+        _headline_section(result, h), _problems_section(result), _scorecard_section(got, CROSSPAGE),
+        _outcomes_section(got, CROSSPAGE), _contrasts_section(got, CROSSPAGE), _figure2_section(got, CROSSPAGE),
+        _forms_section(got, CROSSPAGE), _directions_section(got),
         _replication_section(h, got), _audit_section(got), _paper_section(result), _published_section(result), _provenance_section(result)]
     return page("nclue reproduction report", "".join(body))
 
@@ -89,11 +89,12 @@ def _headline_section(result, h):
 def _realpage_tables(got):
     """RealPage's clean scorecard (Table 3) and query-form matrix (Table S2b), when the run computed them."""
     out = ""
-    if next(_matches(got, V3_SCORECARD), None):
-        out += _scorecard_table(got, V3_SCORECARD, "RealPage clean-query scorecard (Table 3 on RFC pages; final copy)")
-    if next(_matches(got, V3_FORMS), None):
-        out += _forms_table(got, V3_FORMS, "RealPage: n-Clue Score@10 (points) of the form systems under three "
-                                           "renderings (Table S2b)")
+    scorecard, forms = SCORECARD.on(REALPAGE.name), FORMS.on(REALPAGE.name)
+    if next(_matches(got, scorecard), None):
+        out += _scorecard_table(got, scorecard, "RealPage clean-query scorecard (Table 3 on RFC pages; final copy)")
+    if next(_matches(got, forms), None):
+        out += _forms_table(got, forms, "RealPage: n-Clue Score@10 (points) of the form systems under three "
+                                        "renderings (Table S2b)")
     return out
 
 
@@ -156,7 +157,7 @@ def _names(got, template, part, **fixed):
 
 def _scorecard_table(got, template, caption):
     """Every system's scorecard measures (the counts left out: they are the shares' numerators) from the ids
-    ``template`` builds (the stand-in's :data:`SCORECARD` or RealPage's :data:`V3_SCORECARD`)."""
+    ``template`` builds (:data:`~nclue.core.claim_ids.SCORECARD` on one release)."""
     sids = _names(got, template, "system", measure="nclue_score_at_10")
     measures = [m for m in SCORECARD_MEASURES if m.kind != "count"]
     rows = [[escape(sid)] + [num(got.get(template(system=sid, measure=m.name)), m.decimals) for m in measures]
@@ -165,33 +166,36 @@ def _scorecard_table(got, template, caption):
 
 
 def _forms_table(got, template, caption):
-    """n-Clue Score@10 of the form systems under each query form (:data:`V1_FORMS` or :data:`V3_FORMS`)."""
+    """n-Clue Score@10 of the form systems under each query form (:data:`~nclue.core.claim_ids.FORMS` on one
+    release)."""
     sids = _names(got, template, "system", form=RAW.key, measure="nclue_score_at_10")
     rows = [[escape(sid)] + [num(got.get(template(system=sid, form=f.key, measure="nclue_score_at_10"))) for f in
                              QUERY_FORMS] for sid in sids]
     return table(caption, ["system"] + [f.key for f in QUERY_FORMS], rows)
 
 
-def _scorecard_section(got):
+def _scorecard_section(got, release):
+    BOOTSTRAP_, MATRIX_, SCORECARD_ = (t.on(release.name) for t in (BOOTSTRAP, MATRIX, SCORECARD))
     irows = []
-    for sid in _names(got, BOOTSTRAP, "system", metric="score", statistic="ci_low"):
+    for sid in _names(got, BOOTSTRAP_, "system", metric="score", statistic="ci_low"):
         cells = [escape(sid)]
         for metric, measure in (("score", "nclue_score_at_10"), ("hit", "gold_hit_at_10"),
                                 ("gold_ndcg", "gold_ndcg_at_10")):
-            bound = BOOTSTRAP.bind(system=sid, metric=metric)
-            cells += [num(got.get(MATRIX(system=sid, measure=measure))),
+            bound = BOOTSTRAP_.bind(system=sid, metric=metric)
+            cells += [num(got.get(MATRIX_(system=sid, measure=measure))),
                       interval(got.get(bound("ci_low")), got.get(bound("ci_high")))]
         irows.append(cells)
-    return _section("scorecard", _scorecard_table(got, SCORECARD,
+    return _section("scorecard", _scorecard_table(got, SCORECARD_,
                                                   "Clean-query scorecard (Table 3 analogue; stand-in systems)") +
                     table("Raw matrix with 95% family-clustered bootstrap intervals (1,000 draws)",
                           ["system", "n-Clue Score@10 (points)", "95% CI", "Gold Hit@10 (points)", "95% CI",
                            "Gold-NDCG@10 (NDCG x100)", "95% CI"], irows))
 
 
-def _outcomes_section(got):
-    sids = _names(got, SCORECARD, "system", measure="complete_first")
-    rows = [(sid, [got.get(SCORECARD(system=sid, measure=k)) or 0.0 for k in ("complete_first", "subset_first",
+def _outcomes_section(got, release):
+    scorecard = SCORECARD.on(release.name)
+    sids = _names(got, scorecard, "system", measure="complete_first")
+    rows = [(sid, [got.get(scorecard(system=sid, measure=k)) or 0.0 for k in ("complete_first", "subset_first",
                                                                                "no_gold")]) for sid in sids]
     svg = stacked("fig-outcomes", rows, "Outcome decomposition of the clean scorecard (Table 4 analogue)",
                   [("complete first", "#2da44e"), ("subset first", "#d4a72c"), ("no top-10 gold", "#cf222e")])
@@ -200,15 +204,17 @@ def _outcomes_section(got):
              "gold in the top 10; the three sum to 100 points."))
 
 
-def _contrasts_section(got):
-    blocks = _names(got, INFERENCE_BLOCK, "block", statistic="displayed_variant")
+def _contrasts_section(got, release):
+    CONTRAST_, CONTRAST_BLOCK_, INFERENCE_BLOCK_, INFERENCE_CONTRAST_ = (t.on(release.name) for t in (
+        CONTRAST, CONTRAST_BLOCK, INFERENCE_BLOCK, INFERENCE_CONTRAST))
+    blocks = _names(got, INFERENCE_BLOCK_, "block", statistic="displayed_variant")
     rows, trows = [], []
     for block in blocks:
-        var = got.get(INFERENCE_BLOCK(block=block, statistic="displayed_variant"))
-        c = CONTRAST.bind(block=block, variant=var)
-        i = INFERENCE_CONTRAST.bind(block=block, variant=var)
-        holm = got.get(INFERENCE_BLOCK(block=block, statistic="p_selected_holm"))
-        base = got.get(CONTRAST_BLOCK(block=block, statistic="base"))
+        var = got.get(INFERENCE_BLOCK_(block=block, statistic="displayed_variant"))
+        c = CONTRAST_.bind(block=block, variant=var)
+        i = INFERENCE_CONTRAST_.bind(block=block, variant=var)
+        holm = got.get(INFERENCE_BLOCK_(block=block, statistic="p_selected_holm"))
+        base = got.get(CONTRAST_BLOCK_(block=block, statistic="base"))
         rows.append(("%s: %s \u2192 %s" % (block, base, var), got.get(c("delta_score")), got.get(i("delta_score_ci_low")),
                      got.get(i("delta_score_ci_high")), "Holm p %s" % fmt(holm, 4)))
         trows.append([escape(block), escape("%s \u2192 %s" % (base, var)), num(got.get(c("base_score"))),
@@ -230,15 +236,16 @@ def _key_table(caption, key, xlabel, ylabel):
                   for n, label, x, y, shown in key])
 
 
-def _figure2_section(got):
-    methods = _names(got, FIGURE2_METHOD, "system", statistic="nclue_score")
-    pa = [(sid, got[FIGURE2_METHOD(system=sid, statistic="gold_hit")], got[FIGURE2_METHOD(system=sid,
+def _figure2_section(got, release):
+    FIGURE2_METHOD_, FIGURE2_PAIR_ = FIGURE2_METHOD.on(release.name), FIGURE2_PAIR.on(release.name)
+    methods = _names(got, FIGURE2_METHOD_, "system", statistic="nclue_score")
+    pa = [(sid, got[FIGURE2_METHOD_(system=sid, statistic="gold_hit")], got[FIGURE2_METHOD_(system=sid,
                                                                                          statistic="nclue_score")])
-          for sid in methods if FIGURE2_METHOD(system=sid, statistic="gold_hit") in got]
-    blocks = _names(got, FIGURE2_PAIR, "block", statistic="delta_gold_hit")
-    pb = [(b, got[FIGURE2_PAIR(block=b, statistic="delta_gold_hit")], got[FIGURE2_PAIR(block=b,
+          for sid in methods if FIGURE2_METHOD_(system=sid, statistic="gold_hit") in got]
+    blocks = _names(got, FIGURE2_PAIR_, "block", statistic="delta_gold_hit")
+    pb = [(b, got[FIGURE2_PAIR_(block=b, statistic="delta_gold_hit")], got[FIGURE2_PAIR_(block=b,
                                                                                       statistic="delta_nclue_score")])
-          for b in blocks if FIGURE2_PAIR(block=b, statistic="delta_nclue_score") in got]
+          for b in blocks if FIGURE2_PAIR_(block=b, statistic="delta_nclue_score") in got]
     a, akey = scatter("fig-figure2a", pa, "Gold Hit@10 (points)", "n-Clue Score@10 (points)",
                       "Figure 2(a): every fair method (raw form)", diagonal=True)
     b, bkey = scatter("fig-figure2b", pb, "Delta Gold Hit@10 (points)", "Delta n-Clue Score@10 (points)",
@@ -252,8 +259,8 @@ def _figure2_section(got):
         _key_table("Figure 2(b) points", bkey, "Delta Gold Hit@10", "Delta n-Clue Score@10"))
 
 
-def _forms_section(got):
-    return _section("forms", _forms_table(got, V1_FORMS,
+def _forms_section(got, release):
+    return _section("forms", _forms_table(got, FORMS.on(release.name),
                                           "n-Clue Score@10 (points) of the 13 form systems under three renderings"))
 
 

@@ -81,7 +81,7 @@ def _realpage(root, tmp, listed, log):
             shutil.copyfile(layout.abspath(root, rel), layout.abspath(tmp, rel))
         return [Check("rebuild:" + layout.V3, "rebuild", "skip",
                       "RealPage (data/v3) not rebuilt: %d of the %d pinned packages are not in %s (%s; set %s to "
-                      "the folder of the .deb files, or fill it with `nclue build --release v3 --fetch --packages "
+                      "the folder of the .deb files, or fill it with `nclue build --target realpage --fetch --packages "
                       "%s`); its %d files are checked by hash only" % (
                           len(absent), len(packages.PACKAGES), folder, ", ".join(absent), packages.FOLDER_VARIABLE,
                           folder, len(files)))], set(files)

@@ -18,9 +18,10 @@ import subprocess
 from .. import __version__
 from ..analyses.base import LEVELS
 from ..core.jsonio import dumps_pretty
-from ..core.claim_ids import (AGREEMENT, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF,
-                              IMPACT_TABLE, POLICY, POLICY_SECTION, POOL, POOL_SECTION, V2_GENEALOGY_COPY,
-                              V3_REPLICATION, V3_REPLICATION_SUMMARY, statistic_of)
+from ..core.claim_ids import (AGREEMENT, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF, IMPACT_TABLE,
+                              POLICY, POLICY_SECTION, POOL, POOL_SECTION, REPLICATION, REPLICATION_SUMMARY,
+                              statistic_of)
+from ..core.layout import CROSSPAGE, REALPAGE, SOURCESHIFT
 from ..core.measures import display_of
 from ..paperaudit import roles
 from ..stats import protocol
@@ -213,12 +214,12 @@ def replication(result):
     """RealPage's replication of Table 5 (docs/realpage.md#the-replication) from the run's ``v3.replication``
     claims: ``{verdict: [paper block, ...]}`` and the rows, or None when the run computed none of them."""
     values = claim_values(result)
-    if V3_REPLICATION_SUMMARY(statistic="holds") not in values:
+    if REPLICATION_SUMMARY.on(REALPAGE.name)(statistic="holds") not in values:
         return None
     rows = []
     for key in roles.BLOCKS:
         def get(statistic):
-            cid = V3_REPLICATION(block=key, statistic=statistic)
+            cid = REPLICATION.on(REALPAGE.name)(block=key, statistic=statistic)
             return values[cid] if cid in values else None
         rows.append({"block": key, "verdict": get("verdict"), "paper_delta_score": get("paper_delta_score"),
                      "variant": get("variant"), "base": get("base"), "delta_score": get("delta_score"),
@@ -375,8 +376,8 @@ def audit_section(result):
     """A readable summary of the label audit and its impact, from the recomputed claim values."""
     got = claim_values(result)
     a, adjudication = AGREEMENT.bind(stage="initial"), AGREEMENT.bind(stage="adjudication")
-    final, recall = GENEALOGY_COPY.bind(copy="final"), POOL_SECTION.bind(section="recall")
-    matrix_ndcg = IMPACT_TABLE.bind(release="v1", copy="audit", table="matrix", score="gold_ndcg")
+    final, recall = GENEALOGY_COPY.on(CROSSPAGE.name).bind(copy="final"), POOL_SECTION.bind(section="recall")
+    matrix_ndcg = IMPACT_TABLE.bind(release=CROSSPAGE.name, copy="audit", table="matrix", score="gold_ndcg")
     if a("pairs") not in got:
         return []
 
@@ -434,7 +435,7 @@ def audit_section(result):
                        g(final("qrel_differences")), g(final("grades_changed")),
                        g(final("removed_queries")), g(final("golds")),
                        g(final("repaired_golds")), g(final("golds_failing_a_gate"))))
-    s0, s = V2_GENEALOGY_COPY.bind(copy="s0"), V2_GENEALOGY_COPY.bind(copy="s")
+    s0, s = (GENEALOGY_COPY.on(SOURCESHIFT.name).bind(copy=copy) for copy in ("s0", "s"))
     if s("qrel_differences") in got:
         out.append("  SourceShift qrel genealogy: construction -> S0 -> S re-derived with %s / %s differences; "
                    "%s / %s zero-gold queries removed" % (
@@ -446,8 +447,8 @@ def audit_section(result):
                        g(matrix_ndcg("spearman_rho")),
                        g(matrix_ndcg("max_abs_change")),
                        g(matrix_ndcg("max_position_movement"))))
-    if IMPACT_OF(release="v2", copy="s", subject="fusion_minus_bm25", statistic="gold_ndcg_gap") in got:
-        fusion = IMPACT_OF.bind(release="v2", subject="fusion_minus_bm25")
+    if IMPACT_OF(release=SOURCESHIFT.name, copy="s", subject="fusion_minus_bm25", statistic="gold_ndcg_gap") in got:
+        fusion = IMPACT_OF.bind(release=SOURCESHIFT.name, subject="fusion_minus_bm25")
         gaps = ", ".join("%s %s (query-paired p %s, family p %s)" % (
             copy, g(fusion(copy=copy, statistic="gold_ndcg_gap")),
             g(fusion(copy=copy, statistic="query_paired_p")),

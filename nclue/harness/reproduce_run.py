@@ -15,7 +15,10 @@ block (``lexical_composition``) with one run for each side.  Each run is compare
    instrument where that ranking is the run (:meth:`nclue.core.instrument.Instrument.with_rankings`), so each
    cell is recomputed by the code that computed the released one, and judged by the paper audit's rule
    (the Monte Carlo rule for an estimate, docs/claims.md#monte-carlo-verdicts).  On the synthetic stand-in
-   every such verdict is a skip: its values are not the paper's.
+   every such verdict is a skip: its values are not the paper's;
+3. on a release of real documents that are not the paper's (RealPage, ``--release v3``), where the paper
+   publishes no value: every claim of the release's own analyses that reads the role's ranking, recomputed on
+   the run and set beside its released value (``release_claims``).
 
 For a pair, the effect ratio and Delta RI of the contrast (re-run against released), and whether the
 re-run's paired interval covers the released and the published Delta n-Clue Score.
@@ -26,7 +29,7 @@ import os
 
 from ..analyses import REGISTRY
 from ..core import layout
-from ..core.claim_ids import MATRIX, SCORECARD, V1_FORMS, V2_FORMS
+from ..core.claim_ids import FORMS, MATRIX, SCORECARD, V2_FORMS
 from ..core.errors import EmptyRun, InputError, UsageError, bounded
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json
@@ -40,7 +43,7 @@ from ..stats import reproducibility as repro
 from .locate import data_root
 from .runner import check_root
 from .score import (Design, Judgements, _on_scale, _release_hint, _synthetic, comparisons, draw_values, intervals,
-                    read_run, verify_inputs)
+                    nature_note, read_run, verify_inputs)
 
 # the tables in which the paper reports a CrossPage system's row (Table S3 is SourceShift's: a CrossPage run
 # does not re-do it), and Table 5 for a block
@@ -53,7 +56,7 @@ DEFAULT_FORM = {"system": layout.CLEAN, "block": layout.RAW}
 BLOCK_TABLES = ("Table 5",)
 # the analyses whose per-system claims are a measure over every evaluation query (a cell bound to one of them is
 # judged in the re-run's standard errors; a slice's or a contrast's cell is not)
-WHOLE_QUERY_CLAIMS = (SCORECARD, MATRIX, V1_FORMS, V2_FORMS)
+WHOLE_QUERY_CLAIMS = (SCORECARD, MATRIX, FORMS, V2_FORMS)
 OUTCOMES = ("complete first", "subset first", "no gold")
 
 
@@ -222,20 +225,19 @@ def _wanted(root, role, tables):
 
 def _recompute(inst, replaced, wanted):
     """``({claim id: (value, estimate JSON)}, frozen values, analyses)``: the units that read one of the
-    ``replaced`` ranking files, of the v1 analyses whose frozen claims hold a ``wanted`` claim, computed on an
-    instrument where those files are the re-runs."""
+    ``replaced`` ranking files, of the release's analyses whose frozen claims hold a ``wanted`` claim (None:
+    every one of them), computed on an instrument where those files are the re-runs."""
     overlay = inst.with_rankings(replaced)
-    part = "v2" if inst.base == layout.V2 else "v1"
     out, frozen, names = {}, {}, []
     for name in sorted(REGISTRY):
         analysis = REGISTRY[name]
-        if analysis.part != part:
+        if analysis.part != inst.spec.name:
             continue
         units = [u for u in analysis.units(inst) if set(u.inputs) & set(replaced)]
         if not units:
             continue
         values = _frozen_values(inst.root, [name])
-        if not set(values) & wanted:
+        if wanted is not None and not set(values) & wanted:
             continue
         names.append(name)
         frozen.update(values)
@@ -331,7 +333,7 @@ def _pair(design, judged, inst, sides, rels, outs):
 
 
 def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto", ties="trec", verify=True,
-                  warn=None, per_query=False, stdin=None, release="v1"):
+                  warn=None, per_query=False, stdin=None, release=layout.CROSSPAGE.name):
     """Check ``runs`` (one for a system role, base and variant for a Table 5 block) against the role's released
     rankings and the paper's published row (module doc); returns a JSON-ready dict.
 
@@ -359,19 +361,44 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
         outs.append(out)
     ses = {name: row["se"] for name, row in entries[0]["measures"].items()} if kind == "system" else {}
     synthetic = _synthetic(inst) is not False
-    tables = _tables(kind, inst)
-    recomputed, frozen, names = _recompute(
-        inst, {rel: ranking for found, ranking in zip(files, rankings) for rel in found},
-        _wanted(root, role, tables))
-    cells, verdicts = _cells(root, role, tables, recomputed, frozen, synthetic, ses)
+    replaced = {rel: ranking for found, ranking in zip(files, rankings) for rel in found}
+    own = None
+    if published_here(inst):
+        tables = _tables(kind, inst)
+        recomputed, frozen, names = _recompute(inst, replaced, _wanted(root, role, tables))
+        cells, verdicts = _cells(root, role, tables, recomputed, frozen, synthetic, ses)
+    else:           # the paper publishes nothing on this release: its own claims are what the run re-does
+        recomputed, frozen, names = _recompute(inst, replaced, None)
+        cells, verdicts, own = [], [], release_claims(recomputed, frozen)
     result = {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": judged.label,
                              "queries": len(judged.queries), "synthetic": _synthetic(inst)},
               "role": {"name": role, "kind": kind, "form": form.key,
                        "systems": [sid for _, sid in sides], "released": rels},
               "runs": entries, "cells": cells, "tables": verdicts, "analyses_recomputed": names}
+    if own is not None:
+        result["release_claims"] = own
     if kind == "block":
         result["pair"] = _block_pair(design, judged, inst, sides, rels, rankings, outs, entries, cells, warn)
     return result
+
+
+def published_here(inst):
+    """Whether the paper publishes values on ``inst``'s release (or on the release a synthetic stand-in stands in
+    for): CrossPage and SourceShift, not RealPage's real documents, whose every value is its own."""
+    return not inst.spec.can(layout.REPLICATES_PAPER)
+
+
+def release_claims(recomputed, frozen):
+    """Every recomputed claim of the release's own analyses beside its released value: ``{claims, differing,
+    rows}`` with a row ``{claim, released, rerun, difference}`` per claim (difference re-run minus released, for
+    numbers), sorted by id."""
+    rows = []
+    for claim in sorted(recomputed):
+        rerun, released = recomputed[claim][0], frozen.get(claim)
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (rerun, released))
+        rows.append({"claim": claim, "released": released, "rerun": rerun,
+                     "difference": rerun - released if numeric else None, "same": rerun == released})
+    return {"claims": len(rows), "differing": sum(1 for r in rows if not r["same"]), "rows": rows}
 
 
 def _role(inst, role, n_runs):
@@ -380,9 +407,10 @@ def _role(inst, role, n_runs):
     :class:`~nclue.core.errors.UsageError`."""
     role = _block_of_pair(role) if "," in role else role
     kind, sides = role_systems(load_crosswalk(inst.root), role)
-    if kind == "block" and inst.base != layout.V1:
-        raise UsageError("--role %s is a Table 5 block, whose contrasts are CrossPage's: drop --release %s" % (
-            role, inst.spec.name))
+    if kind == "block" and not inst.spec.can(layout.RAW_MATRIX):
+        raise UsageError("--role %s is a Table 5 block, whose contrasts run on %s: give --release %s" % (
+            role, " and ".join(r.title for r in layout.releases_with(layout.RAW_MATRIX)),
+            " or ".join(r.name for r in layout.releases_with(layout.RAW_MATRIX))))
     if n_runs != len(sides):
         raise UsageError("--role %s is %s: give %s" % (
             role, "a Table 5 block" if kind == "block" else "a system",
@@ -466,7 +494,7 @@ def _banner(result):
     info, role = result["instrument"], result["role"]
     return "nclue reproduce-run: role %s (%s: %s; %s queries), %s, %s (%d evaluation queries)%s" % (
         role["name"], role["kind"], " -> ".join(role["systems"]), role["form"], info["release"], info["qrels"],
-        info["queries"], "; SYNTHETIC stand-in" if info["synthetic"] else "")
+        info["queries"], nature_note(info))
 
 
 def _num(value, digits=4):
@@ -512,7 +540,20 @@ def rows(result):
         out.append(("verdict", t["table"], "%d cells" % t["cells"], "", t["verdict"], "",
                     "%d pass, %d fail, %d skip%s" % (t["pass"], t["fail"], t["skip"],
                                                      "; " + t["reason"] if t["reason"] else "")))
+    own = result.get("release_claims")
+    if own is not None:
+        out.append(("claims", result["instrument"]["release"], "%d recomputed" % own["claims"], "",
+                    "%d differ" % own["differing"], "", "the release's own claims that read the role's ranking "
+                                                        "(difference: re-run minus released)"))
+        for r in own["rows"]:
+            if not r["same"]:
+                out.append(("claim", "", r["claim"], _cell_value(r["released"]), _cell_value(r["rerun"]),
+                            _num(r["difference"]), ""))
     return out
+
+
+def _cell_value(value):
+    return _num(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
 HEADER = ("section", "item", "measure", "released", "rerun", "difference", "detail")
@@ -537,7 +578,12 @@ def render(result, fmt="text"):
     lines = [_banner(result)]
     for r in rows(result):
         lines.append("  %-9s %-24s %-30s %10s %10s %10s  %s" % r)
-    lines.append("not verified here: " + ("the published cells, whose values are the paper's and not this "
-                                          "synthetic stand-in's (each a skip)" if result["instrument"]["synthetic"]
-                                          else "nothing beyond the cells listed"))
+    if result.get("release_claims") is not None:
+        unchecked = ("the paper's published cells: the paper publishes no value on this release of real documents "
+                     "(its cells are CrossPage's); the release's own claims above are recomputed instead")
+    elif result["instrument"]["synthetic"]:
+        unchecked = "the published cells, whose values are the paper's and not this synthetic stand-in's (each a skip)"
+    else:
+        unchecked = "nothing beyond the cells listed"
+    lines.append("not verified here: " + unchecked)
     return "\n".join(lines) + "\n"

@@ -26,7 +26,9 @@ from ..analyses.shared.outcome_vectors import gold_sets, ideals, outcomes
 from ..analyses.shared.release_systems import form_systems
 from ..analyses.shared.inference_context import context
 from ..core import integrity, layout
-from ..core.errors import EmptyRun, InputError, UnknownQuery, UsageError, VerificationError, bounded
+from ..core.claim_ids import BOOTSTRAP
+from ..core.layout import SYNTHETIC_NATURE
+from ..core.errors import EmptyRun, InputError, NclueError, UnknownQuery, UsageError, VerificationError, bounded
 from ..core.instrument import Instrument
 from ..core.inputs import GZIP_MAGIC, gunzip_bounded, read_maybe_gzip
 from ..core.jsonio import MAX_FILE_BYTES, decode_text, dumps_pretty
@@ -86,15 +88,16 @@ def read_run(path, queries, corpus, fmt="auto", ties="trec", stdin=None, tags=No
     return read_trec_run(None, where, queries, corpus, ties=ties, text=text, tags=tags), ORDER_TEXT[ties]
 
 
-def verify_inputs(inst, rels, verify=True, warn=None):
-    """Refuse (VerificationError, exit 1) to score against release files MANIFEST.json does not vouch for;
-    with ``verify=False`` only warn."""
+def verify_inputs(inst, rels, verify=True, warn=None, purpose="score against"):
+    """Refuse (VerificationError, exit 1) to ``purpose`` release files MANIFEST.json does not vouch for; with
+    ``verify=False`` only warn."""
     problems = integrity.verify_files(inst.root, rels)
     if not problems:
         return
     if verify:
-        raise VerificationError("refusing to score against an unverified release: %s (use --no-verify to score "
-                                "anyway)" % "; ".join(p for _, p in problems[:3]))
+        raise VerificationError("refusing to %s an unverified release: %s%s" % (
+            purpose, "; ".join(p for _, p in problems[:3]),
+            " (use --no-verify to score anyway)" if purpose == "score against" else ""))
     if warn is not None:
         for _, problem in problems:
             warn("warning: %s (scoring anyway: --no-verify)\n" % problem)
@@ -230,12 +233,13 @@ def comparisons(design, run_out, references):
 
 
 def _reference_runs(inst):
-    """Every system of the release with its reference ranking (v1: the raw-form matrix; v2: its raw-form runs)."""
+    """Every system of the release with its reference ranking: its raw-form matrix ranking where the release
+    ships that matrix (v1, v3), else its raw-form query-form ranking (v2)."""
     systems, _ = inst.systems()
-    if inst.base == layout.V2:
-        return [(sid, layout.SOURCESHIFT.form_ranking(sid, layout.RAW)) for sid in sorted(systems)
-                if inst.exists(layout.SOURCESHIFT.form_ranking(sid, layout.RAW))]
-    return [(sid, layout.CROSSPAGE.ranking(sid)) for sid in sorted(systems)]
+    if inst.spec.can(layout.RAW_MATRIX):
+        return [(sid, inst.spec.ranking(sid)) for sid in sorted(systems)]
+    return [(sid, inst.spec.form_ranking(sid, layout.RAW)) for sid in sorted(systems)
+            if inst.exists(inst.spec.form_ranking(sid, layout.RAW))]
 
 
 def default_references(inst):
@@ -289,24 +293,33 @@ def _labels(runs, names, tags):
     return labels
 
 
+def release_of_query(inst, qid):
+    """The other release of ``inst``'s root that has a query ``qid`` (its instrument), or None: what a run over
+    the wrong release's queries looks like it was made for."""
+    for spec in layout.RELEASES.values():
+        if spec.base == inst.base:
+            continue
+        other = inst.release(spec)
+        try:
+            if other.exists(spec.queries) and qid in other.queries():
+                return other
+        except NclueError:          # an unreadable release: the hint is a courtesy; the original error stands
+            continue
+    return None
+
+
 def _release_hint(inst, exc):
-    """An unknown-query error on a run of the other release, with a hint to say ``--release``."""
+    """An unknown-query error on a run of another release, with a hint to say ``--release``."""
     if not isinstance(exc, UnknownQuery) or not isinstance(exc.qid, str):
         return exc
-    other = inst.release(layout.SOURCESHIFT) if inst.base == layout.V1 else inst.release(layout.CROSSPAGE)
-    try:
-        other_queries = other.queries()
-    except Exception:       # noqa: BLE001 -- the hint is a courtesy; the original error stands
+    other = release_of_query(inst, exc.qid)
+    if other is None:
         return exc
-    for qid in list(other_queries)[:1]:
-        prefix = qid.split("_")[0] + "_"
-        if exc.qid.startswith(prefix):
-            return InputError(exc.path, "%s (the query ids are %s's: give --release %s)" % (
-                exc.message, other.spec.title, other.spec.name), line=exc.line, field=exc.field)
-    return exc
+    return InputError(exc.path, "%s (the query ids are %s's: give --release %s)" % (
+        exc.message, other.spec.title, other.spec.name), line=exc.line, field=exc.field)
 
 
-def score(runs, root=None, release="v1", qrels=None, against=None, run_format="auto", ties="trec",
+def score(runs, root=None, release=layout.CROSSPAGE.name, qrels=None, against=None, run_format="auto", ties="trec",
           verify=True, warn=None, per_query=False, names=None, allow_empty=False, stdin=None, measures=None,
           qrels_file=None):
     """Score ``runs`` on an instrument; returns a JSON-ready dict (see module doc).
@@ -336,8 +349,9 @@ def score(runs, root=None, release="v1", qrels=None, against=None, run_format="a
     copy = None if qrels_file is not None else inst.copy(qrels)
     known, wanted = _references(inst, against)
     judged = _judgements(inst, known, wanted, copy, qrels_file, verify, warn)
-    # the release's analyses draw CrossPage's final copy's resamples: a score on it shares them
-    design = Design(inst, judged, shared=(judged.released == layout.RELEASES[layout.V1].copy()))
+    # the release's own inference draws its last copy's resamples: a score on that copy shares them, so a released
+    # ranking gets its frozen interval (<release>.inference.bootstrap)
+    design = Design(inst, judged, shared=(judged.released == inst.copy() and inst.spec.name in BOOTSTRAP.copies))
     scored, tags = [], []
     for i, run in enumerate(runs):
         found = set()
@@ -478,11 +492,24 @@ def _per_query_value(measure, value):
 
 
 def _synthetic(inst):
+    """Whether ``inst``'s release is synthetic, as MANIFEST.json's ``natures`` records it (its top-level flag for
+    a manifest without natures); None when the manifest is unusable."""
     try:
         manifest = integrity.load_manifest(inst.root)
     except Exception:            # noqa: BLE001 -- an unusable manifest was already reported by verification
         return None
+    natures = manifest.get("natures")
+    if isinstance(natures, dict) and inst.base in natures:
+        return natures[inst.base] == SYNTHETIC_NATURE
     return manifest.get("synthetic")
+
+
+def nature_note(info):
+    """The banner's words on the release's nature: a synthetic stand-in, or real documents that are not the
+    paper's."""
+    if info["synthetic"]:
+        return "; SYNTHETIC stand-in"
+    return "; real documents, not the paper's" if info["synthetic"] is False else ""
 
 
 def _num(value, digits=4):
@@ -539,8 +566,7 @@ def _banner(result):
     """The line every format opens with: the release, the qrel copy, its queries, SYNTHETIC, the depth."""
     info = result["instrument"]
     return "nclue score: %s, %s (%d evaluation queries)%s; %s" % (
-        info["release"], info["qrels"], info["queries"], "; SYNTHETIC stand-in" if info["synthetic"] else "",
-        result["depth_note"])
+        info["release"], info["qrels"], info["queries"], nature_note(info), result["depth_note"])
 
 
 # the numeric columns of HEADER (right-aligned in LaTeX)

@@ -10,6 +10,8 @@ from ..stats.agreement import cohen_kappa, fleiss_kappa, wilson
 from . import pool as pool_rules
 from .rules import Answer, derived_grade, gate, repair_detail
 
+ALL = "all"         # the row over every responder of a stage, or over every source of a release
+
 
 def gate_checker(records, p):
     text = records.text(p.release, p.docid)
@@ -17,7 +19,8 @@ def gate_checker(records, p):
 
 
 def integrity(records):
-    """Quote-gate results per stage and responder, and per stage over all its responders (``<stage>.all``;
+    """Quote-gate results per stage and responder, and per stage over all its responders (keys ``(stage,
+    responder)``, ``(stage, "all")``;
     Tables S8 and S11): positives, negatives, selected pages, quotes given and quotes passing (one per positive
     answer), the quotes as the paper counts them, one per selected page (``page_quotes``: the protocol asks a
     quote for each page an evaluator selects, "A 76 18 201 201/201"; ``page_quotes_exact``: those of answers
@@ -28,7 +31,7 @@ def integrity(records):
     def tally(stage, who, ans, p, where):
         nonlocal first_failure
         ok, why = gate(ans, set(ans.shown), records.text(p.release, p.docid))
-        for key in ("%s.%s" % (stage, who), "%s.all" % stage):
+        for key in ((stage, who), (stage, ALL)):
             t = out.setdefault(key, {"positive": 0, "negative": 0, "pages": 0, "quotes": 0, "quotes_exact": 0,
                                      "page_quotes": 0, "page_quotes_exact": 0, "gate_failures": 0})
             if ans.positive:
@@ -252,13 +255,13 @@ def _count_queue(out, p, a, e):
 
 def _count_transition(transitions, splits, strata, p, grade):
     """Pair ``p``'s grade transition (Table S12), whether a changed grade ends gold or partial, and its
-    stratum's sampled and corrected counts (Table S13)."""
+    stratum's sampled and corrected counts (Table S13; keys ``(release, source)`` and ``(release, "all")``)."""
     key = "%d->%d" % (p.grade_before, grade)
     transitions[key] = transitions.get(key, 0) + 1
     if grade != p.grade_before:
         split = splits.setdefault(key, {"to_gold": 0, "partial": 0})
         split["to_gold" if grade == p.n else "partial"] += 1
-    for name in ("%s.%s" % (p.release, p.source), "%s.all" % p.release):
+    for name in ((p.release, p.source), (p.release, ALL)):
         stratum = strata.setdefault(name, {"sampled": 0, "corrected": 0})
         stratum["sampled"] += 1
         stratum["corrected"] += grade != p.grade_before

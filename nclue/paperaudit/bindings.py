@@ -15,7 +15,11 @@ each statistic, the transcribed number bound to its claim
 
 from typing import NamedTuple
 
-from ..core.claim_ids import PACKET, TABLE1, V2_STRUCTURE
+from ..core import claim_ids
+from ..core.claim_ids import PACKET, V2_STRUCTURE
+from ..core.layout import CROSSPAGE
+
+TABLE1 = claim_ids.TABLE1.on(CROSSPAGE.name)        # the paper's Table 1 is CrossPage's
 
 
 class Binding(NamedTuple):

@@ -27,55 +27,49 @@ import math
 from fnmatch import fnmatchcase
 from typing import NamedTuple, Optional, Tuple
 
+from ..core import claim_ids
 from ..core.claim_ids import (
     AGREEMENT,
     AGREEMENT_STRATUM,
-    BOOTSTRAP_SETUP,
     CHALLENGE,
     CHALLENGE_SECTION,
     CHALLENGE_TRANSITION,
-    CONSTRUCTION,
-    CONTRAST,
-    CONTROL,
-    DIAGNOSTIC,
-    DIAGNOSTIC_SYSTEM,
-    EVIDENCE,
     IMPACT,
     IMPACT_OF,
     IMPACT_TABLE,
-    INFERENCE_CONTRAST,
     INTEGRITY,
     INTEGRITY_RESPONDER,
-    MASKING,
-    MATRIX,
     PACKET,
-    PAPER_BLOCK,
     POLICY,
     POLICY_SECTION,
     POLICY_STRATUM,
     POLICY_TRANSITION,
     POOL,
     POOL_SECTION,
-    SCORECARD,
     SHARED_DOCUMENTS,
     SHARED_DOCUMENTS_DROP,
     SHARED_DOCUMENTS_MEMBERSHIP,
     SHARED_DOCUMENTS_SOURCE,
-    SLICE,
-    TABLE1,
-    V1_FORMS,
     V2_CONTRAST,
     V2_CONTRAST_SETUP,
     V2_DIRECTION,
     V2_FORMS,
-    V2_GENEALOGY_COPY,
     V2_RANK_AGREEMENT,
     V2_STRUCTURE,
 )
-from ..core.layout import QUERY_FORMS
+from ..core.layout import CROSSPAGE, QUERY_FORMS, SOURCESHIFT
 from . import roles
 from .assignments import ASSIGNMENTS
 from .bindings import STRUCTURE
+
+
+# the paper's CrossPage results are bound to the stand-in's CrossPage claims, and SourceShift's genealogy to its own
+(BOOTSTRAP_SETUP, CONSTRUCTION, CONTRAST, CONTROL, DIAGNOSTIC, DIAGNOSTIC_SYSTEM, EVIDENCE, INFERENCE_CONTRAST, MASKING,
+ MATRIX, PAPER_BLOCK, SCORECARD, SLICE, TABLE1, V1_FORMS) = (template.on(CROSSPAGE.name) for template in (
+    claim_ids.BOOTSTRAP_SETUP, claim_ids.CONSTRUCTION, claim_ids.CONTRAST, claim_ids.CONTROL, claim_ids.DIAGNOSTIC,
+    claim_ids.DIAGNOSTIC_SYSTEM, claim_ids.EVIDENCE, claim_ids.INFERENCE_CONTRAST, claim_ids.MASKING, claim_ids.MATRIX,
+    claim_ids.PAPER_BLOCK, claim_ids.SCORECARD, claim_ids.SLICE, claim_ids.TABLE1, claim_ids.FORMS))
+V2_GENEALOGY_COPY = claim_ids.GENEALOGY_COPY.on(SOURCESHIFT.name)
 
 
 class ResultRule(NamedTuple):

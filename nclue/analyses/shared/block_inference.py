@@ -1,7 +1,7 @@
 """The inference shared by every release's Table 5 analyses (paper section 3.4; docs/statistics.md): a percentile
 interval declared a Monte Carlo estimate, a block's randomization tests on the shared flips with the p-values of
 the paper's procedure and of the plausible wrong ones, the Holm family of the displayed endpoints, and every
-endpoint's claim values.  ``v1.inference`` and RealPage's ``v3.inference`` read them from here.
+endpoint's claim values, for every release's ``<release>.inference.*``.
 """
 
 from ...core.claim_ids import INFERENCE_CONTRAST
@@ -15,16 +15,17 @@ EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/
                 "Monte Carlo p stays the paper's estimand")
 
 
-def interval_values(prefix, dist, resampling, source, alternatives=None, sep="_"):
-    """The two Values ``<prefix><sep>ci_low`` / ``<sep>ci_high`` of a percentile interval of ``dist``, each declared a
-    Monte Carlo estimate (:func:`nclue.stats.montecarlo.percentile_estimate`); ``alternatives``: ``{name:
-    distribution}`` of plausible wrong procedures, whose endpoints are declared beside."""
+def interval_values(claim, stem, dist, resampling, source, alternatives=None):
+    """The two Values ``claim(stem + "ci_low")`` and ``claim(stem + "ci_high")`` (``claim``: a claim-id template
+    with one part left, its statistic) of a percentile interval of ``dist``, each declared a Monte Carlo estimate
+    (:func:`nclue.stats.montecarlo.percentile_estimate`); ``alternatives``: ``{name: distribution}`` of plausible
+    wrong procedures, whose endpoints are declared beside."""
     lo, hi = bootstrap.percentile_interval(dist)
     alpha = (1.0 - protocol.INTERVAL_LEVEL) / 2.0
     alt = {name: bootstrap.percentile_interval(d) for name, d in sorted((alternatives or {}).items())}
-    return [Value(prefix + sep + "ci_low", lo, source=source, estimate=montecarlo.percentile_estimate(
+    return [Value(claim(stem + "ci_low"), lo, source=source, estimate=montecarlo.percentile_estimate(
                 dist, alpha, resampling, [(name, ends[0]) for name, ends in alt.items()])),
-            Value(prefix + sep + "ci_high", hi, source=source, estimate=montecarlo.percentile_estimate(
+            Value(claim(stem + "ci_high"), hi, source=source, estimate=montecarlo.percentile_estimate(
                 dist, 1.0 - alpha, resampling, [(name, ends[1]) for name, ends in alt.items()]))]
 
 
@@ -104,26 +105,26 @@ def holm_family(chosen):
     return out
 
 
-def variant_values(ctx, block, tests, contrast_id=INFERENCE_CONTRAST):
-    """Every endpoint of a block: the paired intervals of its three deltas, its observed statistic and its
-    p-values (own, exact, max-|T|); ids from ``contrast_id`` (v1's, or RealPage's :data:`V3_INFERENCE_CONTRAST`)."""
+def variant_values(ctx, block, tests):
+    """Every endpoint of a block of ``ctx``'s release: the paired intervals of its three deltas, its observed
+    statistic and its p-values (own, exact, max-|T|)."""
     out = []
     base = block["base"]
     for i, var in enumerate(block["variants"]):
-        prefix = contrast_id(block=block["block"], variant=var, statistic="{statistic}").rsplit(".", 1)[0]
+        claim = INFERENCE_CONTRAST.on(ctx.inst.spec.name).bind(block=block["block"], variant=var)
         for name, metric in METRICS:
             alternatives = {"unclustered (query) bootstrap": ctx.query_distribution(metric, var, base)} if \
                 name == "score" else None
-            out += interval_values("%s.delta_%s" % (prefix, name), ctx.distribution(metric, var, base),
+            out += interval_values(claim, "delta_%s_" % name, ctx.distribution(metric, var, base),
                                    protocol.BOOTSTRAP, SOURCE, alternatives)
         test = tests.tests[i]
         hit_diffs = randomization.family_differences(ctx.design, ctx.vector(base, "hit"), ctx.vector(var, "hit"))
-        out += [Value(prefix + ".t_observed", test.observed, source=SOURCE),
-                Value(prefix + ".p_randomization", tests.unadjusted[i], source=SOURCE, estimate=tests.raw_estimate(i)),
-                Value(prefix + ".p_exact", tests.exact[i], source=EXACT_SOURCE),
-                Value(prefix + ".p_randomization_within_3se_of_exact",
+        out += [Value(claim("t_observed"), test.observed, source=SOURCE),
+                Value(claim("p_randomization"), tests.unadjusted[i], source=SOURCE, estimate=tests.raw_estimate(i)),
+                Value(claim("p_exact"), tests.exact[i], source=EXACT_SOURCE),
+                Value(claim("p_randomization_within_3se_of_exact"),
                       randomization.within_monte_carlo_error(tests.unadjusted[i], tests.exact[i], tests.n_draws),
                       source=EXACT_SOURCE),
-                Value(prefix + ".p_exact_hit", randomization.exact_sign_flip_p(hit_diffs), source=EXACT_SOURCE),
-                Value(prefix + ".p_max_t", tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i))]
+                Value(claim("p_exact_hit"), randomization.exact_sign_flip_p(hit_diffs), source=EXACT_SOURCE),
+                Value(claim("p_max_t"), tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i))]
     return out

@@ -44,9 +44,10 @@ def query_factors(inst):
                                                                  gold_sets(inst)))
 
 
-def measure_values(prefix, summ, measures, source):
-    """One Value ``<prefix>.<measure name>`` per measure, read from a :func:`nclue.core.metrics.summary`."""
-    return [Value("%s.%s" % (prefix, m.name), summ[m.key], source=source) for m in measures]
+def measure_values(claim, summ, measures, source, **parts):
+    """One Value per measure, read from a :func:`nclue.core.metrics.summary`: its id ``claim`` (a claim-id template,
+    bound to its release or copy) with ``parts`` and the measure's name."""
+    return [Value(claim(measure=m.name, **parts), summ[m.key], source=source) for m in measures]
 
 
 def delta(base_summary, variant_summary, key):

@@ -1,5 +1,5 @@
 """Table 8's stored-page evidence of a page-scored system (paper section 4.4; docs/metrics.md#goldsupport10-and-page-coverage), for
-any release: ``v1.evidence`` and RealPage's ``v3.evidence`` read it from here."""
+any release (``<release>.evidence``)."""
 
 from ...core.claim_ids import EVIDENCE
 from ...core.metrics import gold_support
@@ -7,9 +7,9 @@ from ..base import Value
 from .outcome_vectors import gold_sets
 
 
-def evidence_values(inst, sid, claim=EVIDENCE):
-    """Table 8's page evidence of one page-scored system of ``inst``'s release (all queries, n = 2, n = 3), with
-    ids from ``claim`` (v1's :data:`~nclue.core.claim_ids.EVIDENCE`, or RealPage's)."""
+def evidence_values(inst, sid):
+    """Table 8's page evidence of one page-scored system of ``inst``'s release (all queries, n = 2, n = 3)."""
+    claim = EVIDENCE.on(inst.spec.name)
     rel, prel = inst.spec.ranking(sid), inst.spec.page_scores(sid)
     queries = inst.evaluation_queries()
     sets = gold_sets(inst)

@@ -8,6 +8,18 @@ systems.json is parsed and validated once, by :func:`nclue.core.loaders.load_sys
 from .outcome_vectors import outcomes
 
 
+def ranked(inst):
+    """Whether ``inst``'s release has rankings (its ``systems.json``): a construction-only RealPage has none.  A
+    release that must have them and lacks the file fails its shape check (a required file is missing)."""
+    return inst.exists(inst.spec.systems)
+
+
+def system_ids(inst):
+    """Every system the release's systems.json declares, sorted."""
+    systems, _ = inst.systems()
+    return sorted(systems)
+
+
 def contrasts(inst):
     """The controlled blocks of systems.json (``contrasts``: ``{block, base, variants}``), validated when
     systems.json is loaded (:func:`nclue.core.loaders.load_systems`)."""

@@ -45,7 +45,7 @@ FOLDER_VARIABLE = "NCLUE_REALPAGE_PACKAGES"
 
 def default_folder():
     """Where ``reproduce.py --deep`` and the tests look for the packages: ``$NCLUE_REALPAGE_PACKAGES``, else
-    ``~/.cache/nclue/doc-rfc-20230121-1`` (``nclue build --release v3 --fetch --packages`` that folder fills it)."""
+    ``~/.cache/nclue/doc-rfc-20230121-1`` (``nclue build --target realpage --fetch --packages`` that folder fills it)."""
     return os.environ.get(FOLDER_VARIABLE) or os.path.join(os.path.expanduser("~"), ".cache", "nclue",
                                                             "doc-rfc-" + VERSION)
 
@@ -79,7 +79,7 @@ def checked_path(folder, package):
     if os.path.islink(path):
         raise PackageError("%s: a symbolic link; the package must be the downloaded file itself" % path)
     if not os.path.isfile(path):
-        raise PackageError("%s: missing (package %s=%s; `nclue build --release v3 --fetch` downloads it, "
+        raise PackageError("%s: missing (package %s=%s; `nclue build --target realpage --fetch` downloads it, "
                            "docs/realpage.md#the-packages)" % (path, package, VERSION))
     size = os.path.getsize(path)
     if size > MAX_PACKAGE_BYTES:

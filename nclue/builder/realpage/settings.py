@@ -7,6 +7,7 @@ the query mix is the paper's 814 two-condition and 186 three-condition queries. 
 looking at a ranking, a score or any other result.
 """
 
+import re
 from dataclasses import dataclass
 
 from ...core.errors import UsageError
@@ -19,6 +20,19 @@ class RealPageError(UsageError):
 SEED = 20230121             # the default seed: the packages' version date
 QID_PREFIX = "realpage_"
 DOCID_FORMAT = "rfc%04d"
+DOCID = re.compile(r"rfc(\d{4,5})\Z")          # a docid DOCID_FORMAT writes
+
+
+def number_of(docid):
+    """The RFC number of a RealPage docid (a :class:`RealPageError` for a docid :data:`DOCID_FORMAT` does not write).
+
+    >>> number_of("rfc0001"), number_of("rfc9282")
+    (1, 9282)
+    """
+    found = DOCID.match(docid)
+    if found is None or DOCID_FORMAT % int(found.group(1)) != docid:
+        raise RealPageError("%r is not a RealPage document id (%s)" % (docid, DOCID_FORMAT % 1))
+    return int(found.group(1))
 # the stand-in corpus's page-count bins (its deciles) and its document count in each: (first, last, count)
 STRATA = ((1, 3, 309), (4, 4, 118), (5, 6, 198), (7, 9, 253), (10, 11, 133), (12, 16, 217), (17, 22, 224),
           (23, 29, 172), (30, 46, 199), (47, None, 198))

@@ -207,7 +207,7 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "synthetic": False,
         "nature": "real documents that are not the paper's; lexical-presence labels confirmed by two sources, "
                   "not support judged by people (docs/realpage.md#what-the-labels-mean)",
-        "command": "python -m nclue build --release v3 --packages DIR --seed %d" % seed,
+        "command": "python -m nclue build --target realpage --packages DIR --seed %d" % seed,
         "generator_version": __version__,
         "seed": seed,
         "packages": {name: {"version": packages.VERSION, "sha256": digest}
@@ -230,10 +230,10 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
             "audit": records, "genealogy": genealogy, "build": info, "rankings": ranked}
 
 
-_V3 = layout.REALPAGE
-FILES = (("corpus", _V3.corpus), ("conditions", _V3.conditions), ("inventory", _V3.inventory),
-         ("queries", _V3.queries), ("qrels_construction", _V3.copy("construction").path),
-         ("audit", layout.V3_AUDIT), ("qrels", _V3.qrels))
+RELEASE = layout.REALPAGE
+FILES = (("corpus", RELEASE.corpus), ("conditions", RELEASE.conditions), ("inventory", RELEASE.inventory),
+         ("queries", RELEASE.queries), ("qrels_construction", RELEASE.copy("construction").path),
+         ("audit", layout.REALPAGE.audit_records), ("qrels", RELEASE.qrels))
 GENEALOGY_NOTE = (
     "RealPage's qrel copies: the construction copy from the miner's inventory, and the final copy (the construction "
     "copy with the automatic expanded-page audit's repairs applied, without the queries its drops and the page "
@@ -261,8 +261,8 @@ def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
         written.append(rel)
         ranked = True
     if ranked:
-        write_json(layout.abspath(out_root, _V3.systems), v3_rankings.systems_record())
-        written.append(_V3.systems)
-    write_json(layout.abspath(out_root, _V3.genealogy), built["genealogy"])
-    write_json(layout.abspath(out_root, _V3.build), built["build"])
-    return written + [_V3.genealogy, _V3.build]
+        write_json(layout.abspath(out_root, RELEASE.systems), v3_rankings.systems_record())
+        written.append(RELEASE.systems)
+    write_json(layout.abspath(out_root, RELEASE.genealogy), built["genealogy"])
+    write_json(layout.abspath(out_root, RELEASE.build), built["build"])
+    return written + [RELEASE.genealogy, RELEASE.build]

@@ -1,0 +1,27 @@
+"""The construction copy of any release re-derived by the independent verifier (paper section 3.2;
+docs/analyses.md#construction): every qrel and grade from the inventory and the queries, both page gates of every
+gold, and the difference counts by kind, for ``<release>.construction``."""
+
+from ...core.claim_ids import CONSTRUCTION
+from ...core.verify import DIFFERENCE_KINDS, verify
+from ..base import Value
+
+SHOWN = 8           # differences a detail lists before it counts the rest
+
+
+def verifier_values(inst, source):
+    """The verifier's differences between ``inst``'s construction copy and the copy re-derived from its
+    inventory and queries: their number (the detail names the copy and the first of them) and their number of
+    each kind of :data:`nclue.core.verify.DIFFERENCE_KINDS`."""
+    copy = inst.copy("construction")
+    diffs = verify(inst.queries(), inst.inventory(), inst.qrels(copy))
+    claim = CONSTRUCTION.on(inst.spec.name)
+    detail = "; ".join(str(d) for d in diffs[:SHOWN]) + (
+        " ... (%d in all)" % len(diffs) if len(diffs) > SHOWN else "")
+    out = [Value(claim("rederived_qrel_differences"), len(diffs), source=source,
+                 detail="%s: %s" % (copy.path, detail) if diffs else "")]
+    for kind in DIFFERENCE_KINDS:
+        rows = [d for d in diffs if d.kind == kind]
+        out.append(Value(claim(kind.replace(" ", "_")), len(rows), source=source,
+                         detail="; ".join(str(d) for d in rows)[:600]))
+    return out
