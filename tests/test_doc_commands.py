@@ -207,6 +207,69 @@ def check_export_pages(ctx):
     assert sorted(first) == ["docid", "page", "synthetic", "text"] and first["synthetic"] is True
 
 
+def check_realpage_topics(ctx):
+    """`nclue export-qrels /tmp/realpage-topics --release v3 --form clean_v2`: RealPage's final copy as TREC qrels
+    and its 988 evaluation queries in the clean form."""
+    out = str(ctx["tmp"] / "realpage-topics")
+    code, stdout, err = _nclue("export-qrels", out, "--release", "v3", "--form", "clean_v2")
+    assert code == 0, err
+    topics = [json.loads(line) for line in open(os.path.join(out, "topics.jsonl"), encoding="utf-8")]
+    assert len(topics) == 988 and all(t["qid"].startswith("realpage_") for t in topics)
+    assert all(t["text"].startswith('"') and t["text"].count('"') >= 2 * t["n"] for t in topics)   # labels quoted
+    graded = _read_trec_qrels(os.path.join(out, "qrels.graded.trec"))
+    assert sorted(graded) == sorted(t["qid"] for t in topics)
+
+
+def _documented_block(doc, first_line):
+    """The fenced code block of ``doc`` whose first line is ``first_line`` (the worked example run as shown)."""
+    text = open(os.path.join(REPO, doc), encoding="utf-8").read()
+    for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.S | re.M):
+        if block.startswith(first_line):
+            return block
+    raise AssertionError("%s shows no code block starting %r" % (doc, first_line))
+
+
+def check_realpage_retriever(ctx):
+    """docs/usage.md#score-your-retriever-on-realpage, run as shown: export RealPage's pages from the packages,
+    its clean-form topics, run the documented rank-bm25 script (the code block itself), and score the run on
+    v3 against two released systems; the figures the page states are the ones this run gives.  Needs the pinned
+    packages and rank-bm25; without either it skips, naming what is missing."""
+    from nclue.builder.realpage import packages
+
+    try:
+        import rank_bm25  # noqa: F401 -- the worked example's retriever
+    except ImportError:
+        pytest.skip("rank-bm25 is not installed (pip install rank-bm25): the worked example needs it")
+    folder = packages.default_folder()
+    missing = packages.missing(folder)
+    if missing:
+        pytest.skip("the RealPage packages are not in %s (missing %s; `nclue build --target realpage --fetch "
+                    "--packages DIR` fetches them)" % (folder, ", ".join(missing)))
+    tmp = ctx["tmp"]
+    code, _, err = _nclue("export-pages", str(tmp / "realpage"), "--release", "v3", "--packages", folder)
+    assert code == 0 and "export-pages: 2021 of 2021 documents checked and written" in err, err
+    code, _, err = _nclue("export-qrels", str(tmp / "realpage-topics"), "--release", "v3", "--form", "clean_v2")
+    assert code == 0, err
+    script = tmp / "bm25_realpage.py"
+    script.write_text(_documented_block("docs/usage.md", "# /tmp/bm25_realpage.py"), encoding="utf-8")
+    with open(tmp / "bm25_realpage.trec", "w", encoding="utf-8") as run:
+        proc = subprocess.run([sys.executable, str(script), str(tmp / "realpage" / "pages_v3.jsonl"),
+                               str(tmp / "realpage-topics" / "topics.jsonl")], stdout=run, stderr=subprocess.PIPE,
+                              text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    code, out, err = _nclue("score", str(tmp / "bm25_realpage.trec"), "--release", "v3", "--against",
+                            "bm25_and,bm25_or", "--format", "json")
+    assert code == 0, err
+    run = json.loads(out)["runs"][0]
+    score, hit = run["measures"]["nclue_score_at_10"], run["measures"]["gold_hit_at_10"]
+    delta = {c["against"]: c["delta_score"] for c in run["comparisons"]}
+    assert run["ranked_queries"] == 988 and sorted(delta) == ["bm25_and", "bm25_or"]
+    stated = "scores n-Clue Score@10 %.1f [%.1f, %.1f], Gold Hit@10 %.1f, %.1f\npoints below the released BM25-AND" % (
+        score["value"], score["ci_low"], score["ci_high"], hit["value"], -delta["bm25_and"])
+    text = open(os.path.join(REPO, "docs", "usage.md"), encoding="utf-8").read()
+    assert stated in text, stated
+
+
 def check_score_one(ctx):
     """`nclue score my_run.trec`: every measure with its unit and 95% interval, and the paired tests
     against the fair scorecard systems, with the TREC tag as the run's label."""
@@ -480,8 +543,15 @@ COMMANDS = {
     "python bench/bench_reproduce.py --build": ("slow", check_build_bench),
     "python bench/bench_reproduce.py --draws": ("slow", check_draws_bench),
     "nclue build --config full_x2 --out DIR": ("synopsis", None),
-    "nclue build --release v3 --fetch --packages DIR": ("synopsis", None),
-    "nclue build --release v3 --packages DIR": ("synopsis", None),
+    "nclue build --target realpage --fetch --packages DIR": ("synopsis", None),
+    "nclue build --target realpage --packages DIR": ("synopsis", None),
+    "nclue export-pages /tmp/realpage --release v3 --packages DIR": ("synopsis", None),
+    "nclue export-qrels /tmp/realpage-topics --release v3 --form clean_v2": ("run", check_realpage_topics),
+    "python /tmp/bm25_realpage.py /tmp/realpage/pages_v3.jsonl /tmp/realpage-topics/topics.jsonl > "
+    "/tmp/bm25_realpage.trec": ("run", check_realpage_retriever),
+    "nclue score /tmp/bm25_realpage.trec --release v3 --against bm25_and,bm25_or": ("run", check_realpage_retriever),
+    "nclue reproduce-run RUN --role ROLE --release v3": ("synopsis", None),
+    "nclue score --release v3 --against ID[,ID]": ("synopsis", None),
     "nclue --help": ("run", check_help),
     "nclue export-pages /tmp/pages": ("run", check_export_pages),
     "nclue score my_run.trec": ("run", check_score_one),
@@ -490,7 +560,7 @@ COMMANDS = {
     "python -m nclue COMMAND": ("synopsis", None),
     "python reproduce.py --html FILE": ("synopsis", None),
     "nclue score --html FILE": ("synopsis", None),
-    "nclue export-qrels OUT [--release v1|v2] [--qrels ...] [--form raw|clean_v2|natural]": ("synopsis", None),
+    "nclue export-qrels OUT [--release v1|v2|v3] [--qrels ...] [--form raw|clean_v2|natural]": ("synopsis", None),
     "trec_eval -c -m ndcg_cut.10 OUT/qrels.graded.trec RUN": ("run", check_trec_eval_c),
     "nclue freeze": ("name", None),
     "nclue export-qrels /tmp/q": ("run", check_own_qrels),

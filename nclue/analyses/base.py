@@ -10,7 +10,7 @@ same units, so a frozen value and its recomputation come from one
 implementation.
 """
 
-from ..core import claim_ids
+from ..core import claim_ids, layout
 
 LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "paper", "rebuild")
 
@@ -49,8 +49,9 @@ class Unit:
 # the release part an analysis's claims belong to, by the first segment of its name; an analysis named
 # otherwise declares its part (``Analysis(..., part=...)``).  A present part requires the claims file of every
 # analysis of that part with work to do (nclue.harness.runner's shape checks).
-PART_OF_PREFIX = {"v1": "v1", "v2": "v2", "v3": "v3", "audit": "audit", "paper": "paper", "release": "v1"}
-PARTS = ("v1", "v2", "v3", "audit", "paper")
+PART_OF_PREFIX = dict([(name, name) for name in layout.RELEASE_NAMES] + [
+    (layout.AUDIT_PART, layout.AUDIT_PART), ("paper", "paper"), ("release", layout.CROSSPAGE.name)])
+PARTS = layout.RELEASE_NAMES + (layout.AUDIT_PART, "paper")
 
 
 class Analysis:

@@ -135,7 +135,7 @@ def _units(inst):
         Unit("verifier", CORE, lambda: verifier_values(inst.release(layout.REALPAGE), SOURCE)),
         Unit("gates", CORE + [layout.REALPAGE.build], lambda: _gates(inst)),
         Unit("table1", CORE, lambda: _table1(inst)),
-        Unit("page-hashes", CORE, lambda: _page_hashes(inst)),
+        Unit("page-hashes", [layout.REALPAGE.corpus], lambda: _page_hashes(inst)),
         Unit("nature", list(NATURE_ROWS + NATURE_RECORDS), lambda: _nature(inst)),
     ]
 

@@ -27,6 +27,7 @@ DATA_DIR = "data"
 CLAIMS_DIR = "reference_metrics"
 RELEASE_DIRS = (DATA_DIR, CLAIMS_DIR)      # the released folders; nothing but the builder and freeze writes here
 AUDIT = DATA_DIR + "/audit"
+AUDIT_PART = "audit"        # the label audit's part (its files' FileKind part, its analyses' claims)
 PAPER_DIR = CLAIMS_DIR + "/paper"
 PAPER_NUMBERS = PAPER_DIR + "/numbers.json"
 CROSSWALK = DATA_DIR + "/crosswalk.json"
@@ -157,7 +158,7 @@ class Release(NamedTuple):
     """One release as one value: its name (``v1``, ``v2``, ``v3``: what ``--release`` and the API say), title,
     folder, nature (``synthetic`` or ``real``, as MANIFEST.json's ``natures`` records it), the files it ships,
     its qrel copies in genealogy order (the last is the one the paper computes the release's tables on), the
-    field of ``build.json`` that holds its seed, the page-text export's file name, whether the query-form
+    field of MANIFEST.json's ``generator`` that holds its build's seed, the page-text export's file name, whether the query-form
     rankings keep a copy of the raw form (``rankings/forms/<system>__raw.jsonl``) and what it can serve
     (:data:`CAPABILITIES`)."""
     name: str
@@ -322,7 +323,7 @@ REALPAGE = Release(
     (QrelCopy(V3, "construction", V3 + "/qrels_construction.jsonl", None, None, "construction (the miner's inventory)"),
      QrelCopy(V3, "final", V3 + "/qrels.jsonl", "construction", V3 + "/audit.jsonl",
               "the automatic expanded-page audit")),
-    "seed", "pages_v3.jsonl", False, frozenset({TEXT_FROM_PACKAGES, RAW_MATRIX, REPLICATES_PAPER}))
+    "realpage_seed", "pages_v3.jsonl", False, frozenset({TEXT_FROM_PACKAGES, RAW_MATRIX, REPLICATES_PAPER}))
 
 # every release, by its folder and by the name the command line and the API give it
 RELEASES = {release.base: release for release in (CROSSPAGE, SOURCESHIFT, REALPAGE)}
@@ -353,9 +354,9 @@ AUDIT_STATS = AUDIT + "/stats.json"
 
 
 FILE_KINDS = CROSSPAGE.kinds() + SOURCESHIFT.kinds() + REALPAGE.kinds() + (
-    FileKind(AUDIT_DESCRIPTION, "audit-description", "audit", False, _SCHEMA + "the-label-audit-dataaudit"),
-    FileKind(AUDIT_STATS, "statistics", "audit", False, _BUILD_DOC),
-    FileKind(AUDIT + "/*.jsonl", "audit-records", "audit", True, _SCHEMA + "the-label-audit-dataaudit"),
+    FileKind(AUDIT_DESCRIPTION, "audit-description", AUDIT_PART, False, _SCHEMA + "the-label-audit-dataaudit"),
+    FileKind(AUDIT_STATS, "statistics", AUDIT_PART, False, _BUILD_DOC),
+    FileKind(AUDIT + "/*.jsonl", "audit-records", AUDIT_PART, True, _SCHEMA + "the-label-audit-dataaudit"),
     FileKind(PAPER_NUMBERS, "paper-numbers", "paper", False, "docs/paper-audit.md"),
     FileKind(CROSSWALK, "crosswalk", "v1", False, "docs/paper-audit.md#the-crosswalk"),
     FileKind(CLAIMS_DIR + "/*.json", "frozen-claims", "claims", True, "docs/claims.md"),

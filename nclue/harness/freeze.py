@@ -106,25 +106,27 @@ def manifest_info(root):
         "note": "Synthetic stand-in for the n-Clue CrossPage release; built by this repository's code from "
                 "the seed. The original corpus and neural rankings are not included.",
     }
-    v2_build = layout.abspath(root, layout.V2_BUILD)
-    if os.path.isfile(v2_build):
-        v2 = read_json(v2_build, layout.V2_BUILD)
-        info["generator"]["shift_seed"] = v2.get("seed")
-        info["releases"].append(layout.V2)
-        info["note"] = ("Synthetic stand-in for the n-Clue CrossPage (data/v1) and SourceShift (data/v2) releases "
-                        "and their label audit (data/audit, simulated responses); built by this repository's code "
-                        "from the seeds. The original corpora, neural rankings and human audit are not included.")
-    info["natures"] = {release: layout.RELEASES[release].nature for release in info["releases"]}
-    v3_build = layout.abspath(root, layout.REALPAGE.build)
-    if os.path.isfile(v3_build):
-        v3 = read_json(v3_build, layout.REALPAGE.build)
-        info["generator"]["realpage_seed"] = v3.get("seed")
-        info["releases"].append(layout.V3)
-        info["natures"][layout.V3] = layout.REALPAGE.nature
-        info["note"] += (" RealPage (data/v3) is real documents that are not the paper's: IETF RFCs from Debian's "
-                         "pinned doc-rfc packages, built by the paper's construction; it ships ids, hashes and "
-                         "derived facts, no page text.")
+    for release in layout.RELEASES.values():
+        if release == layout.CROSSPAGE or not os.path.isfile(layout.abspath(root, release.build)):
+            continue
+        info["generator"][release.seed_key] = read_json(layout.abspath(root, release.build), release.build).get("seed")
+        info["releases"].append(release.base)
+        if release in MANIFEST_NOTES:
+            info["note"] = MANIFEST_NOTES[release](info["note"])
+    info["natures"] = {base: layout.RELEASES[base].nature for base in info["releases"]}
     return info
+
+
+# what MANIFEST.json's note says when each further release is present
+MANIFEST_NOTES = {
+    layout.SOURCESHIFT: lambda note: (
+        "Synthetic stand-in for the n-Clue CrossPage (data/v1) and SourceShift (data/v2) releases and their label "
+        "audit (data/audit, simulated responses); built by this repository's code from the seeds. The original "
+        "corpora, neural rankings and human audit are not included."),
+    layout.REALPAGE: lambda note: note + (
+        " RealPage (data/v3) is real documents that are not the paper's: IETF RFCs from Debian's pinned doc-rfc "
+        "packages, built by the paper's construction; it ships ids, hashes and derived facts, no page text."),
+}
 
 
 def write_release_manifest(root):

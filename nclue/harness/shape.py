@@ -1,8 +1,7 @@
 """The declared shape of a release, checked (docs/claims.md#the-shape-of-a-release).
 
-A release has parts (:mod:`nclue.core.layout`): ``v1``, ``v2``, ``audit``
-(present when their folder exists or MANIFEST.json lists a file of theirs)
-and the frozen outputs. A **present** part must be complete:
+A release has parts (:mod:`nclue.core.layout`): each release (``v1``, ``v2``, ``v3``) and the label audit
+(``audit``), present when their folder exists or MANIFEST.json lists a file of theirs, and the frozen outputs. A **present** part must be complete:
 
 * every file kind the layout marks required for the part exists;
 * every analysis of the part that has something to compute on this release
@@ -19,8 +18,10 @@ import os
 
 from ..core import layout
 
-PARTS = ("v1", "v2", "v3", "audit")
-PART_DIRS = {"v1": layout.V1, "v2": layout.V2, "v3": layout.V3, "audit": layout.AUDIT}
+# every release's folder is a part, and so is the label audit's
+PART_DIRS = dict([(release.name, release.base) for release in layout.RELEASES.values()] + [
+    (layout.AUDIT_PART, layout.AUDIT)])
+PARTS = tuple(PART_DIRS)
 DOCUMENTATION_ONLY_ROLES = ()       # every released file is read by some check
 
 
