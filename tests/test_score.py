@@ -103,7 +103,10 @@ def test_a_perturbed_run_agrees_with_scipy_within_monte_carlo_error(tmp_path):
 def test_formats_and_per_query_rows():
     result = score([_rankings("bm25_and")], REPO, against=["bm25_or"], per_query=True)
     run = result["runs"][0]
-    assert len(run["per_query"]) == 1000 * 5
+    from nclue.core.measures import PER_QUERY_MEASURES
+
+    assert len(run["per_query"]) == 1000 * len(PER_QUERY_MEASURES) and len(PER_QUERY_MEASURES) >= 5
+    assert [r["measure"] for r in run["per_query"][:len(PER_QUERY_MEASURES)]] == [m.name for m in PER_QUERY_MEASURES]
     first = run["per_query"][0]
     assert set(first) == {"qid", "measure", "value", "unit"}
     assert json.loads(render(result, "json"))["runs"][0]["measures"]["gold_hit_at_10"]["unit"] == "points"
