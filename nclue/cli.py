@@ -235,7 +235,6 @@ def build_parser(prog):
 
 def _build_v3(args):
     """``--target realpage``: data/v3 from the pinned packages (the stand-in's files are left as they are)."""
-    import shutil
     from .builder.realpage import packages, settings as realpage_settings, v3_writer
 
     if not args.packages:
@@ -250,8 +249,7 @@ def _build_v3(args):
         STDOUT.write("fetched %d packages into %s\n" % (len(fetched), args.packages))
     elif not os.path.isdir(args.packages):
         raise UsageError("--packages %s: not a folder" % args.packages)
-    shutil.rmtree(layout.abspath(args.out, layout.V3), ignore_errors=True)
-    v3_writer.write_release(args.out, args.packages, seed, log=lambda text: STDOUT.write(text + "\n"))
+    v3_writer.replace_release(args.out, args.packages, seed, log=lambda text: STDOUT.write(text + "\n"))
 
 
 def cmd_build(argv, prog):

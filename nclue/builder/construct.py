@@ -189,11 +189,12 @@ def qrels_for(index, conds):
     return out
 
 
-def query_and_qrels(qid, catalog, index, conj, synthetic=True, **extra):
-    """One constructed query row (``extra`` fields added, e.g. ``source``) and its compact qrel rows
-    (grade descending, then docid), shared by the v1, v2 and v3 builders (v3's are not synthetic)."""
+def query_and_qrels(qid, catalog, index, conj, synthetic=True, render=forms.render, **extra):
+    """One constructed query row (``extra`` fields added, e.g. ``source``; ``render``: its three forms from its
+    conditions) and its compact qrel rows (grade descending, then docid), shared by the v1, v2 and v3 builders
+    (v3's are not synthetic and say what each condition asks)."""
     conds = [catalog[ci] for ci in conj]
-    query = dict(extra, qid=qid, n=len(conds), forms=forms.render(conds), synthetic=synthetic,
+    query = dict(extra, qid=qid, n=len(conds), forms=render(conds), synthetic=synthetic,
                  conditions=[{"cid": c["cid"], "kind": c["kind"], "label": c["label"]} for c in conds])
     rows = sorted(qrels_for(index, conj), key=lambda t: (-t[1], t[0]))
     return query, [{"qid": qid, "docid": docid, "grade": grade} for docid, grade in rows]

@@ -28,13 +28,33 @@ def clean_v2(labels):
     return "; ".join('"%s"' % x for x in labels)
 
 
+def listed(items):
+    """Two items joined by "and", three by commas and ", and"."""
+    return "%s and %s" % tuple(items) if len(items) == 2 else ", ".join(items[:-1]) + ", and " + items[-1]
+
+
 def natural(labels):
-    quoted = ['"%s"' % x for x in labels]
-    if len(quoted) == 2:
-        body = "%s and %s" % tuple(quoted)
-    else:
-        body = ", ".join(quoted[:-1]) + ", and " + quoted[-1]
-    return "Find the document that discusses %s." % body
+    return "Find the document that discusses %s." % listed(['"%s"' % x for x in labels])
+
+
+# RealPage's natural form says what each label means: its section conditions are headings the RFC has, its
+# entity conditions senses it defines (docs/realpage.md#the-queries)
+WHAT_IT_ASKS = {"section": 'has a section titled "%s"', "entity": 'defines "%s"'}
+
+
+def natural_by_kind(conditions):
+    """RealPage's natural form: ``Find the RFC that defines "A (B)" and has a section titled "C".``
+
+    >>> natural_by_kind([{"kind": "entity", "label": "Domain Name System (DNS)"},
+    ...                  {"kind": "section", "label": "Security Considerations"}])
+    'Find the RFC that defines "Domain Name System (DNS)" and has a section titled "Security Considerations".'
+    """
+    return "Find the RFC that %s." % listed([WHAT_IT_ASKS[c["kind"]] % c["label"] for c in conditions])
+
+
+def render_by_kind(conditions):
+    """RealPage's three forms: raw and clean as :func:`render`'s, natural by kind (:func:`natural_by_kind`)."""
+    return dict(render(conditions), **{layout.NATURAL.key: natural_by_kind(conditions)})
 
 
 def render(conditions):

@@ -22,15 +22,28 @@ class Evidence(NamedTuple):
     description: str
 
 
+# every form the audit searches for, declared once, in the order a pair's strongest evidence is chosen within its
+# decision (docs/realpage.md#the-audit)
 EVIDENCE = {
     "heading_in_contents": Evidence("repair", "section", "a numbered body-page heading with the condition's slug, "
                                                          "listed by the RFC's contents on another page"),
     "heading_only": Evidence("drop", "section", "a numbered body-page heading with the condition's slug that the "
                                                 "contents do not list (one source)"),
-    "heading_fuzzy": Evidence("drop", "section", "a numbered body-page heading within the fuzzy bound of the slug"),
-    "definition_variant": Evidence("repair", "entity", "the lexicon's long form then '(ACR)', after case, hyphen and "
-                                                       "whitespace folding"),
-    "definition_reverse": Evidence("repair", "entity", "'ACR (long form)', after folding"),
+    "heading_unnumbered": Evidence("drop", "section", "an unnumbered line at the left margin that is the condition's "
+                                                      "title, between blank lines (a heading without a number)"),
+    "heading_fuzzy": Evidence("drop", "section", "a numbered body-page heading whose title differs from the condition's "
+                                                 "only by misspelled long words (each differing word of at least 5 "
+                                                 "letters, within one edit per 8 characters of the title)"),
+    "definition_variant": Evidence("repair", "entity", "the sense's long form then '(ACR)' or '(ACRs)' in running "
+                                                       "prose, after case, hyphen, whitespace and plural folding"),
+    "definition_reverse": Evidence("repair", "entity", "'ACR (long form)' in running prose, folded the same way"),
+    "definition_glossary": Evidence("repair", "entity", "a glossary line 'ACR: long form', 'ACR = long form' or "
+                                                        "'ACR - long form', or 'ACR   long form' under a heading of "
+                                                        "terminology, abbreviations, acronyms, definitions or a "
+                                                        "glossary, folded the same way"),
+    "definition_in_table": Evidence("drop", "entity", "the long form then '(ACR)', or 'ACR (long form)', on a line "
+                                                      "laid out in columns or a table page: a table, figure or index "
+                                                      "entry, which may name the acronym without defining it"),
     "definition_fuzzy": Evidence("drop", "entity", "'(ACR)' after words within the fuzzy bound of the long form"),
 }
 DECISIONS = ("repair", "drop")

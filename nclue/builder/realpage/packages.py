@@ -2,7 +2,7 @@
 
 A package is used only when its ``.deb`` has the pinned SHA-256.  It is read with the standard library: the
 ``ar`` archive by hand, its ``data.tar.xz`` with :mod:`tarfile` and :mod:`lzma`, each ``rfcNNNN.txt.gz`` with
-:mod:`gzip`.  :func:`fetch` downloads the packages into a cache folder through a private apt configuration made
+:mod:`gzip`; 322 RFCs are shipped as plain ``rfcNNNN.txt`` instead, and are read as they are.  :func:`fetch` downloads the packages into a cache folder through a private apt configuration made
 from the machine's own deb822 source list, with ``Components: non-free``; no host is written here.
 """
 
@@ -29,7 +29,8 @@ PACKAGES = {
     "doc-rfc-std": "b9bfead1a230da198ab96ce70cc9fbb64dc600d914c1504eeb4c19e29f95734b",
     "doc-rfc-std-proposed": "b34f60b4bee98891524a2c2508f3d4dcb1e1468a2bd26e0a5f5aecf95806eea0",
 }
-TEXT_MEMBER = re.compile(r"rfc(\d{1,5})\.txt\.gz$")
+TEXT_MEMBER = re.compile(r"rfc(\d{1,5})\.txt(?:\.gz)?$")       # gzip-compressed, or plain (322 RFCs)
+GZIP_MAGIC = b"\x1f\x8b"
 META_MEMBER = re.compile(r"rfc(\d{1,5})\.json$")
 MAX_PACKAGE_BYTES = 1 << 30          # the largest pinned package is 160 MB; a 1 GiB file is not one of them
 MAX_TEXT_BYTES = 64 << 20            # one decompressed RFC text (the longest is 1.6 MB)
@@ -157,8 +158,17 @@ def read_package(path):
 
 
 def rfc_text(data, where):
-    """One ``rfcNNNN.txt.gz`` member as text: gunzipped (at most :data:`MAX_TEXT_BYTES`), UTF-8 with an
-    undecodable byte replaced (a handful of old RFCs are Latin-1)."""
+    r"""One ``rfcNNNN.txt.gz`` or ``rfcNNNN.txt`` member as text: gunzipped when it starts with gzip's magic
+    bytes, as it is otherwise (at most :data:`MAX_TEXT_BYTES`), UTF-8 with an undecodable byte replaced (a
+    handful of old RFCs are Latin-1).
+
+    >>> rfc_text(b"plain\ftext\n", "rfc3.txt"), rfc_text(gzip.compress(b"zipped", mtime=0), "rfc4.txt.gz")
+    ('plain\x0ctext\n', 'zipped')
+    """
+    if not data.startswith(GZIP_MAGIC):
+        if len(data) > MAX_TEXT_BYTES:
+            raise PackageError("%s: more than %d bytes" % (where, MAX_TEXT_BYTES))
+        return data.decode("utf-8", errors="replace")
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
             raw = handle.read(MAX_TEXT_BYTES + 1)

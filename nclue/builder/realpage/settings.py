@@ -47,7 +47,12 @@ class Construction:
     max_golds: int = 12
     max_union: int = 88
     min_subsets: int = 5
-    selection_power: float = 1.0        # a (gold RFC, conjunction) occurrence drawn uniformly
+    max_gold_queries: int = 20          # no RFC is gold in more than 2% of the 1,000 queries
+    # the draws' tilts (nclue.builder.realpage.query_draws): (per gold /100, per subset /1000, per grade-2 /1000);
+    # FITTED by tools/fit_realpage.py to the paper's Table 1 structure (golds and subsets per query, a triple's
+    # grade-2 subsets), reading the candidates' structure only
+    pair_tilt: tuple = (450, 1033, 1000)
+    triple_tilt: tuple = (618, 1015, 1200)
 
 
 CONSTRUCTION = Construction()

@@ -53,41 +53,14 @@ def fold(text):
     return " ".join(text.lower().replace("-", " ").split())
 
 
-def fuzzy_bound(text):
-    """The edits an approximate form may differ by: one per 8 characters, at least 1.
-
-    >>> fuzzy_bound("security considerations"), fuzzy_bound("ack")
-    (2, 1)
-    """
-    return max(1, len(text) // 8)
-
-
-def within(a, b, bound):
-    """Whether the edit distance of ``a`` and ``b`` is at most ``bound`` (banded dynamic programming).
-
-    >>> within("kitten", "sitting", 3), within("kitten", "sitting", 2)
-    (True, False)
-    """
-    if abs(len(a) - len(b)) > bound:
-        return False
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        low = max(1, i - bound)
-        high = min(len(b), i + bound)
-        for j in range(1, len(b) + 1):
-            if j < low or j > high:
-                current[j] = bound + 1
-                continue
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != b[j - 1]))
-        if min(current) > bound:
-            return False
-        previous = current
-    return previous[len(b)] <= bound
+fuzzy_bound, within = fact_miner.fuzzy_bound, fact_miner.within
 
 
 class RfcPages:
-    """One sampled RFC as the audit reads it: its body pages (folded), numbered headings and contents."""
+    """One sampled RFC as the audit reads it: its body pages (where headings are read) and its document pages
+    (the title page and the body pages, where definitions are read: :func:`.fact_miner.definition_pages`), their running
+    prose and their column lines (each folded), its numbered headings with the heading each line falls under, and
+    its contents."""
 
     def __init__(self, pages):
         self.pages = pages
@@ -96,7 +69,15 @@ class RfcPages:
         body = set(self.body)
         self.headings = [(number, surface, i) for number, surface, i in fact_miner.headings(pages, toc_pages)
                          if i in body]
-        self.folded = {i: fold(pages[i]) for i in self.body}
+        self.document = fact_miner.definition_pages(pages, toc_pages, self.body)
+        self.prose = {}
+        self.tables = {}
+        for i in self.document:
+            prose = fact_miner.prose(pages[i])
+            self.prose[i] = fold(prose)
+            kept = set(prose.split("\n"))
+            self.tables[i] = fold("\n".join(line for line in pages[i].split("\n") if line not in kept))
+        self.folded = {i: fold(pages[i]) for i in self.document}
         self._index = None
 
     def listed(self, number, surface):
@@ -110,11 +91,31 @@ class RfcPages:
 
     def best_pages(self, text):
         """The RFC's :data:`BM25_PAGES` best body pages (0-based) for ``text`` by BM25 over its body pages."""
+        if not self.body:
+            return set()
         if self._index is None:
             self._index = TermIndex([Counter(tokens(self.pages[i])) for i in self.body])
         scores = self._index.bm25(tokens(text))
         ranked = sorted(scores.items(), key=lambda t: (-t[1], t[0]))[:BM25_PAGES]
         return {self.body[unit] for unit, score in ranked if score > 0.0}
+
+
+FUZZY_WORD = 5          # a word this long or longer may be misspelled; a shorter one is another word
+
+
+def near_title(a, b):
+    """Whether two section slugs are spellings of one title: the same number of words, every word that differs
+    at least :data:`FUZZY_WORD` letters long on both sides and within the title's :func:`fuzzy_bound` ("IANA" and "IAB",
+    "IP-MIB" and "IF-MIB" are other sections).
+
+    >>> near_title("notifier-generation-of-notify", "notifier-generating-of-notify"), near_title("iab-x", "iana-x")
+    (True, False)
+    """
+    left, right = a.split("-"), b.split("-")
+    if len(left) != len(right) or left == right:
+        return False
+    bound = fuzzy_bound(b)
+    return all(x == y or (min(len(x), len(y)) >= FUZZY_WORD and within(x, y, bound)) for x, y in zip(left, right))
 
 
 def _section_findings(rfc, cid, label, slug_of):
@@ -125,31 +126,78 @@ def _section_findings(rfc, cid, label, slug_of):
         slug = slug_of(fact_miner.title_key(surface))[4:]
         if slug == target:
             out.append(("heading_in_contents" if rfc.listed(number, surface) else "heading_only", i))
-        elif within(slug, target, fuzzy_bound(target)):
+        elif near_title(slug, target):
             out.append(("heading_fuzzy", i))
+    key = fact_miner.title_key(label)
+    for i in rfc.body:
+        lines = rfc.pages[i].split("\n")
+        for k, line in enumerate(lines):
+            if line[:1] not in (" ", "") and fact_miner.title_key(line) == key and \
+                    (k == 0 or not lines[k - 1].strip()) and (k + 1 == len(lines) or not lines[k + 1].strip()):
+                out.append(("heading_unnumbered", i))
     return out
 
 
+def _words(text):
+    """The words of folded text, each without the punctuation around it (quotes, brackets, commas).
+
+    >>> _words('"traffic engineering (te)", rfc')
+    ['traffic', 'engineering', 'te', 'rfc']
+    """
+    return [w for w in (word.strip("\"'()[]{}<>,.;:!?") for word in text.split()) if w]
+
+
+def _sense_before(text, end, words, sense):
+    """Whether the ``words`` folded words of ``text`` before position ``end`` are the sense ``sense``."""
+    before = _words(text[:end])[-words:]
+    return len(before) == words and fact_miner.sense_key(" ".join(before)) == sense
+
+
+def _sense_after(text, start, words, sense):
+    after = _words(text[start:])[:words]
+    return len(after) == words and fact_miner.sense_key(" ".join(after)) == sense
+
+
+def _defines(text, acr, words, sense):
+    """``variant`` when folded ``text`` holds the sense then "(acr)" / "(acrs)", ``reverse`` when it holds "acr
+    (sense)" / "acrs (sense)", else None."""
+    for match in re.finditer(r"\((%s)s?\)" % re.escape(acr), text):
+        if _sense_before(text, match.start(), words, sense):
+            return "variant"
+    for match in re.finditer(r"(?<![a-z0-9])%ss? \(" % re.escape(acr), text):
+        if _sense_after(text, match.end(), words, sense):
+            return "reverse"
+    return None
+
+
 def _definition_findings(rfc, acronym, long_form):
-    """``[(kind, page index)]`` of a defined-acronym condition on one RFC."""
-    form, acr = fold(long_form), acronym.lower()
-    forward, reverse = "%s (%s)" % (form, acr), "%s (%s)" % (acr, form)
-    words = len(form.split())
-    bound = fuzzy_bound(form)
-    marker = re.compile(r"\(%s\)" % re.escape(acr))
+    """``[(kind, page index)]`` of a defined-acronym condition (one sense) on one RFC."""
+    sense, acr = fact_miner.sense_key(long_form), acronym.lower()
+    words = len(sense.split())
+    bound = fuzzy_bound(sense)
+    marker = re.compile(r"\(%ss?\)" % re.escape(acr))
     out = []
-    for i in rfc.body:
-        text = rfc.folded[i]
-        if forward in text:
-            out.append(("definition_variant", i))
-        elif reverse in text:
-            out.append(("definition_reverse", i))
+    for i in rfc.document:
+        found = _defines(rfc.prose[i], acr, words, sense)
+        if found:
+            out.append(("definition_" + found, i))
+        elif _defines(rfc.tables[i], acr, words, sense):
+            out.append(("definition_in_table", i))
         else:
-            for match in marker.finditer(text):
-                before = text[:match.start()].split()[-words:]
-                if before and within(" ".join(before), form, bound):
+            for match in marker.finditer(rfc.folded[i]):
+                before = _words(rfc.folded[i][:match.start()])[-words:]
+                if before and within(fact_miner.sense_key(" ".join(before)), sense, bound):
                     out.append(("definition_fuzzy", i))
                     break
+    glossary = fact_miner.glossary_lines(rfc.pages, rfc.document)
+    for i in rfc.document:
+        for k, line in enumerate(rfc.pages[i].split("\n")):
+            match = fact_miner.GLOSSARY_MARKED.match(line) or (
+                k in glossary.get(i, ()) and fact_miner.GLOSSARY_LISTED.match(line))
+            if match and fact_miner.acronym_of(match.group(1)) == acronym:
+                rest = _words(fold(match.group(2)))[:words]
+                if len(rest) == words and fact_miner.sense_key(" ".join(rest).rstrip(".,;")) == sense:
+                    out.append(("definition_glossary", i))
     return out
 
 
@@ -174,7 +222,7 @@ def findings(rfc, condition, slug_of):
         found = _section_findings(rfc, condition["cid"], condition["label"], slug_of)
         surface = condition["label"]
     else:
-        acronym = condition["cid"][4:]
+        acronym = condition["mined"]           # the acronym; the id also names its sense
         long_form = condition["aliases"][0]
         found = _definition_findings(rfc, acronym, long_form)
         surface = "%s (%s)" % (long_form, acronym)

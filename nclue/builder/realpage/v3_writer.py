@@ -5,25 +5,20 @@ Order: the packages' RFC texts -> every RFC's page count -> the seeded sample ->
 (exact clue counts).  Nothing here is synthetic and no page text is written: the corpus records each page's
 SHA-256, and the text is rebuilt from the packages.
 
-Query selection draws a (gold RFC, conjunction) occurrence uniformly, which is the stand-in's rule
-(probability proportional to ``golds ** selection_power``) at ``selection_power = 1``, without enumerating the
-conjunctions: pick an RFC with probability proportional to ``C(k, n)`` (``k`` its usable conditions), then
-``n`` of its conditions uniformly; keep the conjunction when it passes the gates and was not drawn before.
+The queries are drawn from every admissible conjunction, tilted by structure to the paper's Table 1
+(:mod:`.query_draws`); their natural form says what each condition asks (:func:`nclue.builder.forms.natural_by_kind`).
 """
 
 import re
 from hashlib import sha256
-from math import comb
+from typing import NamedTuple
 
 from ... import __version__
 from ...core import layout
-from ...core.rng import Stream
-from .. import construct
+from .. import construct, forms
 from ...retrieval import systems
 from ..crosspage import genealogy_record
-from . import fact_miner, packages, pages as page_text, sample, settings, v3_audit, v3_rankings
-
-MAX_TRIALS = 10_000_000         # draws give up (an error) after this many rejected trials
+from . import fact_miner, packages, pages as page_text, query_draws, sample, settings, v3_audit, v3_rankings
 
 
 def section_cid(key):
@@ -88,9 +83,35 @@ def mine_sample(texts, numbers):
     return docs, facts, pages_of
 
 
+def sense_cid(acronym, sense):
+    """A defined sense's condition id: ``def:``, the acronym and the sense's slug (at most 40 characters: a
+    longer slug keeps 31 and a hash of the sense).
+
+    >>> sense_cid("DS", "differentiated service"), sense_cid("DS", "delegation signer")
+    ('def:DS:differentiated-service', 'def:DS:delegation-signer')
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", sense).strip("-") or "sense"
+    if len(slug) > 40:
+        slug = slug[:31].rstrip("-") + "-" + sha256(sense.encode("utf-8")).hexdigest()[:8]
+    return "def:%s:%s" % (acronym, slug)
+
+
+def plain_label(text):
+    """A label as a query quotes it: its double quotes made single, so that the quoted label nests none.
+
+    >>> plain_label('The "tls-unique" Channel Binding')
+    "The 'tls-unique' Channel Binding"
+    """
+    return text.replace('"', "'")
+
+
 def conditions_and_inventory(facts, lexicon):
-    """The catalog (sorted by cid) and the inventory rows (by docid, then cid), pages 1-based."""
-    surfaces, pages_of = {}, {}
+    """The catalog (sorted by cid) and the inventory rows (by docid, then cid), pages 1-based.  A section
+    condition is a confirmed heading's title; a defined-acronym condition is one sense of the lexicon
+    (:func:`.fact_miner.lexicon`), held by the RFCs that define that sense in one of its spellings
+    (:func:`.fact_miner.senses`)."""
+    canonical = fact_miner.senses(facts)
+    surfaces, pages_of, senses = {}, {}, {}
     for docid in sorted(facts):
         mined = facts[docid]
         for key, (surface, indices) in mined["sections"].items():
@@ -98,18 +119,21 @@ def conditions_and_inventory(facts, lexicon):
             surfaces.setdefault(cid, {}).setdefault(surface, 0)
             surfaces[cid][surface] += 1
             pages_of.setdefault((docid, cid), set()).update(i + 1 for i in indices)
-        for acronym, indices in mined["defined"].items():
-            if acronym in lexicon:
-                pages_of.setdefault((docid, "def:" + acronym), set()).update(i + 1 for i in indices)
+        for raw, indices in mined["defined"].items():
+            sense = canonical[raw]
+            if sense in lexicon:
+                cid = sense_cid(*sense)
+                senses[cid] = sense
+                pages_of.setdefault((docid, cid), set()).update(i + 1 for i in indices)
     catalog = []
     for cid in sorted({cid for _, cid in pages_of}):
         if cid.startswith("sec:"):
-            label = _most_common(surfaces[cid])
+            label = plain_label(_most_common(surfaces[cid]))
             catalog.append({"aliases": [], "cid": cid, "kind": "section", "label": label, "mined": label,
                             "synthetic": False})
         else:
-            acronym = cid[4:]
-            long_form = lexicon[acronym][1]
+            acronym, sense = senses[cid]
+            long_form = plain_label(lexicon[(acronym, sense)])
             catalog.append({"aliases": [long_form], "cid": cid, "kind": "entity",
                             "label": "%s (%s)" % (long_form, acronym), "mined": acronym,
                             "synthetic": False})
@@ -117,62 +141,19 @@ def conditions_and_inventory(facts, lexicon):
     return catalog, inventory
 
 
-def _draw(index, usable_of, n, k, stream, taken, cfg):
-    """``k`` new admissible ``n``-condition conjunctions (tuples of catalog indices, increasing), drawn by
-    (gold RFC, conjunction) occurrence; also the trials it took."""
-    docs = [j for j in sorted(usable_of) if len(usable_of[j]) >= n]
-    cumulative, total = [], 0
-    for j in docs:
-        total += comb(len(usable_of[j]), n)
-        cumulative.append(total)
-    out, trials = [], 0
-    while len(out) < k:
-        trials += 1
-        if trials > MAX_TRIALS:
-            raise settings.RealPageError("%d-condition queries: %d found in %d trials; the sample cannot supply %d"
-                             % (n, len(out), MAX_TRIALS, k))
-        conds = usable_of[docs[stream.weighted_index(cumulative, total)]]
-        conj = tuple(sorted(conds[i] for i in stream.sample_distinct(len(conds), n)))
-        if conj in taken:
-            continue
-        golds, union = -1, 0
-        for ci in conj:
-            golds &= index.bits[ci]
-            union |= index.bits[ci]
-        g, u = construct.popcount(golds), construct.popcount(union)
-        if cfg.min_golds <= g <= cfg.max_golds and u <= cfg.max_union and u - g >= cfg.min_subsets \
-                and index.gold_ok(conj, golds):
-            taken.add(conj)
-            out.append(conj)
-    return out, trials
+class Sample(NamedTuple):
+    """The sampled RFCs mined: what the queries are drawn from."""
+    n_texts: int        # RFC texts in the packages
+    docs: list          # corpus rows
+    pages_of: dict      # {docid: [page text]}
+    lexicon: dict       # {(acronym, sense): long form}
+    catalog: list
+    inventory: list
+    index: object       # construct.Index
 
 
-def select(index, seed, cfg=settings.CONSTRUCTION):
-    """The queries' conjunctions in qid order, and the draw counts: pairs first, then triples, each condition
-    order and then the whole list shuffled by seeded streams (as the stand-in does)."""
-    usable_of = {}
-    for ci, bits in enumerate(index.bits):
-        if construct.popcount(bits) <= cfg.max_union:
-            for j in index.members(bits):
-                usable_of.setdefault(j, []).append(ci)
-    stream = Stream.derived(seed, "realpage", "select")
-    taken = set()
-    pairs, pair_trials = _draw(index, usable_of, 2, cfg.n_queries_2, stream, taken, cfg)
-    triples, triple_trials = _draw(index, usable_of, 3, cfg.n_queries_3, stream, taken, cfg)
-    order = Stream.derived(seed, "realpage", "order")
-    chosen = []
-    for conj in pairs + triples:
-        conj = list(conj)
-        order.shuffle(conj)
-        chosen.append(conj)
-    order.shuffle(chosen)
-    return chosen, {"two_condition_trials": pair_trials, "three_condition_trials": triple_trials}
-
-
-def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA, rankings=True):
-    """Every row of ``data/v3`` and its build record, from the packages in ``folder`` (``cfg`` and ``strata``:
-    the construction and the sample's bins, :mod:`.settings`'s unless a test gives smaller ones; ``rankings``:
-    False leaves the systems unrun, for the tests that check the construction alone)."""
+def mined_sample(folder, seed=settings.SEED, strata=settings.STRATA, log=print):
+    """The packages' RFCs, the seeded sample of them, its pages, facts, lexicon, conditions and inventory."""
     texts, counts = read_corpus(folder, seed, log)
     numbers = sample.draw(counts, seed, strata)
     docs, facts, pages_of = mine_sample(texts, numbers)
@@ -182,12 +163,20 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
     catalog, inventory = conditions_and_inventory(facts, lexicon)
     log("realpage: sample of %d RFCs, %d pages; %d conditions, %d inventory rows" % (
         len(docs), sum(d["pages"] for d in docs), len(catalog), len(inventory)))
-    index = construct.Index(docs, catalog, inventory)
-    chosen, draws = select(index, seed, cfg)
+    return Sample(n_texts, docs, pages_of, lexicon, catalog, inventory, construct.Index(docs, catalog, inventory))
+
+
+def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA, rankings=True):
+    """Every row of ``data/v3`` and its build record, from the packages in ``folder`` (``cfg`` and ``strata``:
+    the construction and the sample's bins, :mod:`.settings`'s unless a test gives smaller ones; ``rankings``:
+    False leaves the systems unrun, for the tests that check the construction alone)."""
+    mined = mined_sample(folder, seed, strata, log)
+    n_texts, docs, pages_of, lexicon, catalog, inventory, index = mined
+    chosen, draws = query_draws.select(index, seed, cfg)
     queries, qrels = [], []
     for i, conj in enumerate(chosen):
         query, rows = construct.query_and_qrels("%s%04d" % (settings.QID_PREFIX, i), catalog, index, conj,
-                                                synthetic=False)
+                                                synthetic=False, render=forms.render_by_kind)
         queries.append(query)
         qrels += rows
     log("realpage: %d queries, %d construction qrel rows (%s)" % (len(queries), len(qrels), draws))
@@ -216,7 +205,7 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "audit": audit_info,
         "counts": {"rfc_texts": n_texts, "sampled_rfcs": len(docs), "pages": sum(d["pages"] for d in docs),
                    "conditions": len(catalog), "inventory_rows": len(inventory),
-                   "inventory_rows_by_fact": dict(sorted(kinds.items())), "lexicon_acronyms": len(lexicon),
+                   "inventory_rows_by_fact": dict(sorted(kinds.items())), "lexicon_senses": len(lexicon),
                    "queries": len(queries), "qrel_rows": len(qrels)},
         "strata": [{"first": first, "last": last, "rfcs": count} for first, last, count in strata],
     }
@@ -238,6 +227,27 @@ GENEALOGY_NOTE = (
     "RealPage's qrel copies: the construction copy from the miner's inventory, and the final copy (the construction "
     "copy with the automatic expanded-page audit's repairs applied, without the queries its drops and the page "
     "gates removed), on which every RealPage table is computed (docs/realpage.md#the-audit).")
+
+
+def replace_release(out_root, folder, seed=settings.SEED, log=print, **settings):
+    """Build ``data/v3`` into a temporary folder beside the release and put it in place of ``out_root``'s
+    ``data/v3`` only once every file is written: a build that fails or is interrupted leaves the release as it
+    was, and removes its temporary folder.  Returns the release-relative paths written."""
+    import os
+    import shutil
+    import tempfile
+
+    work = tempfile.mkdtemp(prefix=".realpage-build-", dir=out_root)
+    try:
+        written = write_release(work, folder, seed, log, **settings)
+        target = layout.abspath(out_root, RELEASE.base)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if os.path.isdir(target):
+            os.rename(target, os.path.join(work, "previous"))
+        os.rename(layout.abspath(work, RELEASE.base), target)
+        return written
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
