@@ -195,6 +195,17 @@ def check_realpage_survey(ctx):
         in proc.stderr, proc.stderr
 
 
+def check_fit_realpage(ctx):
+    """`python tools/fit_realpage.py DEB_FOLDER` (docs/realpage.md#reproducing-these-figures): on a folder without
+    the doc-rfc packages it names the first missing one and exits 2 without a traceback (the fit itself needs
+    the packages; tests/test_realpage.py works the draws and the tilts by hand)."""
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "tools", "fit_realpage.py"), str(ctx["tmp"])],
+                          cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "doc-rfc-experimental_20230121-1_all.deb: missing (package doc-rfc-experimental=20230121-1" \
+        in proc.stderr, proc.stderr
+
+
 def check_export_pages(ctx):
     """`nclue export-pages /tmp/pages` writes /tmp/pages/pages.jsonl with docid, page, text, synthetic (run on
     the mini release through NCLUE_DATA so that it takes seconds; the command line is unchanged)."""
@@ -209,13 +220,14 @@ def check_export_pages(ctx):
 
 def check_realpage_topics(ctx):
     """`nclue export-qrels /tmp/realpage-topics --release v3 --form clean_v2`: RealPage's final copy as TREC qrels
-    and its 988 evaluation queries in the clean form."""
+    and its evaluation queries (the genealogy's final count) in the clean form."""
     out = str(ctx["tmp"] / "realpage-topics")
     code, stdout, err = _nclue("export-qrels", out, "--release", "v3", "--form", "clean_v2")
     assert code == 0, err
     topics = [json.loads(line) for line in open(os.path.join(out, "topics.jsonl"), encoding="utf-8")]
-    assert len(topics) == 988 and all(t["qid"].startswith("realpage_") for t in topics)
-    assert all(t["text"].startswith('"') and t["text"].count('"') >= 2 * t["n"] for t in topics)   # labels quoted
+    genealogy = json.load(open(os.path.join(REPO, "data", "v3", "genealogy.json"), encoding="utf-8"))
+    assert len(topics) == genealogy["copies"][-1]["queries"] and all(t["qid"].startswith("realpage_") for t in topics)
+    assert all(t["text"].count('"') == 2 * t["n"] for t in topics)          # the clean form: each label quoted
     graded = _read_trec_qrels(os.path.join(out, "qrels.graded.trec"))
     assert sorted(graded) == sorted(t["qid"] for t in topics)
 
@@ -263,7 +275,7 @@ def check_realpage_retriever(ctx):
     run = json.loads(out)["runs"][0]
     score, hit = run["measures"]["nclue_score_at_10"], run["measures"]["gold_hit_at_10"]
     delta = {c["against"]: c["delta_score"] for c in run["comparisons"]}
-    assert run["ranked_queries"] == 988 and sorted(delta) == ["bm25_and", "bm25_or"]
+    assert sorted(delta) == ["bm25_and", "bm25_or"] and run["ranked_queries"] == json.loads(out)["instrument"]["queries"]
     stated = "scores n-Clue Score@10 %.1f [%.1f, %.1f], Gold Hit@10 %.1f, %.1f\npoints below the released BM25-AND" % (
         score["value"], score["ci_low"], score["ci_high"], hit["value"], -delta["bm25_and"])
     text = open(os.path.join(REPO, "docs", "usage.md"), encoding="utf-8").read()
@@ -531,6 +543,7 @@ COMMANDS = {
     "sha256sum -c SHA256SUMS": ("run", check_sha256sum),
     "python -m nclue reproduce": ("run", check_module_reproduce),
     "python tools/realpage_survey.py DEB_FOLDER --stand-in . > survey.json": ("run", check_realpage_survey),
+    "python tools/fit_realpage.py DEB_FOLDER": ("run", check_fit_realpage),
     "nclue score RUN [RUN...] [--against ID[,ID]] [--format text|json|tsv|markdown|latex] [--per-query]":
         ("synopsis", None),
     "nclue export-qrels OUT": ("synopsis", None),

@@ -16,8 +16,8 @@ import tarfile
 import pytest
 
 from conftest import REPO
-from nclue.builder import construct
-from nclue.builder.realpage import fact_miner, packages, pages, sample, settings, v3_writer
+from nclue.builder import construct, forms
+from nclue.builder.realpage import fact_miner, packages, pages, query_draws, sample, settings, v3_writer
 
 PACKAGE = "doc-rfc-std"
 
@@ -108,14 +108,25 @@ def test_hostile_packages_are_refused_with_what_was_wrong(tmp_path, data, expect
 
 
 @pytest.mark.parametrize("data,expected", [
-    (b"not gzip", "does not decompress"),
+    (b"\x1f\x8bnot gzip after the magic bytes", "does not decompress"),
     (gzip.compress(b"page one\f", mtime=0)[:-6], "does not decompress"),
-], ids=["not gzip", "truncated gzip"])
+], ids=["bad gzip", "truncated gzip"])
 def test_a_text_that_does_not_decompress_is_named(data, expected):
     with pytest.raises(packages.PackageError) as caught:
         packages.rfc_text(data, "pkg.deb: rfc1.txt.gz")
     assert str(caught.value).startswith("pkg.deb: rfc1.txt.gz: ") and expected in str(caught.value)
     assert packages.rfc_text(gzip.compress(b"caf\xc3\xa9 \xff", mtime=0), "w") == "caf\u00e9 \ufffd"
+
+
+def test_a_plain_text_member_is_read_as_it_is(tmp_path, monkeypatch):
+    # 322 RFCs are shipped as rfcN.txt, not gzipped: they are RFC texts like the others
+    assert packages.rfc_text(b"plain caf\xc3\xa9\f", "rfc3.txt") == "plain caf\u00e9\f"
+    pin(monkeypatch, tmp_path, {PACKAGE: [("std/rfc3.txt", b"plain\f"), ("std/rfc4.txt.gz", gzip.compress(b"z", mtime=0))]})
+    texts = packages.read_texts(str(tmp_path))
+    assert sorted(texts) == [3, 4] and packages.rfc_text(texts[3][1], "rfc3.txt") == "plain\f"
+    monkeypatch.setattr(packages, "MAX_TEXT_BYTES", 4)
+    with pytest.raises(packages.PackageError, match="rfc3.txt: more than 4 bytes"):
+        packages.rfc_text(b"plain", "rfc3.txt")
 
 
 def test_a_huge_text_is_refused_at_its_limit(monkeypatch):
@@ -227,34 +238,116 @@ RFC = [
 ]
 
 
-def test_a_heading_counts_only_when_the_contents_list_it_with_its_page():
-    entries, toc_pages = fact_miner.contents(RFC)
-    assert entries == {"1": ("introduction", 3), "2": ("message format", 4), "3": ("security considerations", 4),
-                       "4": ("references", 5)}
-    assert toc_pages == {1}
-    assert fact_miner.headings(RFC, toc_pages) == [("1", "Introduction", 2), ("2", "Message Fmt", 3),
-                                              ("3", "Security Considerations", 3), ("4", "References", 4)]
-    assert fact_miner.confirmed(entries, "1", "Introduction", 2)
-    assert not fact_miner.confirmed(entries, "1", "Introduction", 3)      # the contents give another page
-    assert not fact_miner.confirmed(entries, "2", "Message Fmt", 3)       # another title
-    assert not fact_miner.confirmed(entries, "9", "X", 0)                 # not in the contents
+def test_a_heading_counts_only_when_the_contents_list_its_number_and_title():
+    reading = fact_miner.Reading(RFC)
+    assert reading.entries == {"1": "introduction", "2": "message format", "3": "security consideration",
+                               "4": "reference"}            # titles folded for plural: one section
+    assert reading.headings() == [("1", "Introduction", 2), ("2", "Message Fmt", 3),
+                                  ("3", "Security Considerations", 3)]        # the references are not read
+    assert reading.confirmed("1", "Introduction")
+    assert reading.confirmed("1", "Introductions")                           # plural folded
+    assert not reading.confirmed("2", "Message Fmt")                         # another title
+    assert not reading.confirmed("9", "X")                                   # not in the contents
 
 
-def test_body_pages_exclude_the_title_page_the_contents_and_the_references_on():
-    assert fact_miner.body_pages(RFC, {1}) == [2, 3]
-    assert fact_miner.body_pages(RFC[:4], {1}) == [2, 3]
+def test_a_reader_leaves_out_the_contents_and_the_references_line_by_line():
+    reading = fact_miner.Reading(RFC)
+    assert reading.body == [2, 3] and reading.document == [0, 2, 3]
+    assert not reading.text[1].strip() and not reading.text[4].strip()
+    # the text below the contents, on their page, is read; so is the text above the references, on theirs
+    shared = ["Title (T)\n\nTable of Contents\n\n   1. Introduction ..... 2\n   Authors' Addresses ..... 3\n\n"
+              "1.  Introduction\n\nThe Domain Name System (DNS).\n",
+              "More of the Border Gateway Protocol (BGP).\n\n5.  References\n\n   [1] Session Protocol (SP)\n",
+              "Authors' Addresses\n"]
+    reading = fact_miner.Reading(shared)
+    assert reading.text[0].split("\n")[:6] == ["Title (T)", "", "", "", "", ""]
+    assert reading.headings() == [] and reading.body == [1]            # the title page holds no section
+    facts = fact_miner.mine(shared)
+    assert set(facts["defined"]) == {("DNS", "domain name system"), ("BGP", "border gateway protocol")}
+    assert facts["defined"][("DNS", "domain name system")] == {0}
+    # a heading below the contents on a later page is read; "C. References" and "Contents" are recognised
+    lettered = ["Title\n", "Contents\n\n   1. Introduction ..... 2\n   2. Goals ..... 3\n\n1.  Introduction\n",
+                "2.  Goals\n\nC.  References\n\n   [1] Route Reflection (RR)\n"]
+    reading = fact_miner.Reading(lettered)
+    assert [h[:2] for h in reading.headings()] == [("1", "Introduction"), ("2", "Goals")]
+    assert "Route Reflection" not in "".join(reading.text)
+    assert fact_miner.mine(lettered)["sections"] == {"introduction": ("Introduction", {1}), "goal": ("Goals", {2})}
+    # an indented "References" does not end the body
     indented = RFC[:4] + ["   References are discussed in the text.\n", "x\n"]
-    assert fact_miner.body_pages(indented, {1}) == [2, 3, 4, 5]           # an indented line does not end the body
+    assert fact_miner.Reading(indented).body == [2, 3, 4, 5]
 
 
-def test_the_miner_records_confirmed_sections_and_formal_definitions_on_body_pages():
+def test_appendix_numbers_are_section_numbers():
+    rfc = ["Title\n", "Table of Contents\n\n   Appendix A.  Glossary ....... 2\n\n",
+           "Appendix A.  Glossary\n\n   IRTF     Internet Research Task Force\n"]
+    facts = fact_miner.mine(rfc)
+    assert facts["sections"] == {"glossary": ("Glossary", {2})}
+    assert set(facts["defined"]) == {("IRTF", "internet research task force")}
+    assert fact_miner.section_number("Appendix B.2") == "B.2"
+    assert not fact_miner.HEADING.match("A Framework for Everything")          # a capital letter needs its dot
+
+
+def test_the_miner_records_confirmed_sections_and_definitions_on_the_title_and_body_pages():
     facts = fact_miner.mine(RFC)
-    assert facts["body"] == [2, 3]
     assert facts["sections"] == {"introduction": ("Introduction", {2}),
-                                 "security considerations": ("Security Considerations", {3})}
-    assert facts["defined"] == {"BGP": {2}, "DNS": {2}}              # "Internet Protocol (BGP)" does not spell it
+                                 "security consideration": ("Security Considerations", {3})}
+    # "Internet Protocol (BGP)" does not spell it; the references' "Border Gateway Protocol (BGP)" is a citation
+    assert facts["defined"] == {("BGP", "border gateway protocol"): {2}, ("DNS", "domain name system"): {2}}
     assert facts["long_forms"][("BGP", "border gateway protocol", "Border Gateway Protocol")] == 1
     assert fact_miner.mine(["title", "1.  Introduction\n"])["sections"] == {}      # no contents: no section fact
+    # the title page's prose defines; the contents do not
+    titled = ["A product of the Internet Engineering Task Force (IETF).\n"] + RFC[1:]
+    assert ("IETF", "internet engineering task force") in fact_miner.mine(titled)["defined"]
+
+
+def test_titles_fold_case_punctuation_possessives_and_plurals():
+    assert fact_miner.title_key("Offer/Answer Model Considerations") == fact_miner.title_key("Offer-Answer Model "
+                                                                                             "Consideration")
+    assert fact_miner.title_key("Server's Behavior") == fact_miner.title_key("Server Behaviors") == "server behavior"
+    assert fact_miner.title_key("Status Analysis") == "status analysis"             # "us" and "is" are no plurals
+    assert fact_miner.title_key("Policies") == "policy" and fact_miner.title_key("Gas") == "gas"
+
+
+def test_a_text_without_page_breaks_is_not_paginated():
+    assert pages.paginated(["\n".join(["line"] * 66)]) and not pages.paginated(["\n".join(["line"] * 67)])
+    assert pages.paginated(["line\n" * 67, "more"]) and not pages.paginated([])
+
+
+@pytest.mark.parametrize("page,expected", [
+    ("the domain name system (DNS) resolves", [("DNS", "domain name system")]),               # any case
+    ("Denial of Service (DoS) attacks", [("DOS", "denial of service")]),                     # mixed-case acronym
+    ("several User Agents (UAs) connect", [("UA", "user agent")]),                           # a plural
+    ("DNS (Domain Name System) resolves", [("DNS", "domain name system")]),                  # acronym first
+    ("   MTU:  Maximum Transmission Unit\n", [("MTU", "maximum transmission unit")]),        # a glossary line
+    ("   MTU - Maximum Transmission Unit\n", [("MTU", "maximum transmission unit")]),
+    ("   MTU     Maximum Transmission Unit\n", []),                 # a listed line outside a glossary heading
+    ("SNMP-APP   Simple Network Management Protocol (SNMP)   3413\nprose\nprose\n", []),     # a column line
+    ("a   b   c\nd   e   f\nThe Domain Name System (DNS).\n", []),   # a table page: most lines in columns
+    ("HSS     - Home Subscriber Server\nMME     - Mobility Management Entity\n",              # two columns are a
+     [("HSS", "home subscriber server"), ("MME", "mobility management entity")]),            # glossary's layout
+    ("MAC - Media Access Control       PMD - Physical Medium Dependent\n", []),   # two entries: a column line
+    ("the Internet Protocol (BGP)", []),                            # the initials do not spell it
+    ("Autonomous Systems (ASes) peer", [("AS", "autonomous system")]),                     # an "es" plural
+    ('the "Domain Name System" (DNS) and the Public Switched Telephone Network (PSTN )',   # quotes, a space
+     [("DNS", "domain name system"), ("PSTN", "public switched telephone network")]),
+    ("IP (Internet Protocol, version 4) and TLS (the Transport Layer Security protocol)",   # parentheses that
+     [("IP", "internet protocol"), ("TLS", "transport layer security")]),                   # start with it
+    ("   o  TCP:  The Transmission Control Protocol\n", [("TCP", "transmission control protocol")]),  # bullet, article
+    ("   DNS:\n      Domain Name System\n", [("DNS", "domain name system")]),            # the long form below
+])
+def test_each_definition_form_by_hand(page, expected):
+    assert [(d.acronym, d.sense) for d in fact_miner.definitions(page)] == expected
+
+
+def test_a_listed_line_defines_under_a_glossary_heading_only():
+    pages_ = ["Title\n", "1.  Terminology\n\n   MTU     Maximum Transmission Unit\n\n2.  Protocol\n\n"
+                       "   RTT     Round Trip Time\n"]
+    glossary = fact_miner.glossary_lines(pages_, [1])
+    assert glossary == {1: {1, 2, 3}}                                # the lines between the two headings
+    assert [d.acronym for d in fact_miner.definitions(pages_[1], glossary[1])] == ["MTU"]
+    nested = ["Title\n", "2.  Terminology\n\n2.1.  Acronyms\n   MTU     Maximum Transmission Unit\n"
+                        "3.  Protocol\n   RTT     Round Trip Time\n"]
+    assert fact_miner.glossary_lines(nested, [1]) == {1: {1, 3}}     # under 2.1, below "2. Terminology"
 
 
 def test_an_acronym_is_defined_only_when_its_long_form_spells_it():
@@ -265,19 +358,32 @@ def test_an_acronym_is_defined_only_when_its_long_form_spells_it():
     assert fact_miner.spelled("The Border-Gateway  Protocol", "BGP") == "Border-Gateway Protocol"
     assert fact_miner.spelled("Domain Name System", "DNS") == "Domain Name System"
     found = [m.groups() for m in fact_miner.ACRONYM.finditer("uses Transport Layer Security (TLS) and X (Y)")]
-    assert found == [("Transport Layer Security", "TLS")]
+    assert found == [("uses Transport Layer Security", "TLS")]                  # spelled() keeps the last 3 words
+    assert fact_miner.spelled(found[0][0], "TLS") == "Transport Layer Security"
 
 
-def test_the_lexicon_needs_three_defining_rfcs_and_takes_the_most_frequent_long_form():
+def test_the_lexicon_needs_three_defining_rfcs_per_sense_and_takes_its_most_frequent_surface():
     def rfc(*forms):
-        facts = fact_miner.mine(["t", " ".join("%s (BGP)." % f for f in forms)])
-        return facts
+        return fact_miner.mine([" ".join("%s (BGP)." % f for f in forms)])       # the title page defines
     two = {1: rfc("Border Gateway Protocol"), 2: rfc("Border Gateway Protocol")}
     assert fact_miner.lexicon(two) == {}
     three = dict(two)
     three[3] = rfc("Border-Gateway Protocol", "Border-Gateway Protocol", "Border-Gateway Protocol", "Big Green Peas")
-    # normalised forms: "border gateway protocol" 5 times, "big green peas" once; the surface most used in it
-    assert fact_miner.lexicon(three) == {"BGP": ("border gateway protocol", "Border-Gateway Protocol")}
+    # the sense "border gateway protocol": 3 RFCs, its surface used most "Border-Gateway Protocol"; "big green pea"
+    # is another sense of BGP, defined by one RFC
+    assert fact_miner.lexicon(three) == {("BGP", "border gateway protocol"): "Border-Gateway Protocol"}
+
+
+def test_near_spellings_of_a_long_form_are_one_sense_and_others_are_not():
+    def rfc(form):
+        return fact_miner.mine(["the %s (API) is used." % form])
+    mined = {1: rfc("Application Programming Interface"), 2: rfc("Application Programming Interface"),
+             3: rfc("Application Program Interface"), 4: rfc("Access Point Identifier")}
+    senses = fact_miner.senses(mined)
+    assert senses[("API", "application program interface")] == ("API", "application programming interface")
+    assert senses[("API", "access point identifier")] == ("API", "access point identifier")
+    assert fact_miner.lexicon(mined) == {("API", "application programming interface"):
+                                         "Application Programming Interface"}
 
 
 def test_a_section_id_is_a_bounded_slug():
@@ -319,32 +425,60 @@ def _index(facts):
     return construct.Index(docs, catalog, rows), catalog, rows
 
 
-def test_the_draws_keep_only_admissible_new_conjunctions_and_the_verifier_agrees(tmp_path):
-    from nclue.core.verify import verify
-    from nclue.core.loaders import load_corpus, load_inventory, load_queries, load_qrels
-
+def _small_index():
+    """Six golds with a, b, c on distinct pages (g0 also has d on a's page); forty subsets holding one of a-d."""
     facts = {}
-    for g in range(6):                                  # golds with a, b, c on distinct pages
+    for g in range(6):
         for page, cid in enumerate("abc", 1):
             facts[("g%d" % g, cid)] = {page}
     facts[("g0", "d")] = {1}                            # d shares g0's page 1 with a: single-page-solvable
     for s in range(40):
         facts[("s%02d" % s, "abcd"[s % 4])] = {1 + s % 3}
-    index, catalog, rows = _index(facts)
-    cfg = settings.Construction(n_queries_2=4, n_queries_3=2)
-    chosen, draws = v3_writer.select(index, 7, cfg)
-    assert len(chosen) == 6 and draws["two_condition_trials"] >= 4 and draws["three_condition_trials"] >= 2
-    assert chosen == v3_writer.select(index, 7, cfg)[0]
-    assert len({tuple(sorted(c)) for c in chosen}) == 6
+    return _index(facts)
+
+
+def test_every_admissible_conjunction_and_only_those_are_candidates():
+    index, catalog, _ = _small_index()
+    cfg = settings.Construction(min_subsets=5, max_union=88)
+    a, b, c, d = (index.cindex[x] for x in "abcd")
+    pairs = {cand.conditions: cand for cand in query_draws.candidates(index, 2, cfg)}
+    # (a, d)'s one gold, g0, has both on page 1: single-page-solvable; (b, d) and (c, d) take distinct pages
+    assert sorted(pairs) == [(a, b), (a, c), (b, c), (b, d), (c, d)]
+    assert pairs[(a, b)].n_golds == 6 and pairs[(a, b)].subsets == 20 and pairs[(a, b)].grade2 == 0
+    assert pairs[(b, d)].n_golds == 1 and pairs[(b, d)].golds == 1 << index.position["g0"]
+    triples = {t.conditions: t for t in query_draws.candidates(index, 3, cfg)}
+    # (a, b, d) and (a, c, d): a and d only on g0's page 1, no distinct pages
+    assert sorted(triples) == [(a, b, c), (b, c, d)] and triples[(a, b, c)].subsets == 30
+    assert triples[(b, c, d)].grade2 == 5                   # g1-g5 hold b and c, not d
+    # the conjunction gate: a condition held by exactly the gold set picks it out alone
+    facts = {("g1", "x"): {1}, ("g1", "y"): {2}, ("g2", "x"): {1}, ("g2", "y"): {2}}
+    facts.update({("s%d" % s, "y"): {1} for s in range(6)})
+    small = _index(facts)[0]
+    assert query_draws.candidates(small, 2, settings.Construction(min_subsets=1)) == []
+    facts[("s9", "x")] = {1}                            # a subset holds x too: now the conjunction matters
+    assert [c.n_golds for c in query_draws.candidates(_index(facts)[0], 2, settings.Construction(min_subsets=1))] == [2]
+
+
+def test_the_draws_are_seeded_tilted_capped_and_verify(tmp_path):
+    from nclue.core.loaders import load_corpus, load_inventory, load_qrels, load_queries
+    from nclue.core.verify import verify
+
+    index, catalog, rows = _small_index()
+    cfg = settings.Construction(n_queries_2=3, n_queries_3=1, max_gold_queries=4, pair_tilt=(300, 1000, 1000),
+                                triple_tilt=(100, 1000, 1000))
+    chosen, info = query_draws.select(index, 7, cfg)
+    assert len(chosen) == 4 and chosen == query_draws.select(index, 7, cfg)[0]
+    assert info == {"candidates_n2": 5, "candidates_n3": 2, "most_gold_queries": 4}     # the cap of 4 binds
     queries, qrels = [], []
     for i, conj in enumerate(chosen):
-        query, qrel_rows = construct.query_and_qrels("q%d" % i, catalog, index, conj, synthetic=False)
+        query, qrel_rows = construct.query_and_qrels("q%d" % i, catalog, index, conj, synthetic=False,
+                                                     render=forms.render_by_kind)
         queries.append(query)
         qrels += qrel_rows
-    assert all(q["synthetic"] is False for q in queries)
-    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"docid": d["docid"], "pages": 3, "source": "rfc",
-                                                               "synthetic": False}) + "\n" for d in
-                                                   [{"docid": d} for d in index.docids]))
+    assert all(q["synthetic"] is False and q["forms"]["natural"].startswith("Find the RFC that has a section titled")
+               for q in queries)
+    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"docid": d, "pages": 3, "source": "rfc",
+                                                               "synthetic": False}) + "\n" for d in index.docids))
     for name, items in (("inventory", rows), ("queries", queries), ("qrels", qrels)):
         (tmp_path / (name + ".jsonl")).write_text("".join(json.dumps(r) + "\n" for r in items))
     corpus = load_corpus(str(tmp_path), "corpus.jsonl")
@@ -353,12 +487,21 @@ def test_the_draws_keep_only_admissible_new_conjunctions_and_the_verifier_agrees
                   load_qrels(str(tmp_path), "qrels.jsonl", loaded, corpus)) == []
 
 
-def test_draws_that_cannot_be_supplied_stop_with_a_message(monkeypatch):
-    facts = {("g", "a"): {1}, ("g", "b"): {2}}
-    index = _index(facts)[0]                            # no subsets at all: nothing is admissible
-    monkeypatch.setattr(v3_writer, "MAX_TRIALS", 50)
-    with pytest.raises(settings.RealPageError, match="2-condition queries: 0 found in 50 trials"):
-        v3_writer.select(index, 1, settings.Construction(n_queries_2=1, n_queries_3=0))
+def test_a_tilt_weighs_a_gold_and_a_subset_exactly():
+    cfg = settings.Construction()
+    one = query_draws.Candidate((0, 1), 1, 1, 10, 0)
+    two = query_draws.Candidate((0, 1), 3, 2, 10, 0)
+    more = query_draws.Candidate((0, 1), 1, 1, 11, 0)
+    tilt = query_draws.Tilt(450, 1033)
+    assert query_draws.weight(two, tilt, cfg) * 100 == query_draws.weight(one, tilt, cfg) * 450
+    assert query_draws.weight(more, tilt, cfg) * 1000 == query_draws.weight(one, tilt, cfg) * 1033
+
+
+def test_draws_that_cannot_be_supplied_stop_with_a_message():
+    index = _small_index()[0]
+    with pytest.raises(settings.RealPageError, match="2-condition queries: 5 drawn, and no admissible conjunction "
+                                                     "is left to draw"):
+        query_draws.select(index, 1, settings.Construction(n_queries_2=6, n_queries_3=0))
 
 
 # --- the whole construction on a small package -------------------------------------------------------------------
@@ -408,8 +551,9 @@ def test_the_construction_on_a_small_package_is_deterministic_and_verifies(tmp_p
     assert len(queries) == 7 and verify(queries, inventory, qrels) == []
     # the section's evidence is its heading's page; a definition's is its body page; the references carry none
     assert inventory[("rfc0001", "sec:overview")].pages == (3,)
-    assert inventory[("rfc0001", "def:BGP")].pages == (3,) and ("rfc0002", "def:DNS") not in inventory
-    assert conditions["def:BGP"].label == "Border Gateway Protocol (BGP)"
+    bgp, dns = "def:BGP:border-gateway-protocol", "def:DNS:domain-name-system"
+    assert inventory[("rfc0001", bgp)].pages == (3,) and ("rfc0002", dns) not in inventory
+    assert conditions[bgp].label == "Border Gateway Protocol (BGP)"
     build = json.loads(first["data/v3/build.json"])
     assert build["synthetic"] is False and build["seed"] == 3 and build["counts"]["sampled_rfcs"] == 30
     # every system ranks the raw form; the 13 form systems also rank the clean and natural forms, whose raw

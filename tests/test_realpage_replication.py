@@ -146,16 +146,20 @@ def test_the_clean_scorecard_and_the_form_matrix_match_separate_code(shipped):
                    ("complete_first", "subset_first", "no_gold")) == pytest.approx(100.0, abs=1e-9)
 
 
-def test_the_clean_and_natural_queries_are_the_condition_labels():
-    """The clean form quotes each condition's label, separated by semicolons; the natural form puts them in one
-    sentence; the raw form is the mined words (the acronym, the section title)."""
-    labels = {c["cid"]: c["label"] for c in _rows(REPO, "data/v3/conditions.jsonl")}
-    for q in _rows(REPO, "data/v3/queries.jsonl")[:200]:
-        names = [labels[c["cid"]] for c in q["conditions"]]
-        assert q["forms"]["clean_v2"] == "; ".join('"%s"' % x for x in names)
-        quoted = ['"%s"' % x for x in names]
-        body = " and ".join(quoted) if len(quoted) == 2 else ", ".join(quoted[:-1]) + ", and " + quoted[-1]
-        assert q["forms"]["natural"] == "Find the document that discusses %s." % body
+def test_the_clean_and_natural_queries_are_the_condition_labels_and_say_what_each_asks():
+    """The clean form quotes each condition's label, separated by semicolons; the natural form says what each
+    condition asks of the RFC (it defines a sense, it has a section titled ...) in one sentence; no label holds a
+    double quote, so a quoted label nests none."""
+    conditions = {c["cid"]: c for c in _rows(REPO, "data/v3/conditions.jsonl")}
+    assert not any('"' in c["label"] for c in conditions.values())
+    asks = {"entity": 'defines "%s"', "section": 'has a section titled "%s"'}
+    for q in _rows(REPO, "data/v3/queries.jsonl"):
+        conds = [conditions[c["cid"]] for c in q["conditions"]]
+        assert q["forms"]["clean_v2"] == "; ".join('"%s"' % c["label"] for c in conds)
+        assert q["forms"]["clean_v2"].count('"') == 2 * q["n"]
+        parts = [asks[c["kind"]] % c["label"] for c in conds]
+        body = " and ".join(parts) if len(parts) == 2 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+        assert q["forms"]["natural"] == "Find the RFC that %s." % body
 
 
 def test_the_table5_contrasts_and_the_displayed_variants_match_separate_code(shipped):
@@ -178,7 +182,8 @@ def test_the_table5_contrasts_and_the_displayed_variants_match_separate_code(shi
 def test_the_families_are_the_distinct_gold_sets(shipped):
     golds = {q: frozenset(d for d, g in shipped.grades[q].items() if g == n) for q, n in shipped.n.items()}
     inference = _claims(REPO, "v3.inference.bootstrap")
-    assert inference["v3.inference.design.queries"]["value"] == len(shipped.n) == 988
+    genealogy = json.load(open(os.path.join(REPO, "data", "v3", "genealogy.json"), encoding="utf-8"))
+    assert inference["v3.inference.design.queries"]["value"] == len(shipped.n) == genealogy["copies"][-1]["queries"]
     # a family: the queries with exactly the same gold set (docs/statistics.md#family-clustered-bootstrap)
     assert inference["v3.inference.design.families"]["value"] == len(set(golds.values()))
 
@@ -212,8 +217,12 @@ def test_every_verdict_follows_from_the_papers_interval_and_the_frozen_one():
 def test_the_headline_and_the_html_report_carry_the_replication(repo_run):
     out = repo_run["stdout"]
     line = [l for l in out.splitlines() if l.strip().startswith("RealPage (real RFC pages")]
+    from nclue.harness.report import REPLICATION_WORDS
+
     assert len(line) == 2, line                     # the headline at the top and again at the end
-    assert "holds: fusion" in line[0] and "not the paper's models" in line[0]
+    assert "not the paper's models" in line[0] and "on Table 5's 8 rows -- " in line[0]
+    named = [part.split(": ")[0] for part in line[0].split(" -- ", 1)[1].split("; ")]
+    assert named and set(named) <= {text for _, text in REPLICATION_WORDS}
 
 
 # ---- a changed ranking fails; damaged rankings and systems.json are named -----------------------------
@@ -258,7 +267,8 @@ def test_a_changed_v3_ranking_fails_exactly_its_claims(release_copy, rel, failin
     ("rankings/bm25_or.jsonl", lambda rows: rows[0]["scores"].__setitem__(0, "high"),
      "data/v3/rankings/bm25_or.jsonl:1: field 'scores"),
     ("rankings/bm25_or.jsonl", lambda rows: rows.append(dict(rows[0])), "data/v3/rankings/bm25_or.jsonl:1001"),
-    ("rankings/bm25_or.jsonl", lambda rows: rows[0]["docids"].append(rows[0]["docids"][0]),
+    ("rankings/bm25_or.jsonl", lambda rows: (rows[0]["docids"].append(rows[0]["docids"][0]),
+                                             rows[0]["scores"].append(rows[0]["scores"][-1])),
      "data/v3/rankings/bm25_or.jsonl:1: field 'docids"),
     ("rankings/forms/bm25_or__clean_v2.jsonl", lambda rows: rows[0].__setitem__("qid", "realpage_9999"),
      "data/v3/rankings/forms/bm25_or__clean_v2.jsonl:1: field 'qid'"),

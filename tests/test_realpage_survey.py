@@ -38,10 +38,11 @@ def test_a_candidate_needs_golds_a_bounded_union_and_subsets():
     f = frozenset
     golds = {d: f({1}) for d in range(3)}
     a = {**golds, **{10 + i: f({1}) for i in range(5)}}             # five RFCs with a only: subsets
-    b = {d: f({2}) for d in range(3)}
+    b = {**{d: f({2}) for d in range(3)}, 20: f({2})}              # and one RFC with b only
     ok, gold = survey._admissible([a, b])
     assert ok and gold == {0, 1, 2}
-    assert not survey._admissible([{d: f({1}) for d in range(3)}, b])[0]      # no subset
+    assert not survey._admissible([a, {d: f({2}) for d in range(3)}])[0]      # b alone picks out the golds
+    assert not survey._admissible([{d: f({1}) for d in range(3)}, b])[0]      # a alone picks out the golds
     wide = {**a, **{100 + i: f({1}) for i in range(90)}}
     assert not survey._admissible([wide, b])[0]                                 # union over 88
     same_page = {**a, 0: f({2})}

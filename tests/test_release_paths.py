@@ -85,8 +85,9 @@ def test_export_qrels_on_realpage_writes_its_final_copy(tmp_path):
     code, out, err = _cli("export-qrels", str(tmp_path / "q"), "--release", "v3")
     assert code == 0, err
     graded = [line.split() for line in open(tmp_path / "q" / "qrels.graded.trec", encoding="utf-8")]
-    assert {row[0] for row in graded} == set(_released_queries()) and len(_released_queries()) == 988
-    assert "data/v3, qrel copy data/v3/qrels.jsonl (988 queries)" in (tmp_path / "q" / "README.txt").read_text()
+    final = _released_queries()
+    assert {row[0] for row in graded} == set(final) and len(final) > 900
+    assert "data/v3, qrel copy data/v3/qrels.jsonl (%d queries)" % len(final) in (tmp_path / "q" / "README.txt").read_text()
     assert "(raw form)" in (tmp_path / "q" / "README.txt").read_text()
 
 

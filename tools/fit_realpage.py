@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from nclue.builder.config import PAPER_TABLE1  # noqa: E402 -- the repository's package, beside this tool
 from nclue.builder.realpage import query_draws, settings, v3_writer  # noqa: E402
+from nclue.core.errors import NclueError  # noqa: E402
 from nclue.core.rng import Stream  # noqa: E402
 
 TARGETS = {"golds": PAPER_TABLE1["gold_qrels"] / PAPER_TABLE1["queries"],
@@ -78,7 +79,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=settings.SEED)
     args = parser.parse_args(argv)
     cfg = settings.CONSTRUCTION
-    mined = v3_writer.mined_sample(args.folder, args.seed, log=lambda text: print(text, file=sys.stderr))
+    try:
+        mined = v3_writer.mined_sample(args.folder, args.seed, log=lambda text: print(text, file=sys.stderr))
+    except NclueError as exc:           # a missing or damaged package: named, exit 2
+        print("fit_realpage: %s" % exc, file=sys.stderr)
+        return 2
     out = {"seed": args.seed, "targets": TARGETS}
     gold_queries = {}
     for n, k, start, keys, field in ((2, cfg.n_queries_2, cfg.pair_tilt, ("golds", "subsets"), "pair_tilt"),

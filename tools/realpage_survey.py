@@ -66,6 +66,7 @@ def survey(deb_folder, stand_in=None, seed=settings.SEED):
     out["read_cpu_s"] = round(time.process_time() - started, 1)
 
     docs, all_counts = {}, []
+    out["unpaginated_rfc_texts"] = 0          # one page of more than a printed page's lines: left out
     footer_pages = total_pages = 0
     page_count_agree = page_count_known = 0
     heading_count = confirmed = toc_having = 0
@@ -79,18 +80,21 @@ def survey(deb_folder, stand_in=None, seed=settings.SEED):
         if declared and str(declared).isdigit():
             page_count_known += 1
             page_count_agree += int(declared) == len(pages)
-        entries, toc_pages = fact_miner.contents(pages)
-        all_counts.append((len(pages), bool(entries)))
+        if not page_text.paginated(pages):
+            out["unpaginated_rfc_texts"] += 1
+            continue
+        reading = fact_miner.Reading(pages)
+        all_counts.append((len(pages), bool(reading.entries)))
         long = len(pages) >= MIN_PAGES
-        if entries and long:
+        if reading.entries and long:
             toc_having += 1
-            for num, title, i in fact_miner.headings(pages, toc_pages):
+            for num, title, _ in reading.headings():
                 heading_count += 1
-                confirmed += fact_miner.confirmed(entries, num, title, i)
+                confirmed += reading.confirmed(num, title)
         facts = fact_miner.mine(pages)
         for acronym in facts["defined"]:
             definitions[acronym].add(number)
-        docs[number] = {"pages": pages, "words": [len(p.split()) for p in pages], "body": facts["body"],
+        docs[number] = {"pages": pages, "words": [len(p.split()) for p in pages], "body": reading.body,
                         "sections": {"section:" + key: indices for key, (_, indices) in facts["sections"].items()},
                         "facts": facts, "long": long}
     out["pages_total"] = total_pages
@@ -108,8 +112,16 @@ def survey(deb_folder, stand_in=None, seed=settings.SEED):
     out["rfcs_with_a_table_of_contents"] = toc_having
     out["numbered_headings_in_them"] = heading_count
     out["headings_confirmed_by_toc"] = round(confirmed / heading_count, 4) if heading_count else None
-    lexicon = {a: form for a, (form, _) in fact_miner.lexicon({n: docs[n]["facts"] for n in docs}).items()}
-    out["acronyms_defined_in_3_or_more_rfcs"] = len(lexicon)
+    mined = {n: docs[n]["facts"] for n in docs}
+    canonical = fact_miner.senses(mined)
+    lexicon = fact_miner.lexicon(mined)            # {(acronym, sense): long form}: the senses of 3 or more RFCs
+    out["senses_defined_in_3_or_more_rfcs"] = len(lexicon)
+    out["acronyms_with_a_sense_defined_in_3_or_more_rfcs"] = len({a for a, _ in lexicon})
+    for number in docs:                            # each RFC's definitions as senses of the lexicon
+        docs[number]["senses"] = {}
+        for raw, hits in docs[number]["facts"]["defined"].items():
+            if canonical[raw] in lexicon:
+                docs[number]["senses"].setdefault(canonical[raw], set()).update(hits)
     out["yield_over_rfcs_with_at_least_5_pages"] = _yield(docs, long_docs, lexicon)
     if stand_in:
         with open(os.path.join(stand_in, "data", "v1", "corpus.jsonl"), encoding="utf-8") as handle:
@@ -133,8 +145,11 @@ def _yield(docs, numbers, lexicon):
     and ``defines`` facts (a body page defining a lexicon acronym)."""
     conditions = defaultdict(dict)            # condition -> {rfc: pages}
     by_first_word = defaultdict(list)
-    for a in sorted(lexicon):
-        by_first_word[lexicon[a].split()[0]].append(a)
+    mentioned = {}                            # acronym -> its most defined sense, as a mention names it
+    for a, sense in sorted(lexicon):
+        mentioned.setdefault(a, sense)
+    for a, sense in mentioned.items():
+        by_first_word[sense.split()[0]].append(a)
     for number in numbers:
         doc = docs[number]
         for cond, pages in doc["sections"].items():
@@ -144,19 +159,18 @@ def _yield(docs, numbers, lexicon):
             text = doc["pages"][i]
             words = set(re.findall(r"[A-Za-z0-9]+", text))
             lowered = None
-            for a in words & lexicon.keys():
+            for a in words & mentioned.keys():
                 found[a].add(i)
             for first in {w.lower() for w in words} & by_first_word.keys():
                 for a in by_first_word[first]:
                     if i not in found[a]:
                         lowered = lowered if lowered is not None else " ".join(text.lower().replace("-", " ").split())
-                        if lexicon[a] in lowered:
+                        if mentioned[a] in lowered:
                             found[a].add(i)
         for a, hits in found.items():
             conditions["entity:" + a][number] = frozenset(hits)
-        for a, hits in doc["facts"]["defined"].items():
-            if a in lexicon:
-                conditions["defines:" + a][number] = frozenset(hits)
+        for (a, sense), hits in doc["senses"].items():
+            conditions["defines:%s:%s" % (a, sense)][number] = frozenset(hits)
     out = {"conditions": dict(sorted(Counter(c.split(":", 1)[0] for c in conditions).items()))}
     usable = {c: d for c, d in conditions.items() if len(d) <= MAX_UNION}
     out["conditions_in_2_to_88_rfcs"] = dict(sorted(Counter(c.split(":", 1)[0] for c, d in usable.items()
@@ -190,12 +204,15 @@ def _gold(page_sets):
 
 
 def _admissible(members):
-    """Whether a candidate's per-condition ``{rfc: pages}`` pass the gates; and its gold RFCs."""
+    """Whether a candidate's per-condition ``{rfc: pages}`` pass the gates, RealPage's conjunction gate among
+    them (every condition held by a subset RFC); and its gold RFCs."""
     union = set().union(*members)
     if len(union) > MAX_UNION:
         return False, ()
     everyone = set.intersection(*(set(m) for m in members))
     if not MIN_GOLDS <= len(everyone) <= MAX_GOLDS or len(union) - len(everyone) < MIN_SUBSETS:
+        return False, ()
+    if any(set(m) == everyone for m in members):
         return False, ()
     if not all(_gold([m[d] for m in members]) for d in everyone):
         return False, ()

@@ -9,27 +9,31 @@ result must equal the released final copy ``qrels.jsonl`` row by row and the gen
 Every final gold is checked against both page gates.
 """
 
+from collections import Counter
+
 from ..core import layout
 from ..core.claim_ids import GENEALOGY, GENEALOGY_COPY
 from ..core.jsonio import read_json
 from ..core.verify import is_gold
 from ..labelaudit.realpage_policy import EVIDENCE, load_findings
 from .base import Analysis, Unit, Value
+from .shared.construction_checks import declared_gates
 
 SOURCE = "docs/realpage.md#the-audit (RealPage, data/v3): the final copy from the construction copy and the audit"
 INPUTS = [layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.inventory, layout.REALPAGE.queries,
           layout.REALPAGE.copy("construction").path, layout.REALPAGE.audit_records, layout.REALPAGE.qrels, layout.REALPAGE.genealogy]
 
 
-def derive_final(queries, construction, inventory, findings):
-    """``(grades, removed)``: the final copy ``{qid: {docid: grade}}`` and ``{qid: "drop" | "gate"}``, from the
-    construction copy and the audit's findings (see module doc)."""
+def derive_final(queries, construction, inventory, findings, cap):
+    """``(grades, removed)``: the final copy ``{qid: {docid: grade}}`` and ``{qid: "drop" | "gate" | "cap"}``,
+    from the construction copy and the audit's findings (see module doc).  ``cap``: build.json's
+    ``max_gold_queries``; a query whose repair makes an RFC gold in more final queries than that is removed."""
     removed = {f.qid: "drop" for f in findings.values() if f.decision == "drop"}
     gained = {}
     for f in findings.values():
         if f.decision == "repair":
             gained.setdefault((f.qid, f.docid), {})[f.cid] = (f.page,)
-    grades = {}
+    grades, promoted = {}, {}
     for qid in sorted(queries):
         if qid in removed:
             continue
@@ -39,12 +43,30 @@ def derive_final(queries, construction, inventory, findings):
             extra = gained.get((qid, docid), {})
             own[docid] = grade + len(extra)
             if extra and own[docid] == query.n:
+                promoted.setdefault(qid, set()).add(docid)
                 sets = [inventory[(docid, c.cid)].pages if (docid, c.cid) in inventory else extra[c.cid]
                         for c in query.conditions]
                 if not is_gold(sets):
                     removed[qid] = "gate"
         if qid not in removed:
             grades[qid] = own
+    gold_in = {}
+    for qid, own in grades.items():
+        for docid, grade in construction[qid].items():
+            if grade == queries[qid].n:
+                gold_in[docid] = gold_in.get(docid, 0) + 1
+    for qid in sorted(promoted):
+        if qid not in grades:
+            continue
+        if max(gold_in.get(docid, 0) for docid in promoted[qid]) >= cap:
+            removed[qid] = "cap"
+            for docid, grade in construction[qid].items():
+                if grade == queries[qid].n:
+                    gold_in[docid] -= 1
+            del grades[qid]
+        else:
+            for docid in promoted[qid]:
+                gold_in[docid] = gold_in.get(docid, 0) + 1
     return grades, removed
 
 
@@ -87,7 +109,10 @@ class Derivation:
         self.construction = v3.qrels(construction_copy)
         self.findings = load_findings(inst.root, layout.REALPAGE.audit_records, self.queries, v3.corpus(), v3.conditions(),
                                       self.inventory, self.construction)
-        self.derived, self.removed = derive_final(self.queries, self.construction, self.inventory, self.findings)
+        self.build = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build)
+        self.cap = declared_gates(inst)["max_gold_queries"]
+        self.derived, self.removed = derive_final(self.queries, self.construction, self.inventory, self.findings,
+                                                  self.cap)
         kept = v3.evaluation_queries(final_copy)
         self.released = {qid: grades for qid, grades in v3.qrels(final_copy).items() if qid in kept}
         self.stages = v3.genealogy()
@@ -119,21 +144,25 @@ def _genealogy_values(inst):
     removal_diffs = sorted(set(d.stages["final"].removed_queries) ^ set(d.removed))
     count_diffs = d.count_differences()
     gates = _gate_failures(d.queries, d.derived, d.inventory, d.findings)
-    golds = sum(1 for qid, g in d.derived.items() for grade in g.values() if grade == d.queries[qid].n)
+    gold_in = Counter(docid for qid, g in d.derived.items() for docid, grade in g.items() if grade == d.queries[qid].n)
+    golds = sum(gold_in.values())
+    over_cap = ["%s (%d)" % (docid, n) for docid, n in sorted(gold_in.items()) if n > d.cap]
     repairs = d.count(decision="repair")
     values = [_value("rederived_differences", len(diffs), "; ".join(diffs[:6])),
               _value("removal_differences", len(removal_diffs), ", ".join(removal_diffs[:10])),
               _value("count_differences", len(count_diffs), ", ".join(count_diffs)),
               _value("final_gold_gate_failures", len(gates), ", ".join(gates[:10])),
+              _value("final_golds_over_cap", len(over_cap), ", ".join(over_cap[:10])),
               _value("findings", len(d.findings)), _value("repairs", repairs), _value("drops", d.count(decision="drop")),
               _value("queries_removed_by_drop", sum(1 for why in d.removed.values() if why == "drop")),
               _value("queries_removed_by_gate", sum(1 for why in d.removed.values() if why == "gate")),
+              _value("queries_removed_by_cap", sum(1 for why in d.removed.values() if why == "cap")),
               _value("pairs_with_grades_raised", d.raised)]
     values += [_value("findings_%s" % kind, d.count(evidence=kind)) for kind in EVIDENCE]
     values += [Value(GENEALOGY_COPY.on(layout.REALPAGE.name)(copy="final", statistic=statistic), number, source=SOURCE)
                for statistic, number in (("queries", len(d.derived)), ("rows", d.rows), ("golds", golds),
                                          ("subsets", d.rows - golds))]
-    build = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build).get("audit") or {}
+    build = d.build.get("audit") or {}
     declared = {"findings": build.get("findings"), "repairs": build.get("repairs")}
     found = {"findings": len(d.findings), "repairs": repairs}
     values.append(_value("build_record_disagreements", sum(1 for k in declared if declared[k] != found[k]),

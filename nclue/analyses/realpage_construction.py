@@ -10,18 +10,16 @@ the corpus's page hashes, and the release's nature: every row and the build reco
 import json
 
 from ..core import layout
-from ..core.errors import InputError
 from ..core.jsonio import ABSENT, iter_key, read_json
 from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
 from .base import Analysis, Unit, Value
-from .shared.construction_checks import verifier_values
+from .shared.construction_checks import declared_gates, verifier_values
 from .shared.release_manifest import release_manifest
 
 SOURCE = "docs/realpage.md (RealPage, data/v3); paper section 3.2 and Table 1"
 CORE = [layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.inventory, layout.REALPAGE.queries,
         layout.REALPAGE.copy("construction").path]
-GATES = ("min_golds", "max_golds", "max_union", "min_subsets")     # build.json's construction fields checked
 NATURE = layout.REALPAGE.nature            # what MANIFEST.json's natures says of data/v3
 # the files whose every row, and the records whose top level, say synthetic: false
 NATURE_ROWS = (layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.queries, layout.REALPAGE.audit_records)
@@ -45,38 +43,25 @@ def records(inst):
     return inst.memo("v3:records", lambda: Records(inst))
 
 
-def declared_gates(inst):
-    """The construction gates ``data/v3/build.json`` declares: ``{gate: int}``; a missing or non-integer
-    gate is an :class:`~nclue.core.errors.InputError` naming the field."""
-    construction = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build).get("construction")
-    if not isinstance(construction, dict):
-        raise InputError(layout.REALPAGE.build, "must be an object", field="construction")
-    out = {}
-    for gate in GATES:
-        value = construction.get(gate)
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100000:
-            raise InputError(layout.REALPAGE.build, "must be an integer in 0..100000, got %r" % (value,),
-                             field="construction." + gate)
-        out[gate] = value
-    return out
-
-
 def gate_violations(queries, qrels, gates):
-    """``[(qid, what)]`` of the queries outside the declared gates: golds (grade n) in ``min_golds`` ..
-    ``max_golds``, judged documents at most ``max_union``, subsets (0 < grade < n) at least ``min_subsets``.
+    """``[(qid or docid, what)]`` of the queries outside the declared gates: golds (grade n) in ``min_golds`` ..
+    ``max_golds``, judged documents at most ``max_union``, subsets (0 < grade < n) at least ``min_subsets``; and
+    of the documents gold in more than ``max_gold_queries`` queries.
 
     >>> from collections import namedtuple
     >>> Q = namedtuple("Q", "n")
-    >>> gates = {"min_golds": 1, "max_golds": 2, "max_union": 4, "min_subsets": 2}
+    >>> gates = {"min_golds": 1, "max_golds": 2, "max_union": 4, "min_subsets": 2, "max_gold_queries": 1}
     >>> gate_violations({"q": Q(2)}, {"q": {"a": 2, "b": 1, "c": 1}}, gates)
     []
     >>> gate_violations({"q": Q(2)}, {"q": {"a": 2, "b": 1}}, gates)
     [('q', '1 subsets, fewer than 2')]
+    >>> gate_violations({"q": Q(2), "r": Q(2)}, {"q": {"a": 2, "b": 1, "c": 1}, "r": {"a": 2, "b": 1, "c": 1}}, gates)
+    [('a', 'gold in 2 queries, more than 1')]
     """
-    out = []
+    out, gold_in = [], {}
     for qid in sorted(queries):
-        grades = qrels.get(qid, {}).values()
-        golds = sum(1 for g in grades if g == queries[qid].n)
+        grades = qrels.get(qid, {})
+        golds = sum(1 for g in grades.values() if g == queries[qid].n)
         union = len(grades)
         if not gates["min_golds"] <= golds <= gates["max_golds"]:
             out.append((qid, "%d golds, outside %d..%d" % (golds, gates["min_golds"], gates["max_golds"])))
@@ -84,6 +69,11 @@ def gate_violations(queries, qrels, gates):
             out.append((qid, "%d judged documents, more than %d" % (union, gates["max_union"])))
         if union - golds < gates["min_subsets"]:
             out.append((qid, "%d subsets, fewer than %d" % (union - golds, gates["min_subsets"])))
+        for docid, grade in grades.items():
+            if grade == queries[qid].n:
+                gold_in[docid] = gold_in.get(docid, 0) + 1
+    out += [(docid, "gold in %d queries, more than %d" % (count, gates["max_gold_queries"]))
+            for docid, count in sorted(gold_in.items()) if count > gates["max_gold_queries"]]
     return out
 
 

@@ -25,8 +25,9 @@ class Evidence(NamedTuple):
 # every form the audit searches for, declared once, in the order a pair's strongest evidence is chosen within its
 # decision (docs/realpage.md#the-audit)
 EVIDENCE = {
-    "heading_in_contents": Evidence("repair", "section", "a numbered body-page heading with the condition's slug, "
-                                                         "listed by the RFC's contents on another page"),
+    "heading_in_contents": Evidence("repair", "section", "a numbered body-page heading with the condition's slug "
+                                                         "that the RFC's contents list under the same number (the "
+                                                         "miner's own rule re-read: a heading the construction missed)"),
     "heading_only": Evidence("drop", "section", "a numbered body-page heading with the condition's slug that the "
                                                 "contents do not list (one source)"),
     "heading_unnumbered": Evidence("drop", "section", "an unnumbered line at the left margin that is the condition's "
@@ -44,6 +45,9 @@ EVIDENCE = {
     "definition_in_table": Evidence("drop", "entity", "the long form then '(ACR)', or 'ACR (long form)', on a line "
                                                       "laid out in columns or a table page: a table, figure or index "
                                                       "entry, which may name the acronym without defining it"),
+    "definition_lowercase": Evidence("drop", "entity", "the long form then '(acr)', or 'acr (long form)', with the "
+                                                       "acronym written with fewer than two capitals ('common name "
+                                                       "(cn)'): an abbreviation, not an acronym as the labels read one"),
     "definition_fuzzy": Evidence("drop", "entity", "'(ACR)' after words within the fuzzy bound of the long form"),
 }
 DECISIONS = ("repair", "drop")

@@ -2,11 +2,16 @@
 docs/analyses.md#construction): every qrel and grade from the inventory and the queries, both page gates of every
 gold, and the difference counts by kind, for ``<release>.construction``."""
 
+from ...core import layout
 from ...core.claim_ids import CONSTRUCTION
+from ...core.errors import InputError
+from ...core.jsonio import read_json
 from ...core.verify import DIFFERENCE_KINDS, verify
 from ..base import Value
 
 SHOWN = 8           # differences a detail lists before it counts the rest
+# the construction fields data/v3/build.json declares, checked by v3.construction and v3.genealogy
+GATES = ("min_golds", "max_golds", "max_union", "min_subsets", "max_gold_queries")
 
 
 def verifier_values(inst, source):
@@ -24,4 +29,20 @@ def verifier_values(inst, source):
         rows = [d for d in diffs if d.kind == kind]
         out.append(Value(claim(kind.replace(" ", "_")), len(rows), source=source,
                          detail="; ".join(str(d) for d in rows)[:600]))
+    return out
+
+
+def declared_gates(inst):
+    """The construction gates ``data/v3/build.json`` declares: ``{gate: int}``; a missing or non-integer
+    gate is an :class:`~nclue.core.errors.InputError` naming the field."""
+    construction = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build).get("construction")
+    if not isinstance(construction, dict):
+        raise InputError(layout.REALPAGE.build, "must be an object", field="construction")
+    out = {}
+    for gate in GATES:
+        value = construction.get(gate)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100000:
+            raise InputError(layout.REALPAGE.build, "must be an integer in 0..100000, got %r" % (value,),
+                             field="construction." + gate)
+        out[gate] = value
     return out

@@ -1,54 +1,61 @@
-"""The RealPage fact miner (docs/realpage.md#the-fact-kinds; paper section 3.2).
+"""The RealPage fact miner (docs/realpage.md#what-the-labels-mean; paper section 3.2).
 
-A fact is a condition one body page of an RFC establishes.  Two kinds are mined:
+A fact is a condition a page of an RFC establishes, read as :class:`Reading` reads the RFC: line by line, without
+the table of contents, the references and what follows them.  Two kinds are mined:
 
-* **section** facts: a numbered heading at the left margin of a body page, confirmed by the RFC's own table
-  of contents, which must list the same number, the same title (compared on its first 20 characters, since
-  contents lines are cut short) and the same page.  The condition is the normalised title
+* **section** facts: a numbered heading at the left margin of a body page (any page after the title page),
+  confirmed by the RFC's own table of contents, which must list the same number with the same title (compared on
+  its first 20 characters, since contents lines are cut short).  The condition is the folded title
   (:func:`title_key`); the evidence is the heading's page.
 * **defines** facts: a page that defines an acronym, in one of the forms of :data:`DEFINITION_FORMS` ("Long
-  Form (ACR)" or "ACR (Long Form)" in running prose, a glossary line), where the initials of the long form spell
-  the acronym (:func:`initials_match`; a plural "Long Forms (ACRs)" defines the singular).  A definition is of
-  one *sense*: the acronym with its long form, folded for case, hyphens and plural (:func:`sense_key`), so that
+  Form (ACR)" or "ACR (Long Form ...)" in running prose, a glossary line), where the initials of the long form
+  spell the acronym (:func:`initials_match`; a plural "Long Forms (ACRs)" defines the singular).  A definition is
+  of one *sense*: the acronym with its long form, folded for case, hyphens and plural (:func:`sense_key`), so that
   "Differentiated Services (DS)" and "Delegation Signer (DS)" are two senses, and a less frequent spelling
   within one edit per 8 characters of a more frequent one ("Application Program Interface" beside
-  "Application Programming Interface") is the same sense (:func:`lexicon`).  Only senses of the lexicon (defined
+  "Application Programming Interface") is the same sense (:func:`senses`).  Only senses of the lexicon (defined
   in at least three RFCs of the sample) become conditions.  A line laid out in columns (a table row, an index
   entry, a figure: :func:`column_line`) is not running prose, and no line of a page mostly made of them is
   (:func:`prose`): the lists of protocol names in the index RFCs ("SNMP-APP   Simple Network Management Protocol
   (SNMP)   3413") define nothing, and neither does a line "FTP   File Transfer Protocol" outside a glossary.
-
-Body pages are the pages after the title page, other than the table of contents, and before the page where
-the references or the authors' addresses begin: a section fact's heading is on one.  A definition is read on
-the title page and the body pages (:func:`definition_pages`): the references, whose titles spell out the cited
-documents' acronyms, define nothing.
+  Definitions are read on the title page and the body: the references, whose titles spell out the cited
+  documents' acronyms, define nothing.
 """
 
 import re
-from collections import Counter
+from collections import Counter, namedtuple
 
-HEADING = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+([A-Z][^\n]{1,78}?)\s*$")
-TOC_LINE = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+(\S.*?)[\s.]{2,}(\d+)\s*$")
-TOC_TITLE = re.compile(r"^\s*table of contents\s*$", re.IGNORECASE | re.MULTILINE)
+NUMBER = r"(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[A-Z](?=[.:])|Appendix\s+[A-Z](?:\.\d+)*)"
+# a section number: "3", "3.1", "A.2", "A." (a capital letter then "." or ":"), "Appendix B" (:func:`section_number`)
+HEADING = re.compile(r"^%s[.:]?\s+([A-Z][^\n]{1,78}?)\s*$" % NUMBER)
+TOC_LINE = re.compile(r"^\s*%s[.:]?\s+(\S.*?)[\s.]{2,}(\d+)\s*$" % NUMBER)
+TOC_ANY = re.compile(r"\S[\s.]{2,}\d+\s*$")        # any contents line: text, then dots or spaces, then a page
+TOC_TITLE = re.compile(r"^\s*(?:table of )?contents\s*$", re.IGNORECASE)
 TOKEN = r"([A-Z][A-Za-z0-9]{1,8})"         # an acronym as written: "DNS", "DoS", "UAs" (:func:`acronym_of`)
-ACRONYM = re.compile(r"\b((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,7}[A-Za-z][A-Za-z0-9]*)\s+\(%s\)" % TOKEN)
-ACRONYM_FIRST = re.compile(r"(?<![A-Za-z0-9])%s\s+\(((?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,7}[A-Za-z][A-Za-z0-9]*)\)" % TOKEN)
-GLOSSARY_MARKED = re.compile(r"^\s*%s(?:\s*[:=]\s*|\s+-{1,2}\s+)(\S.*)$" % TOKEN)
-GLOSSARY_LISTED = re.compile(r"^\s*%s\s{2,}(\S.*)$" % TOKEN)
+WORDS = r"(?:[A-Za-z][A-Za-z0-9]*[\s-]+){1,7}[A-Za-z][A-Za-z0-9]*"
+ACRONYM = re.compile(r"\b(%s)[\"\u201d]?\s+\(\s*%s\s*\)" % (WORDS, TOKEN))
+ACRONYM_FIRST = re.compile(r"(?<![A-Za-z0-9])%s\s+\(\s*(?:(?:[Tt]he|[Aa]n?)\s+)?([^()]*)\)" % TOKEN)
+BULLET = r"(?:[o*+-]\s+)?"
+GLOSSARY_MARKED = re.compile(r"^\s*%s%s(?:\s*[:=]\s*|\s+-{1,2}\s+)(\S.*)$" % (BULLET, TOKEN))
+GLOSSARY_OPEN = re.compile(r"^\s*%s%s\s*:\s*$" % (BULLET, TOKEN))   # "ACR:" alone: the next line is its long form
+GLOSSARY_LISTED = re.compile(r"^\s*%s%s\s{2,}(\S.*)$" % (BULLET, TOKEN))
 GLOSSARY_HEADING = re.compile(r"\b(?:terminology|terms|abbreviations?|acronyms?|definitions?|glossary|notation)\b",
                               re.IGNORECASE)
-# the forms of a definition the miner reads, declared once (docs/realpage.md#the-fact-kinds)
+ARTICLE = re.compile(r"^(?:the|an?)\s+", re.IGNORECASE)
+# the forms of a definition the miner reads, declared once (docs/realpage.md#what-the-labels-mean)
 DEFINITION_FORMS = {
     "long_first": "'Long Form (ACR)' in running prose, in any case",
-    "acronym_first": "'ACR (Long Form)' in running prose",
-    "glossary_marked": "a line 'ACR: Long Form', 'ACR = Long Form' or 'ACR - Long Form'",
+    "acronym_first": "'ACR (Long Form ...)' in running prose: parentheses that start with the long form",
+    "glossary_marked": "a line 'ACR: Long Form', 'ACR = Long Form' or 'ACR - Long Form' (or 'ACR:' and the long "
+                       "form on the next line)",
     "glossary_listed": "a line 'ACR   Long Form' (spaces only) under a numbered heading of terminology, terms, "
                        "abbreviations, acronyms, definitions, a glossary or notation",
 }
-COLUMN_GAP = re.compile(r"\S {3,}\S")     # three spaces between words: a line laid out in columns
+COLUMN_GAP = re.compile(r" {3,}")         # three spaces between words: a line laid out in columns
 TABLE_PAGE_SHARE = 0.5      # a page whose non-blank lines are at least this share column lines is a table
-END_OF_BODY = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:normative |informative )?"
-                         r"(?:references|authors?'? addresses?|author's address)\s*$", re.IGNORECASE)
+END_OF_BODY = re.compile(r"^(?:%s[.:]?\s+)?(?:normative |informative )?"
+                         r"(?:references|bibliography|authors?'? addresses?|author's address|editors?'? addresses?)"
+                         r"\s*$" % NUMBER, re.IGNORECASE)
 CONTENTS_PAGES = 8          # a table of contents starts on one of the first 8 pages ...
 CONTENTS_SPAN = 6           # ... and runs over at most 6
 TITLE_PREFIX = 20           # contents lines are cut short: titles agree on their first 20 characters
@@ -56,25 +63,34 @@ MIN_LEXICON_RFCS = 3        # an acronym is in the lexicon when at least 3 RFCs 
 
 
 def title_key(text):
-    """A section title as a condition: lower case, whitespace collapsed, a trailing "." or ":" dropped, each word
-    singular (:func:`singular`), so that "Examples" and "Example" are one section.
+    """A section title as a condition: lower case, a possessive "'s" dropped, every run of characters other than
+    the letters a-z and the digits one space, each word singular (:func:`singular`), so that "Examples" and
+    "Example", "Offer/Answer" and "Offer-Answer", "Server's Behavior" and "Server Behavior" are one section.
 
-    >>> title_key("  Security   Considerations.")
-    'security consideration'
+    >>> title_key("  Security   Considerations."), title_key("Offer/Answer Model"), title_key("Server's Behavior")
+    ('security consideration', 'offer answer model', 'server behavior')
     """
-    return " ".join(singular(word) for word in " ".join(text.lower().replace("\u2019", "'").split()).rstrip(".:").split())
+    folded = re.sub(r"['\u2019]s\b", "", text.lower())
+    return " ".join(singular(word) for word in re.sub(r"[^a-z0-9]+", " ", folded).split())
 
 
 def column_line(line):
     """Whether a line is laid out in columns: three or more spaces between two of its words (its indentation
-    aside), as a table row, an index entry or a figure is.
+    aside), as a table row, an index entry or a figure is.  The gap after a line's first word (a list bullet
+    aside) does not count: it is a glossary's own layout ("DNS     Domain Name System").
 
     >>> column_line("SNMP-APP   Simple Network Management Protocol (SNMP)   3413   62")
     True
-    >>> column_line("   The Border Gateway Protocol (BGP) carries routes.  It is"), column_line("   indented only")
-    (False, False)
+    >>> column_line("MAC - Media Access Control       PMD - Physical Medium Dependent")
+    True
+    >>> column_line("   The Border Gateway Protocol (BGP) carries routes.  It is")
+    False
+    >>> column_line("DNS     Domain Name System")
+    False
     """
-    return bool(COLUMN_GAP.search(line.strip()))
+    text = line.strip()
+    first = re.match(r"%s\S+" % BULLET, text)
+    return any(gap.start() > first.end() for gap in COLUMN_GAP.finditer(text)) if first else False
 
 
 def prose(page):
@@ -84,7 +100,7 @@ def prose(page):
 
     >>> prose("Routing (R) runs.\nA   table   row (TR)\nMore prose.\n")
     'Routing (R) runs.\n\nMore prose.\n'
-    >>> prose("a   b\nc   d\nplain (P)\n")
+    >>> prose("a   b   c\nd   e   f\nplain (P)\n")
     ''
     """
     lines = page.split("\n")
@@ -96,15 +112,15 @@ def prose(page):
 
 
 def singular(word):
-    """A folded word without its plural ending: "-ies" to "-y", a final "s" dropped (not "-ss", not a word of
-    three letters or fewer).
+    """A folded word without its plural ending: "-ies" to "-y" (a word of five letters or more), a final "s"
+    dropped (a word of four letters or more, not ending in "ss", "us" or "is").
 
-    >>> [singular(w) for w in ("services", "authorities", "address", "gas", "protocols")]
-    ['service', 'authority', 'address', 'gas', 'protocol']
+    >>> [singular(w) for w in ("services", "authorities", "address", "gas", "protocols", "status", "analysis")]
+    ['service', 'authority', 'address', 'gas', 'protocol', 'status', 'analysis']
     """
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
 
@@ -144,80 +160,136 @@ def spelled(long_form, acronym):
     return "".join(parts[start:])
 
 
-def contents(pages):
-    """``({section number: (title key, page number)}, contents page indices)`` from the table of contents:
-    the first of the first :data:`CONTENTS_PAGES` pages with a "Table of Contents" line, and the pages after
-    it that go on listing entries (at most :data:`CONTENTS_SPAN` in all)."""
-    entries, toc_pages = {}, set()
-    start = next((i for i, page in enumerate(pages[:CONTENTS_PAGES]) if TOC_TITLE.search(page)), None)
-    if start is None:
-        return entries, toc_pages
-    for i in range(start, min(len(pages), start + CONTENTS_SPAN)):
-        found = 0
-        for line in pages[i].split("\n"):
-            match = TOC_LINE.match(line)
-            if match:
-                entries.setdefault(match.group(1), (title_key(match.group(2)), int(match.group(3))))
-                found += 1
-        if not found and i > start:
-            break
-        if found:
-            toc_pages.add(i)
-    return entries, toc_pages
+def section_number(number):
+    """A section number as the contents and the headings are compared: "Appendix " dropped.
+
+    >>> section_number("Appendix B.2"), section_number("3.1")
+    ('B.2', '3.1')
+    """
+    return number[len("Appendix"):].strip() if number.startswith("Appendix") else number
 
 
-def headings(pages, skip):
-    """``[(number, surface title, page index)]`` of the numbered headings at the left margin, outside the
-    pages ``skip`` (the contents)."""
-    out = []
-    for i, page in enumerate(pages):
-        if i in skip:
-            continue
-        for line in page.split("\n"):
-            match = HEADING.match(line)
-            if match and not TOC_LINE.match(line):
-                out.append((match.group(1), " ".join(match.group(2).split()), i))
-    return out
+class Reading:
+    r"""One RFC as a reader reads it (docs/realpage.md#what-the-labels-mean).
+
+    ``entries``: the table of contents, ``{section number: title key}``.  ``text``: the pages with the lines a
+    reader leaves out blanked (line for line): the table of contents (its title line to its last entry, on each of
+    its pages), and everything from the line at the left margin that starts the references or the authors'
+    addresses (:data:`END_OF_BODY`) on.  The text that shares a page with the end of the contents or the start of
+    the references is read.  ``body``: the pages after the title page with a line left to read, where a section
+    heading is read; ``document``: the title page and the body, where a definition is read.
+
+    >>> r = Reading(["Title (T)\n\nTable of Contents\n1. Intro ..... 2\n", "1. Intro\nText\nReferences\n[1] A (B)"])
+    >>> r.entries, r.text[0].split("\n"), r.text[1].split("\n"), r.body, r.document
+    ({'1': 'intro'}, ['Title (T)', '', '', '', ''], ['1. Intro', 'Text', '', ''], [1], [0, 1])
+    """
+
+    def __init__(self, pages):
+        self.entries = {}
+        lines = [page.split("\n") for page in pages]
+        out = [dict(enumerate(page)) for page in lines]
+        for i, first, last in self._contents(lines):
+            for k in range(first, last + 1):
+                out[i][k] = ""
+        self._cut_references(lines, out)
+        self.text = ["\n".join(page[k] for k in range(len(page))) for page in out]
+        self.body = [i for i in range(1, len(pages)) if self.text[i].strip()]
+        self.document = ([0] if pages and self.text[0].strip() else []) + self.body
+
+    def _contents(self, lines):
+        """The table of contents: ``[(page, first line, last line)]`` of its span on each page, its entries
+        recorded.  It starts at a "Table of Contents" or "Contents" line on one of the first
+        :data:`CONTENTS_PAGES` pages, and goes on over the pages that list numbered entries (at most
+        :data:`CONTENTS_SPAN`); on each, it runs to the last line that ends in a page number."""
+        start = next((i for i, page in enumerate(lines[:CONTENTS_PAGES])
+                      if any(TOC_TITLE.match(line) for line in page)), None)
+        if start is None:
+            return []
+        spans = []
+        for i in range(start, min(len(lines), start + CONTENTS_SPAN)):
+            first = next(k for k, line in enumerate(lines[i]) if TOC_TITLE.match(line)) if i == start else 0
+            found = 0
+            for line in lines[i][first:]:
+                match = TOC_LINE.match(line)
+                if match:
+                    self.entries.setdefault(section_number(match.group(1)), title_key(match.group(2)))
+                    found += 1
+            if not found and i > start:
+                break
+            spans.append((i, first, self._last_entry(lines[i], first)))
+        return spans
+
+    @staticmethod
+    def _last_entry(page, first):
+        """The last contents line of a page: its last numbered entry, and after it the unnumbered entries that
+        follow (lines ending in a page number, "Authors' Addresses ....... 20"), blank lines between them."""
+        last = first
+        for k in range(first, len(page)):
+            if TOC_LINE.match(page[k]):
+                last = k
+        for k in range(last + 1, len(page)):
+            if TOC_ANY.search(page[k]):
+                last = k
+            elif page[k].strip():
+                break
+        return last
+
+    @staticmethod
+    def _cut_references(lines, out):
+        """Blank everything from the first line at the left margin, outside the contents, that starts the
+        references or the authors' addresses."""
+        for i, page in enumerate(lines):
+            for k, line in enumerate(page):
+                if out[i][k] and line[:1] != " " and END_OF_BODY.match(line.strip()):
+                    for j in range(i, len(lines)):
+                        for m in range(k if j == i else 0, len(lines[j])):
+                            out[j][m] = ""
+                    return
+
+    def headings(self):
+        """``[(number, surface title, page index)]`` of the numbered headings at the left margin of the body."""
+        out = []
+        for i in self.body:
+            for line in self.text[i].split("\n"):
+                match = HEADING.match(line)
+                if match and not TOC_LINE.match(line):
+                    out.append((section_number(match.group(1)), " ".join(match.group(2).split()), i))
+        return out
+
+    def confirmed(self, number, title):
+        """Whether the contents list a heading's number with the same title (compared on its first
+        :data:`TITLE_PREFIX` characters, since contents lines are cut short)."""
+        entry = self.entries.get(number)
+        if entry is None:
+            return False
+        key = title_key(title)
+        return entry.startswith(key[:TITLE_PREFIX]) or key.startswith(entry[:TITLE_PREFIX])
 
 
-def body_pages(pages, toc_pages):
-    """The body page indices: after the title page, not the contents, before the first page on which a
-    line at the left margin starts the references or the authors' addresses."""
-    end = len(pages)
-    for i in range(1, len(pages)):
-        if i not in toc_pages and any(END_OF_BODY.match(line) for line in pages[i].split("\n") if line[:1] != " "):
-            end = i
-            break
-    return [i for i in range(1, end) if i not in toc_pages]
+def written(token):
+    """A written acronym without its plural ending, its case kept: a final lower-case "s" or "es" after at least
+    two capitals is a plural ("UAs" is "UA", "ASes" is "AS"; "DoS" and "IPsec" are as written).
 
-
-def definition_pages(pages, toc_pages, body):
-    """The pages a definition is read on: the title page and the body pages.  The title page's prose defines as
-    any other does ("a product of the Internet Engineering Task Force (IETF)"); the contents, the references and
-    the authors' addresses define nothing (a reference's title spells out the cited document's acronyms)."""
-    return ([0] if pages and 0 not in toc_pages and 0 not in body else []) + list(body)
-
-
-def confirmed(entries, number, title, index):
-    """A heading the contents list with the same number, title prefix and page (``index`` is 0-based)."""
-    entry = entries.get(number)
-    if not entry:
-        return False
-    key = title_key(title)
-    return (entry[0].startswith(key[:TITLE_PREFIX]) or key.startswith(entry[0][:TITLE_PREFIX])) and \
-        entry[1] == index + 1
+    >>> written("UAs"), written("ASes"), written("DoS"), written("QoS")
+    ('UA', 'AS', 'DoS', 'QoS')
+    """
+    for plural in ("es", "s"):
+        stem = token[:-len(plural)]
+        if token.endswith(plural) and len(stem) >= 2 and stem.isupper():
+            return stem
+    return token
 
 
 def acronym_of(token):
-    """The acronym a written token stands for, upper case, or None: at least two capitals, a final lower-case
-    "s" a plural ("UAs" is UA), mixed case allowed ("DoS" is DOS).
+    """The acronym a written token stands for, upper case, or None: at least two capitals, a plural ending
+    dropped (:func:`written`), mixed case allowed ("DoS" is DOS).
 
-    >>> acronym_of("DNS"), acronym_of("UAs"), acronym_of("DoS"), acronym_of("Bob"), acronym_of("IPsec")
-    ('DNS', 'UA', 'DOS', None, 'IPSEC')
+    >>> acronym_of("DNS"), acronym_of("UAs"), acronym_of("ASes"), acronym_of("DoS"), acronym_of("Bob")
+    ('DNS', 'UA', 'AS', 'DOS', None)
+    >>> acronym_of("IPsec")
+    'IPSEC'
     """
-    if token.endswith("s") and sum(1 for ch in token[:-1] if ch.isupper()) >= 2 and not token[:-1].islower() \
-            and token[-2:-1].isupper():
-        token = token[:-1]
+    token = written(token)
     if sum(1 for ch in token if ch.isupper()) < 2:
         return None
     return token.upper()
@@ -238,80 +310,100 @@ def _leading(text, acronym):
     return words if letters == acronym else None
 
 
-def _definition(acronym, surface):
-    return acronym, sense_key(surface), " ".join(surface.split())
+class Definition(namedtuple("Definition", "acronym sense surface written")):
+    """One definition read on a page: the acronym (upper case), its sense key (:func:`sense_key`), the long form
+    and the acronym as written (:func:`written`)."""
+
+
+def _definition(token, surface):
+    return Definition(acronym_of(token), sense_key(surface), " ".join(surface.split()), written(token))
 
 
 def definitions(page, glossary_lines=()):
-    r"""``[(acronym, sense key, surface long form)]`` of the definitions on a page, in the forms of
-    :data:`DEFINITION_FORMS`: in its running prose (:func:`prose`) "Long Form (ACR)" whose initials spell the
-    acronym (a word caught before the long form dropped) and "ACR (Long Form)"; on its lines the glossary forms
-    (``glossary_lines``: the numbers of the page's lines under a glossary heading).  A plural "(ACRs)" defines
-    the singular acronym.
+    r"""The :class:`Definition` records of the definitions on a page's running prose (:func:`prose`: no column
+    line, nothing on a table page), in the forms of :data:`DEFINITION_FORMS`: "Long Form (ACR)" whose initials
+    spell the acronym (a word caught before the long form dropped); "ACR (Long Form ...)" whose parentheses start
+    with the long form (an article skipped); the glossary lines (``glossary_lines``: the numbers of the page's
+    lines under a glossary heading, where a listed line is read).  A plural "(ACRs)" defines the singular acronym.
 
-    >>> definitions("The Border Gateway Protocol (BGP) and user agents (UAs).\n")
+    >>> definitions("Denial of Service (DoS) attacks")
+    [Definition(acronym='DOS', sense='denial of service', surface='Denial of Service', written='DoS')]
+    >>> [d[:3] for d in definitions("The Border Gateway Protocol (BGP) and user agents (UAs).\n")]
     [('BGP', 'border gateway protocol', 'Border Gateway Protocol'), ('UA', 'user agent', 'user agents')]
-    >>> definitions("TLS (Transport Layer Security) is used.\nMTU:  Maximum Transmission Unit\n")
-    [('TLS', 'transport layer security', 'Transport Layer Security'), ('MTU', 'maximum transmission unit', 'Maximum Transmission Unit')]
-    >>> definitions("FTP   File Transfer Protocol\n"), definitions("FTP   File Transfer Protocol\n", {0})
-    ([], [('FTP', 'file transfer protocol', 'File Transfer Protocol')])
+    >>> [d[:2] for d in definitions("TLS (Transport Layer Security, see [RFC8446]).\nMTU:  The Maximum Transmission Unit")]
+    [('TLS', 'transport layer security'), ('MTU', 'maximum transmission unit')]
+    >>> definitions("FTP   File Transfer Protocol"), [d[:2] for d in definitions("FTP   File Transfer Protocol", {0})]
+    ([], [('FTP', 'file transfer protocol')])
+    >>> [d[:2] for d in definitions("o  AS:\n      Autonomous System\n")]
+    [('AS', 'autonomous system')]
+    >>> definitions("MAC - Media Access Control     PMD - Physical Medium Dependent\n")
+    []
     """
     out = []
     text = prose(page)
     for match in ACRONYM.finditer(text):
         surface, acronym = match.group(1), acronym_of(match.group(2))
         if acronym and initials_match(surface, acronym):
-            out.append(_definition(acronym, spelled(surface, acronym)))
+            out.append(_definition(match.group(2), spelled(surface, acronym)))
     for match in ACRONYM_FIRST.finditer(text):
-        acronym, surface = acronym_of(match.group(1)), match.group(2)
-        if acronym and _leading(surface, acronym) == surface:
-            out.append(_definition(acronym, surface))
-    for k, line in enumerate(page.split("\n")):
+        acronym = acronym_of(match.group(1))
+        surface = acronym and _leading(match.group(2), acronym)
+        if surface:
+            out.append(_definition(match.group(1), surface))
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
         match = GLOSSARY_MARKED.match(line) or (k in glossary_lines and GLOSSARY_LISTED.match(line))
-        acronym = match and acronym_of(match.group(1))
-        if acronym:
-            surface = _leading(match.group(2), acronym)
-            if surface:
-                out.append(_definition(acronym, surface))
+        rest = match and match.group(2)
+        if not match:
+            match = GLOSSARY_OPEN.match(line)
+            rest = match and k + 1 < len(lines) and lines[k + 1].strip()
+        acronym = match and rest and acronym_of(match.group(1))
+        surface = acronym and _leading(ARTICLE.sub("", rest), acronym)
+        if surface:
+            out.append(_definition(match.group(1), surface))
     return out
 
 
 def glossary_lines(pages, indices):
     """``{page index: {line numbers}}`` of the lines of pages ``indices`` that fall under a numbered heading at
-    the left margin whose title names a glossary (:data:`GLOSSARY_HEADING`), until the next such heading."""
-    out, inside = {}, False
+    the left margin whose title names a glossary (:data:`GLOSSARY_HEADING`), or under one numbered below it
+    ("2.1" below "2."), until the next heading outside it."""
+    out, scope = {}, None
     for i in indices:
         for k, line in enumerate(pages[i].split("\n")):
             heading = HEADING.match(line)
             if heading and not TOC_LINE.match(line):
-                inside = bool(GLOSSARY_HEADING.search(heading.group(2)))
-            elif inside:
+                number = section_number(heading.group(1))
+                if scope is None or not number.startswith(scope + "."):
+                    scope = number if GLOSSARY_HEADING.search(heading.group(2)) else None
+            elif scope is not None:
                 out.setdefault(i, set()).add(k)
     return out
 
 
 def mine(pages):
-    """One RFC's facts: ``{"sections": {title key: (surface, page indices)}, "defined": {(acronym, sense key):
-    page indices}, "long_forms": Counter of (acronym, sense key, surface)}`` and its ``body`` pages."""
-    entries, toc_pages = contents(pages)
-    body = body_pages(pages, toc_pages)
-    body_set = set(body)
+    """One RFC's facts as :class:`Reading` reads it: ``{"sections": {title key: (surface, page indices)},
+    "defined": {(acronym, sense key): page indices}, "long_forms": Counter of (acronym, sense key, surface),
+    "spellings": Counter of (acronym, sense key, acronym as written)}``.
+
+    A section is a numbered heading at the left margin of a body page that the contents confirm
+    (:meth:`Reading.confirmed`); a definition is one of :func:`definitions` on the title page or a body page."""
+    reading = Reading(pages)
     sections = {}
-    if entries:
-        for number, surface, i in headings(pages, toc_pages):
-            if i in body_set and confirmed(entries, number, surface, i) and not END_OF_BODY.match(surface):
-                key = title_key(surface)
-                if key not in sections:
-                    sections[key] = (surface, set())
-                sections[key][1].add(i)
-    defined, long_forms = {}, Counter()
-    readable = definition_pages(pages, toc_pages, body)
-    glossary = glossary_lines(pages, readable)
-    for i in readable:
-        for acronym, sense, surface in definitions(pages[i], glossary.get(i, ())):
+    for number, surface, i in reading.headings():
+        if reading.confirmed(number, surface):
+            key = title_key(surface)
+            if key not in sections:
+                sections[key] = (surface, set())
+            sections[key][1].add(i)
+    defined, long_forms, spellings = {}, Counter(), Counter()
+    glossary = glossary_lines(reading.text, reading.document)
+    for i in reading.document:
+        for acronym, sense, surface, token in definitions(reading.text[i], glossary.get(i, ())):
             defined.setdefault((acronym, sense), set()).add(i)
             long_forms[(acronym, sense, surface)] += 1
-    return {"body": body, "sections": sections, "defined": defined, "long_forms": long_forms}
+            spellings[(acronym, sense, token)] += 1
+    return {"sections": sections, "defined": defined, "long_forms": long_forms, "spellings": spellings}
 
 
 def fuzzy_bound(text):
@@ -380,3 +472,15 @@ def lexicon(mined):
             surfaces.setdefault(canonical[(acronym, sense)], Counter())[surface] += count
     return {key: min(surfaces[key], key=lambda s: (-surfaces[key][s], s))
             for key in sorted(k for k, n in defining.items() if n >= MIN_LEXICON_RFCS)}
+
+
+def spellings(mined):
+    """``{(acronym, canonical sense key): the acronym as most often written}`` over the mined RFCs (ties: the
+    alphabetically first), so that a label reads "Quality of Service (QoS)" as the RFCs write it."""
+    canonical = senses(mined)
+    counts = {}
+    for facts in mined.values():
+        for (acronym, sense, token), count in facts["spellings"].items():
+            counts.setdefault(canonical[(acronym, sense)], Counter())[token] += count
+    return {key: min(found, key=lambda t: (-found[t], t)) for key, found in counts.items()}
+

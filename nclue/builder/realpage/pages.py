@@ -15,6 +15,7 @@ import unicodedata
 
 FOOTER = re.compile(r"\[Page (\d+)\]\s*$", re.IGNORECASE)
 HEADER = re.compile(r"^RFC \d+\s")
+PRINTED_PAGE_LINES = 66     # a printed RFC page's lines at most (58 of text, a header, a footer and margins)
 
 
 def raw_pages(text):
@@ -56,3 +57,15 @@ def page_sha256(page):
     'e3b0c44298fc1c14'
     """
     return hashlib.sha256(page.encode("utf-8")).hexdigest()
+
+
+def paginated(pages):
+    r"""Whether an RFC's text has pages: more than one, or one no longer than a printed page
+    (:data:`PRINTED_PAGE_LINES` lines).  The RFCs published from 8650 on (and a few early ones) are one unbroken
+    text; they are not sampled (docs/realpage.md#which-rfcs).
+
+    >>> paginated(["a\n" * 60]), paginated(["a\n" * 600]), paginated(["a\n" * 600, "b"])
+    (True, False, True)
+    """
+    return len(pages) > 1 or (bool(pages) and len(pages[0].split("\n")) <= PRINTED_PAGE_LINES)
+

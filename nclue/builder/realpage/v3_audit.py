@@ -1,8 +1,8 @@
 """RealPage's automatic expanded-page audit (docs/realpage.md#the-audit; paper section 3.2, supplement 10.2-10.4).
 
 For every subset RFC of every query and every condition of the query the RFC lacks, the audit reads all of
-the RFC's body pages (the expanded pages: not only the pages the construction matched) for evidence that
-the RFC has the condition after all.  The policy is the paper's evidence-asymmetric one, fixed before any
+the RFC as :class:`.fact_miner.Reading` reads it (the expanded pages: not only the pages the construction
+matched) for evidence that the RFC has the condition after all.  The policy is the paper's evidence-asymmetric one, fixed before any
 audit output was seen: evidence that two sources agree on promotes the pair (a repair), evidence of one
 source or of an approximate form leaves the label in doubt and drops the query, and finding nothing keeps
 the label (failing to find a form cannot establish absence, but it is the construction's label).
@@ -12,8 +12,8 @@ with each kind's decision):
 
 * a section condition (``sec:<slug>``): a numbered heading at the left margin of a body page whose title has
   the condition's slug.
-  - ``heading_in_contents`` (repair): the RFC's own contents list the same number and title on another page
-    (the miner's rule asks for the same page; a contents entry that names the next page is common).
+  - ``heading_in_contents`` (repair): the RFC's own contents list the same number and title (the miner's own
+    rule, re-read on the audit's folded titles: a heading the construction missed).
   - ``heading_only`` (drop): the contents do not list it, or the RFC has none: one source.
   - ``heading_fuzzy`` (drop): a heading whose slug is within :func:`fuzzy_bound` edits of the condition's.
 * a defined-acronym condition (``def:ACR``): on a body page, after NFKC, case folding, hyphens read as
@@ -21,6 +21,8 @@ with each kind's decision):
   - ``definition_variant`` (repair): the lexicon's long form followed by "(ACR)" (lower-case words, "of",
     "for", a line break: the forms the miner's capitalised pattern cannot see);
   - ``definition_reverse`` (repair): "ACR (long form)";
+  - ``definition_lowercase`` (drop): either form with the acronym written with fewer than two capitals
+    ("common name (cn)"): an abbreviation, not an acronym as the labels read one;
   - ``definition_fuzzy`` (drop): "(ACR)" after words within :func:`fuzzy_bound` edits of the long form.
 
 Each finding also records the search routes that reach its page, as the paper's pool records its routes
@@ -42,15 +44,17 @@ from .. import construct
 from . import fact_miner
 
 BM25_PAGES = 3              # the bm25 route: the RFC's three best body pages for the label
+WRITTEN = (re.compile(r"\(\s*([A-Za-z0-9]+)\s*\)"), re.compile(r"(?<![A-Za-z0-9])([A-Za-z0-9]+)\s+\("))  # (ACR), ACR (
 
 
 def fold(text):
-    """Case folded, hyphens read as spaces, whitespace collapsed.
+    """Case folded, a hyphen between two letters or digits read as a space, whitespace collapsed.  A dash that
+    joins no words ("Protocol ------- (ICMP)", a list's leader) stays, and separates what it stands between.
 
-    >>> fold("Domain-Name\\n   SYSTEM")
-    'domain name system'
+    >>> fold("Domain-Name\\n   SYSTEM"), fold("Message Protocol ----- (ICMP)")
+    ('domain name system', 'message protocol ----- (icmp)')
     """
-    return " ".join(text.lower().replace("-", " ").split())
+    return " ".join(re.sub(r"(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])", " ", text).lower().split())
 
 
 fuzzy_bound, within = fact_miner.fuzzy_bound, fact_miner.within
@@ -58,36 +62,36 @@ fuzzy_bound, within = fact_miner.fuzzy_bound, fact_miner.within
 
 class RfcPages:
     """One sampled RFC as the audit reads it: its body pages (where headings are read) and its document pages
-    (the title page and the body pages, where definitions are read: :func:`.fact_miner.definition_pages`), their running
+    (the title page and the body pages, where definitions are read: :class:`.fact_miner.Reading`), their running
     prose and their column lines (each folded), its numbered headings with the heading each line falls under, and
     its contents."""
 
     def __init__(self, pages):
-        self.pages = pages
-        self.entries, toc_pages = fact_miner.contents(pages)
-        self.body = fact_miner.body_pages(pages, toc_pages)
-        body = set(self.body)
-        self.headings = [(number, surface, i) for number, surface, i in fact_miner.headings(pages, toc_pages)
-                         if i in body]
-        self.document = fact_miner.definition_pages(pages, toc_pages, self.body)
-        self.prose = {}
-        self.tables = {}
+        reading = fact_miner.Reading(pages)
+        self.pages = reading.text
+        self.entries = reading.entries
+        self.body = reading.body
+        self.headings = reading.headings()
+        self.document = reading.document
+        self.prose, self.written, self.tables = {}, {}, {}
         for i in self.document:
-            prose = fact_miner.prose(pages[i])
+            prose = fact_miner.prose(self.pages[i])
             self.prose[i] = fold(prose)
+            self.written[i] = {fact_miner.acronym_of(token) for pattern in WRITTEN
+                               for token in pattern.findall(prose)} - {None}
             kept = set(prose.split("\n"))
-            self.tables[i] = fold("\n".join(line for line in pages[i].split("\n") if line not in kept))
-        self.folded = {i: fold(pages[i]) for i in self.document}
+            self.tables[i] = fold("\n".join(line for line in self.pages[i].split("\n") if line not in kept))
+        self.folded = {i: fold(self.pages[i]) for i in self.document}
         self._index = None
 
     def listed(self, number, surface):
-        """Whether the contents list ``number`` with ``surface``'s title (first 20 characters), on any page."""
+        """Whether the contents list ``number`` with ``surface``'s title (first 20 characters)."""
         entry = self.entries.get(number)
-        if not entry:
+        if entry is None:
             return False
         key = fact_miner.title_key(surface)
         prefix = fact_miner.TITLE_PREFIX
-        return entry[0].startswith(key[:prefix]) or key.startswith(entry[0][:prefix])
+        return entry.startswith(key[:prefix]) or key.startswith(entry[:prefix])
 
     def best_pages(self, text):
         """The RFC's :data:`BM25_PAGES` best body pages (0-based) for ``text`` by BM25 over its body pages."""
@@ -180,7 +184,7 @@ def _definition_findings(rfc, acronym, long_form):
     for i in rfc.document:
         found = _defines(rfc.prose[i], acr, words, sense)
         if found:
-            out.append(("definition_" + found, i))
+            out.append(("definition_" + found if acronym in rfc.written[i] else "definition_lowercase", i))
         elif _defines(rfc.tables[i], acr, words, sense):
             out.append(("definition_in_table", i))
         else:
@@ -191,7 +195,7 @@ def _definition_findings(rfc, acronym, long_form):
                     break
     glossary = fact_miner.glossary_lines(rfc.pages, rfc.document)
     for i in rfc.document:
-        for k, line in enumerate(rfc.pages[i].split("\n")):
+        for k, line in enumerate(fact_miner.prose(rfc.pages[i]).split("\n")):
             match = fact_miner.GLOSSARY_MARKED.match(line) or (
                 k in glossary.get(i, ()) and fact_miner.GLOSSARY_LISTED.match(line))
             if match and fact_miner.acronym_of(match.group(1)) == acronym:
@@ -260,11 +264,14 @@ def _search(queries, by_query, has, by_cid, pages_of, slug_of):
     return records, repaired, dropped, searched
 
 
-def _final_copy(queries, by_query, has, repaired, dropped):
-    """``(final rows, {removed qid: "drop" | "gate"})``: the construction rows with the repairs' grades raised,
-    without the dropped queries and those whose repaired golds fail a page gate."""
+def _final_copy(queries, by_query, has, repaired, dropped, cap):
+    """``(final rows, {removed qid: "drop" | "gate" | "cap"})``: the construction rows with the repairs' grades
+    raised, without the dropped queries, those whose repaired golds fail a page gate, and those in which a repair
+    would make an RFC gold in more than ``cap`` final queries (the construction's cap, kept by the final copy:
+    the queries are taken in qid order, each RFC's count starting from its construction golds in the queries
+    kept so far and to come)."""
     removed = {qid: "drop" for qid in dropped}
-    final = []
+    raised, rows_of = {}, {}
     for query in queries:
         qid, n = query["qid"], query["n"]
         if qid in removed:
@@ -274,32 +281,47 @@ def _final_copy(queries, by_query, has, repaired, dropped):
             gained = repaired.get((qid, row["docid"]), {})
             rows.append(dict(row, grade=row["grade"] + len(gained)))
             if gained and row["grade"] + len(gained) == n:
+                raised.setdefault(qid, []).append(row["docid"])
                 page_sets = [has.get((row["docid"], c["cid"])) or [gained[c["cid"]]] for c in query["conditions"]]
                 if not construct.passes_gates(page_sets):
                     removed[qid] = "gate"
         if qid not in removed:
-            final += rows
+            rows_of[qid] = rows
+    n_of = {query["qid"]: query["n"] for query in queries}
+    golds = Counter(row["docid"] for qid in rows_of for row in by_query[qid] if row["grade"] == n_of[qid])
+    for qid in sorted(raised):
+        if qid not in rows_of:
+            continue
+        if any(golds[docid] + 1 > cap for docid in raised[qid]):
+            removed[qid] = "cap"
+            golds.subtract(row["docid"] for row in by_query[qid] if row["grade"] == n_of[qid])
+            del rows_of[qid]
+        else:
+            golds.update(raised[qid])
+    final = [row for query in queries if query["qid"] in rows_of for row in rows_of[query["qid"]]]
     return final, removed
 
 
-def audit(queries, qrels, inventory, catalog, pages_of, slug_of):
+def audit(queries, qrels, inventory, catalog, pages_of, slug_of, cap):
     """``(records, final rows, removed qids, info)``: the audit's records (one per finding), the final copy's
     rows, the removed queries in qid order, and the counts build.json records.
 
     ``qrels``: the construction rows; ``inventory``: its rows; ``pages_of``: ``{docid: [page text]}``;
-    ``slug_of``: a title key's condition id (:func:`.v3_writer.section_cid`)."""
+    ``slug_of``: a title key's condition id (:func:`.v3_writer.section_cid`); ``cap``: the most queries an RFC
+    may be gold in (the construction's ``max_gold_queries``)."""
     by_query = {}
     for row in qrels:
         by_query.setdefault(row["qid"], []).append(row)
     has = {(row["docid"], row["cid"]): row["pages"] for row in inventory}
     records, repaired, dropped, searched = _search(queries, by_query, has, {c["cid"]: c for c in catalog},
                                                    pages_of, slug_of)
-    final, removed = _final_copy(queries, by_query, has, repaired, dropped)
+    final, removed = _final_copy(queries, by_query, has, repaired, dropped, cap)
     kinds = Counter(r["evidence"] for r in records)
     info = {"pairs_searched": searched, "findings": len(records),
             "findings_by_evidence": {k: kinds.get(k, 0) for k in EVIDENCE},
             "repairs": sum(1 for r in records if r["decision"] == "repair"),
             "queries_removed_by_drop": sum(1 for v in removed.values() if v == "drop"),
             "queries_removed_by_gate": sum(1 for v in removed.values() if v == "gate"),
+            "queries_removed_by_cap": sum(1 for v in removed.values() if v == "cap"),
             "pairs_with_grades_raised": sum(1 for qid, _ in repaired if qid not in removed)}
     return records, final, sorted(removed), info

@@ -44,13 +44,16 @@ def _year(meta):
 
 
 def read_corpus(folder, seed, log=print):
-    """``(texts, counts)``: the packages' RFCs (:func:`.packages.read_texts`) and ``{number: pages}``."""
+    """``(texts, counts)``: the packages' RFCs (:func:`.packages.read_texts`) and ``{number: pages}`` of those
+    whose text has pages (:func:`.pages.paginated`), the RFCs the sample is drawn from."""
     texts = packages.read_texts(folder)
     counts = {}
     for number in sorted(texts):
         package, data, _ = texts[number]
-        counts[number] = len(page_text.split_pages(packages.rfc_text(data, "%s: rfc%d.txt.gz" % (package, number))))
-    log("realpage: %d RFC texts in %d packages" % (len(texts), len(packages.PACKAGES)))
+        pages = page_text.split_pages(packages.rfc_text(data, "%s: rfc%d.txt.gz" % (package, number)))
+        if page_text.paginated(pages):
+            counts[number] = len(pages)
+    log("realpage: %d RFC texts in %d packages, %d with pages" % (len(texts), len(packages.PACKAGES), len(counts)))
     return texts, counts
 
 
@@ -109,8 +112,10 @@ def conditions_and_inventory(facts, lexicon):
     """The catalog (sorted by cid) and the inventory rows (by docid, then cid), pages 1-based.  A section
     condition is a confirmed heading's title; a defined-acronym condition is one sense of the lexicon
     (:func:`.fact_miner.lexicon`), held by the RFCs that define that sense in one of its spellings
-    (:func:`.fact_miner.senses`)."""
+    (:func:`.fact_miner.senses`); its label is the long form and the acronym as the RFCs most often write them
+    (:func:`.fact_miner.spellings`: "Quality of Service (QoS)"), its ``mined`` word the acronym in capitals."""
     canonical = fact_miner.senses(facts)
+    written = fact_miner.spellings(facts)
     surfaces, pages_of, senses = {}, {}, {}
     for docid in sorted(facts):
         mined = facts[docid]
@@ -135,7 +140,7 @@ def conditions_and_inventory(facts, lexicon):
             acronym, sense = senses[cid]
             long_form = plain_label(lexicon[(acronym, sense)])
             catalog.append({"aliases": [long_form], "cid": cid, "kind": "entity",
-                            "label": "%s (%s)" % (long_form, acronym), "mined": acronym,
+                            "label": "%s (%s)" % (long_form, written[(acronym, sense)]), "mined": acronym,
                             "synthetic": False})
     inventory = [{"cid": cid, "docid": docid, "pages": sorted(p)} for (docid, cid), p in sorted(pages_of.items())]
     return catalog, inventory
@@ -144,6 +149,7 @@ def conditions_and_inventory(facts, lexicon):
 class Sample(NamedTuple):
     """The sampled RFCs mined: what the queries are drawn from."""
     n_texts: int        # RFC texts in the packages
+    n_paginated: int    # those whose text has pages (the sample's population)
     docs: list          # corpus rows
     pages_of: dict      # {docid: [page text]}
     lexicon: dict       # {(acronym, sense): long form}
@@ -157,13 +163,14 @@ def mined_sample(folder, seed=settings.SEED, strata=settings.STRATA, log=print):
     texts, counts = read_corpus(folder, seed, log)
     numbers = sample.draw(counts, seed, strata)
     docs, facts, pages_of = mine_sample(texts, numbers)
-    n_texts = len(texts)
+    n_texts, n_paginated = len(texts), len(counts)
     del texts                       # the packages' compressed texts are not needed past the sample
     lexicon = fact_miner.lexicon(facts)
     catalog, inventory = conditions_and_inventory(facts, lexicon)
     log("realpage: sample of %d RFCs, %d pages; %d conditions, %d inventory rows" % (
         len(docs), sum(d["pages"] for d in docs), len(catalog), len(inventory)))
-    return Sample(n_texts, docs, pages_of, lexicon, catalog, inventory, construct.Index(docs, catalog, inventory))
+    return Sample(n_texts, n_paginated, docs, pages_of, lexicon, catalog, inventory,
+                  construct.Index(docs, catalog, inventory))
 
 
 def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA, rankings=True):
@@ -171,7 +178,7 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
     the construction and the sample's bins, :mod:`.settings`'s unless a test gives smaller ones; ``rankings``:
     False leaves the systems unrun, for the tests that check the construction alone)."""
     mined = mined_sample(folder, seed, strata, log)
-    n_texts, docs, pages_of, lexicon, catalog, inventory, index = mined
+    n_texts, n_paginated, docs, pages_of, lexicon, catalog, inventory, index = mined
     chosen, draws = query_draws.select(index, seed, cfg)
     queries, qrels = [], []
     for i, conj in enumerate(chosen):
@@ -180,7 +187,8 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         queries.append(query)
         qrels += rows
     log("realpage: %d queries, %d construction qrel rows (%s)" % (len(queries), len(qrels), draws))
-    records, final, removed, audit_info = v3_audit.audit(queries, qrels, inventory, catalog, pages_of, section_cid)
+    records, final, removed, audit_info = v3_audit.audit(queries, qrels, inventory, catalog, pages_of, section_cid,
+                                                         cfg.max_gold_queries)
     changed = audit_info["pairs_with_grades_raised"]
     genealogy = genealogy_record(layout.REALPAGE.copies, queries, ((qrels, [], 0), (final, removed, changed)),
                                  GENEALOGY_NOTE, synthetic=False)
@@ -194,6 +202,7 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "instrument": "RealPage: IETF RFCs from Debian's doc-rfc %s packages (real documents, not the paper's)"
                       % packages.VERSION,
         "synthetic": False,
+        "edition": settings.EDITION,
         "nature": "real documents that are not the paper's; lexical-presence labels confirmed by two sources, "
                   "not support judged by people (docs/realpage.md#what-the-labels-mean)",
         "command": "python -m nclue build --target realpage --packages DIR --seed %d" % seed,
@@ -203,7 +212,7 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
                      for name, digest in sorted(packages.PACKAGES.items())},
         "construction": dict(vars(cfg), **draws),
         "audit": audit_info,
-        "counts": {"rfc_texts": n_texts, "sampled_rfcs": len(docs), "pages": sum(d["pages"] for d in docs),
+        "counts": {"rfc_texts": n_texts, "paginated_rfc_texts": n_paginated, "sampled_rfcs": len(docs), "pages": sum(d["pages"] for d in docs),
                    "conditions": len(catalog), "inventory_rows": len(inventory),
                    "inventory_rows_by_fact": dict(sorted(kinds.items())), "lexicon_senses": len(lexicon),
                    "queries": len(queries), "qrel_rows": len(qrels)},
