@@ -253,6 +253,10 @@ def _set(field, value, index=0):
     return change
 
 
+def _first_of(rows, evidence):
+    return next(i for i, r in enumerate(rows) if r["evidence"] == evidence)
+
+
 def _decision_mismatch(rows):
     i = next(i for i, r in enumerate(rows) if r["decision"] == "repair")           # a repair said to be a drop
     rows[i]["decision"] = "drop"

@@ -55,106 +55,178 @@ def test_every_released_page_hash_is_the_packages_page(released_pages):
 
 
 # --- section facts, re-derived apart from nclue/builder/realpage/fact_miner.py ------------------------------------
+# docs/realpage.md#what-the-labels-mean, by string operations (the miner uses regular expressions)
 
-def _number_and_rest(text):
-    """``(number, rest)`` when ``text`` starts with a dotted section number ("3", "3.1", "3.1.") and a space."""
-    i = 0
-    while i < len(text) and (text[i].isdigit() or (text[i] == "." and i > 0 and text[i - 1].isdigit())):
-        i += 1
-    number = text[:i].rstrip(".")
-    if not number or not number[0].isdigit() or i >= len(text) or not text[i].isspace():
+def _dotted_digits(text, i):
+    """The end of a run "3", "3.1", "3.1.4" of ASCII digits and single dots starting at ``i`` (no trailing dot)."""
+    j = i
+    while j < len(text) and text[j].isascii() and text[j].isdigit():
+        j += 1
+    if j == i:
+        return i
+    while j + 1 < len(text) and text[j] == "." and text[j + 1].isascii() and text[j + 1].isdigit():
+        j += 1
+        while j < len(text) and text[j].isascii() and text[j].isdigit():
+            j += 1
+    return j
+
+
+def _number_and_rest(text, any_case=False):
+    """``(number, rest)`` when ``text`` starts with a section number -- digits ("3", "3.1"), a capital letter with
+    its dot ("A.", "B.2") or "Appendix" and a letter ("Appendix C") -- then an optional "." or ":", then white
+    space; ``number`` without "Appendix".  ``any_case``: letters in any case (the references' headings)."""
+    upper = (lambda ch: ch.isascii() and ch.isalpha()) if any_case else (lambda ch: "A" <= ch <= "Z")
+    start = 0
+    head = text[:8].lower() if any_case else text[:8]
+    if head == ("appendix" if any_case else "Appendix") and text[8:9].isspace():
+        start = 8
+        while start < len(text) and text[start].isspace():
+            start += 1
+        if start >= len(text) or not upper(text[start]):
+            return None
+        end = start + 1
+        if text[end:end + 1] == "." and _dotted_digits(text, end + 1) > end + 1:
+            end = _dotted_digits(text, end + 1)
+    elif text[:1].isascii() and text[:1].isdigit():
+        end = _dotted_digits(text, 0)
+    elif text[:1] and upper(text[0]):
+        if text[1:2] == "." and _dotted_digits(text, 2) > 2:
+            end = _dotted_digits(text, 2)
+        elif text[1:2] in (".", ":"):
+            end = 1
+        else:
+            return None
+    else:
         return None
-    if any(not part.isdigit() or not part.isascii() for part in number.split(".")):
+    number = text[start:end]
+    if text[end:end + 1] in (".", ":"):
+        end += 1
+    if end >= len(text) or not text[end].isspace():
         return None
-    return number, text[i:].strip()
+    return number, text[end:].strip()
 
 
 def _contents_entry(line):
-    """``(number, title key, page)`` of a contents line: a number, a title, two or more dots or spaces, a page."""
+    """``(number, title key)`` of a numbered contents line: a number, a title, two or more dots or spaces, a page."""
     found = _number_and_rest(line.strip())
     if found is None:
         return None
     number, rest = found
+    if not _ends_in_page(rest):
+        return None
     digits = len(rest) - len(rest.rstrip("0123456789"))
-    if digits == 0 or not rest[-digits:].isascii():
-        return None
-    title, page = rest[:-digits], int(rest[-digits:])
-    stripped = title.rstrip(" .")
-    if len(title) - len(stripped) < 2 or not stripped:
-        return None
-    return number, _key(stripped), page
+    title = rest[:-digits].rstrip(" .")
+    return (number, _key(title)) if title else None
+
+
+def _ends_in_page(text):
+    """Whether a line ends in a page number after two or more dots or spaces, with text before them."""
+    text = text.rstrip()
+    digits = len(text) - len(text.rstrip("0123456789"))
+    before = text[:len(text) - digits]
+    return digits > 0 and len(before) - len(before.rstrip(" .")) >= 2 and before.rstrip(" .") != ""
 
 
 def _singular(word):
     """docs/realpage.md#what-the-labels-mean's plural folding, by string operations: "-ies" to "-y" (a word of
-    five letters or more), a final "s" dropped (not "-ss"; a word of four letters or more)."""
+    five letters or more), a final "s" dropped (a word of four letters or more, not ending "ss", "us" or "is")."""
     if len(word) >= 5 and word[-3:] == "ies":
         return word[:-3] + "y"
-    if len(word) >= 4 and word[-1] == "s" and word[-2] != "s":
+    if len(word) >= 4 and word[-1] == "s" and word[-2:] not in ("ss", "us", "is"):
         return word[:-1]
     return word
 
 
 def _key(title):
-    words = " ".join(title.lower().replace("\u2019", "'").split())
-    while words[-1:] in (".", ":"):
-        words = words[:-1]
-    return " ".join(_singular(w) for w in words.split())
+    """A title folded: lower case, a possessive "'s" dropped, runs of other characters than a-z and 0-9 one
+    space, each word singular."""
+    text = title.lower()
+    for quote in ("'", "\u2019"):
+        parts = text.split(quote + "s")
+        text = parts[0] + "".join(("" if not rest[:1].isalnum() and rest[:1] != "_" else quote + "s") + rest
+                                  for rest in parts[1:])
+    words, word = [], []
+    for ch in text + " ":
+        if ("a" <= ch <= "z") or ("0" <= ch <= "9"):
+            word.append(ch)
+        elif word:
+            words.append("".join(word))
+            word = []
+    return " ".join(_singular(w) for w in words)
 
 
 def _slug(key):
     import hashlib
-    out, dash = [], False
-    for ch in key:
-        if ("a" <= ch <= "z") or ("0" <= ch <= "9"):
-            out.append(ch)
-            dash = False
-        elif not dash:
-            out.append("-")
-            dash = True
-    slug = "".join(out).strip("-") or "untitled"
+    slug = key.replace(" ", "-") or "untitled"
     if len(slug) > 52:
         slug = slug[:43].rstrip("-") + "-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
     return "sec:" + slug
 
 
-def _ends_body(line):
-    if line[:1] == " ":
+REFERENCE_TITLES = {"references", "bibliography", "author's address"} | {
+    "%s%s %s" % (who, mark, where) for who in ("author", "authors", "editor", "editors") for mark in ("", "'")
+    for where in ("address", "addresses")}
+
+
+def _starts_references(line):
+    """A left-margin line whose title (a number before it allowed) is one of the references' headings."""
+    if line[:1] in (" ", ""):
         return False
-    words = line.strip().lower()
-    found = _number_and_rest(words + " ")
-    if found is not None:
+    words = line.strip()
+    found = _number_and_rest(words + " ", any_case=True)
+    if found is not None and found[1]:
         words = found[1]
+    words = words.lower()
     for lead in ("normative ", "informative "):
         if words.startswith(lead):
             words = words[len(lead):]
-    return words in ("references", "authors' addresses", "author's address", "authors addresses",
-                     "author addresses", "authors' address", "authors address", "author address", "author's addresses")
+    return words.rstrip() in REFERENCE_TITLES
+
+
+def _read_lines(page_list):
+    """``(contents, {page: [line or None]})``: the contents' ``{number: title key}``, and each page's lines with
+    the contents and everything from the references on set to None."""
+    lines = [p.split("\n") for p in page_list]
+    contents = {}
+    start = next((i for i, page in enumerate(lines[:8])
+                  if any(line.strip().lower() in ("table of contents", "contents") for line in page)), None)
+    if start is not None:
+        for i in range(start, min(len(lines), start + 6)):
+            first = 0
+            if i == start:
+                first = next(k for k, line in enumerate(lines[i]) if line.strip().lower() in ("table of contents",
+                                                                                              "contents"))
+            numbered = [k for k in range(first, len(lines[i])) if _contents_entry(lines[i][k])]
+            if not numbered and i > start:
+                break
+            for k in numbered:
+                number, key = _contents_entry(lines[i][k])
+                contents.setdefault(number, key)
+            last = numbered[-1] if numbered else first
+            for k in range(last + 1, len(lines[i])):
+                if _ends_in_page(lines[i][k]):
+                    last = k
+                elif lines[i][k].strip():
+                    break
+            for k in range(first, last + 1):
+                lines[i][k] = None
+    for i, page in enumerate(lines):
+        for k, line in enumerate(page):
+            if line is not None and _starts_references(line):
+                for j in range(i, len(lines)):
+                    for m in range(k if j == i else 0, len(lines[j])):
+                        lines[j][m] = None
+                return contents, lines
+    return contents, lines
 
 
 def _section_facts(page_list):
     """``{cid: {page}}`` by the rule docs/realpage.md states, written without the miner's expressions."""
-    start = next((i for i, p in enumerate(page_list[:8])
-                  if any(line.strip().lower() == "table of contents" for line in p.split("\n"))), None)
-    if start is None:
-        return {}
-    contents, toc_pages = {}, set()
-    for i in range(start, min(len(page_list), start + 6)):
-        entries = [e for e in map(_contents_entry, page_list[i].split("\n")) if e]
-        if not entries and i > start:
-            break
-        if entries:
-            toc_pages.add(i)
-        for number, key, page in entries:
-            contents.setdefault(number, (key, page))
-    end = next((i for i in range(1, len(page_list)) if i not in toc_pages and
-                any(_ends_body(line) for line in page_list[i].split("\n"))), len(page_list))
+    contents, lines = _read_lines(page_list)
     out = {}
-    for i in range(1, end):
-        if i in toc_pages:
-            continue
-        for line in page_list[i].split("\n"):
-            if not line[:1].isdigit() or _contents_entry(line):
+    for i in range(1, len(lines)):
+        for line in lines[i]:
+            if line is None or _contents_entry(line):
                 continue
             found = _number_and_rest(line)
             if found is None:
@@ -164,9 +236,7 @@ def _section_facts(page_list):
                 continue
             key = _key(title)
             entry = contents.get(number)
-            if entry is None or entry[1] != i + 1 or _ends_body(title):
-                continue
-            if entry[0].startswith(key[:20]) or key.startswith(entry[0][:20]):
+            if entry is not None and (entry.startswith(key[:20]) or key.startswith(entry[:20])):
                 out.setdefault(_slug(key), set()).add(i + 1)
     return out
 
@@ -189,17 +259,24 @@ def _initials(words):
 
 def _spelled_around(text, acronym):
     """Whether ``text`` (one line or a page, white space collapsed) holds the acronym, written as the docs allow
-    (any case, a plural "s"), next to words whose initials spell it: "words (ACR)", "ACR (words)", or at the
-    start "ACR: words", "ACR = words", "ACR - words", "ACR   words"."""
+    (any case, a plural "s" or "es"), next to words whose initials spell it: "words (ACR)", "ACR (words)", or
+    at the start "ACR: words", "ACR = words", "ACR - words", "ACR   words" (an article before the words allowed)."""
     plain = "".join(ch if ch.isalnum() else " " for ch in text)
     tokens = plain.split()
     for k, token in enumerate(tokens):
-        written = token[:-1] if token[-1:] == "s" and token[:-1].upper() == acronym else token
+        written = token
+        for plural in ("es", "s"):
+            if token.endswith(plural) and token[:-len(plural)].upper() == acronym:
+                written = token[:-len(plural)]
+                break
         if written.upper() != acronym or sum(ch.isupper() for ch in written) < 2:
             continue
         if _initials(tokens[max(0, k - len(acronym)):k]) == acronym:
             return True
-        if _initials(tokens[k + 1:k + 1 + len(acronym)]) == acronym:
+        after = tokens[k + 1:]
+        if after[:1] and after[0].lower() in ("the", "a", "an"):          # "ACR (the Long Form)", "ACR: A Long Form"
+            after = after[1:]
+        if _initials(after[:len(acronym)]) == acronym:
             return True
     return False
 
