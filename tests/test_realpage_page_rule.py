@@ -95,9 +95,9 @@ def rfc_texts(deb_path, wanted):
             match = RFC_MEMBER.fullmatch(base)
             if not match:
                 continue
-            docid = "rfc%04d" % int(match.group(1))
+            docid = f"rfc{int(match.group(1)):04d}"
             if docid in wanted:
-                assert docid not in out, "%s is in %s twice" % (docid, deb_path)
+                assert docid not in out, f"{docid} is in {deb_path} twice"
                 out[docid] = member_text(base, archive.extractfile(member).read())
     return out
 
@@ -108,7 +108,7 @@ def package_folder():
 
 
 def deb_file(package):
-    return "%s_%s_all.deb" % (package, VERSION)
+    return f"{package}_{VERSION}_all.deb"
 
 
 # --- quick tests: every step by hand --------------------------------------------------------------------------
@@ -144,8 +144,8 @@ CASES = {
         ("x\f[Page 2]\n", ["x", "\n"]),                            # the only line of a page
     ],
     "header": [
-        ("RFC 791   Internet Protocol   September 1981\nbody one\n[Page 1]\f"
-         "\n   RFC 791   Internet Protocol\nbody two\n[Page 2]\n",
+        (("RFC 791   Internet Protocol   September 1981\nbody one\n[Page 1]\f"
+          "\n   RFC 791   Internet Protocol\nbody two\n[Page 2]\n"),
          ["RFC 791   Internet Protocol   September 1981\nbody one\n", "\n\nbody two\n\n"]),
         ("RFC 791 x\nb", ["RFC 791 x\nb"]),                          # the first page keeps its header
         ("a\fRFC 791\nb", ["a", "RFC 791\nb"]),                      # no white space after the digits
@@ -226,7 +226,8 @@ def test_the_builder_agrees_on_the_hand_made_texts():
 
 @pytest.mark.slow
 def test_every_page_hash_of_the_release_is_reproduced_from_the_packages():
-    rows = [json.loads(line) for line in open(CORPUS, encoding="utf-8") if line.strip()]
+    with open(CORPUS, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
     by_package = {}
     for row in rows:
         by_package.setdefault(row["package"], set()).add(row["docid"])
@@ -234,12 +235,12 @@ def test_every_page_hash_of_the_release_is_reproduced_from_the_packages():
     needed = sorted(set(PACKAGE_NAMES) | set(by_package))
     absent = [deb_file(name) for name in needed if not os.path.isfile(os.path.join(folder, deb_file(name)))]
     if absent:
-        pytest.skip("the pinned doc-rfc packages are not in %s (set NCLUE_REALPAGE_PACKAGES): missing %s"
-                    % (folder, ", ".join(absent)))
+        pytest.skip(f"the pinned doc-rfc packages are not in {folder} (set NCLUE_REALPAGE_PACKAGES): "
+                    f"missing {', '.join(absent)}")
     texts = {}
     for package, docids in sorted(by_package.items()):
         found = rfc_texts(os.path.join(folder, deb_file(package)), docids)
-        assert set(found) == docids, "%s lacks %s" % (package, sorted(docids - set(found))[:10])
+        assert set(found) == docids, f"{package} lacks {sorted(docids - set(found))[:10]}"
         texts.update(found)
     checked = matched = 0
     wrong = []
@@ -247,14 +248,14 @@ def test_every_page_hash_of_the_release_is_reproduced_from_the_packages():
         pages = pages_of(texts[row["docid"]])
         assert row["pages"] == len(row["page_sha256"])
         if len(pages) != len(row["page_sha256"]):
-            wrong.append("%s: %d pages, the release says %d" % (row["docid"], len(pages), len(row["page_sha256"])))
+            wrong.append(f"{row['docid']}: {len(pages)} pages, the release says {len(row['page_sha256'])}")
             continue
         for number, (page, expected) in enumerate(zip(pages, row["page_sha256"]), 1):
             checked += 1
             if page_hash(page) == expected:
                 matched += 1
             else:
-                wrong.append("%s page %d" % (row["docid"], number))
+                wrong.append(f"{row['docid']} page {number}")
     total = sum(len(row["page_sha256"]) for row in rows)
-    assert not wrong, "%d wrong, first: %s" % (len(wrong), wrong[:10])
+    assert not wrong, f"{len(wrong)} wrong, first: {wrong[:10]}"
     assert checked == matched == total and len(rows) == 2021
