@@ -12,7 +12,7 @@ import pytest
 
 from conftest import REPO, assert_run_fails_naming, read_rows, reproduce_report, resign, write_rows
 from nclue.analyses import REGISTRY
-from nclue.analyses.replication import MARGIN_SE, VERDICTS, direction, verdict
+from nclue.analyses.replication import ALPHA, MARGIN_SE, VERDICTS, agreement, direction, unsettled, verdict
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
 
@@ -31,32 +31,35 @@ def _rows(root, rel):
 
 
 # ---- the verdict rule, by hand ------------------------------------------------------------------------
+# docs/realpage.md#the-replication: a side's direction is the sign of its Delta when its Sel.+Holm p <= .05, else 0;
+# the verdict compares the paper's side with RealPage's.  Each case flips one input of the one before it.
 
-@pytest.mark.parametrize("paper,low,high,expected", [
-    ("+", 1.0, 5.0, "holds"), ("-", -5.0, -1.0, "holds"), ("0", -1.0, 1.0, "holds_null"),
-    ("+", -1.0, 5.0, "not_detected"), ("-", -5.0, 1.0, "not_detected"),
-    ("+", -5.0, -1.0, "reversed"), ("-", 1.0, 5.0, "reversed"),
-    ("0", 1.0, 5.0, "new_direction"), ("0", -5.0, -1.0, "new_direction"),
+@pytest.mark.parametrize("paper_delta,paper_p,delta,p,expected", [
+    (6.8, 0.005, 5.0, 0.008, "holds"),             # both survive, same sign
+    (6.8, 0.005, -5.0, 0.008, "reversed"),         # RealPage's sign flipped
+    (6.8, 0.005, 5.0, 0.35, "not_detected"),       # RealPage's p above .05
+    (6.8, 0.50, 5.0, 0.35, "holds_null"),          # and the paper's too
+    (6.8, 0.50, 5.0, 0.008, "new_direction"),      # RealPage's alone survives
+    (-3.9, 0.168, -6.7, 0.008, "new_direction"),   # the paper's text reranking: no difference after correction
+    (-3.9, 0.04, -6.7, 0.008, "holds"),            # had it survived
+    (0.0, 0.001, 0.0, 0.001, "holds_null"),        # a zero Delta has no direction
+    (1.0, 0.05, 1.0, 0.05, "holds"),               # .05 itself survives
 ])
-def test_each_verdict_by_hand(paper, low, high, expected):
-    assert verdict(paper, low, high, 0.1, 0.1) == expected
+def test_each_verdict_by_hand(paper_delta, paper_p, delta, p, expected):
+    assert verdict(direction(paper_delta, paper_p), direction(delta, p)) == expected
     assert expected in VERDICTS
 
 
-def test_an_endpoint_within_the_margin_of_zero_is_borderline_and_just_outside_is_not():
-    se = 0.1
-    edge = MARGIN_SE * se
-    assert verdict("+", edge, 5.0, se, se) == "borderline"            # at the margin: borderline
-    assert verdict("+", edge * 1.0001, 5.0, se, se) == "holds"        # just outside it
-    assert verdict("-", -5.0, -edge, se, se) == "borderline"
-    assert verdict("0", -edge, 5.0, se, se) == "borderline"           # the far endpoint matters too
-    assert verdict("+", 1.0, 5.0, 0.0, 0.0) == "holds"                # no Monte Carlo error: the side decides
-    assert verdict("+", 0.0, 5.0, 0.0, 0.0) == "borderline"           # an endpoint at 0 is never a side
-
-
-def test_direction_at_zero():
-    assert [direction(*ends) for ends in ((0.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (1e-12, 1.0), (-1.0, -1e-12))] == \
-        ["0", "0", "0", "+", "-"]
+def test_a_p_within_the_margin_of_alpha_is_borderline_and_just_outside_is_not():
+    se = 0.002
+    edge = ALPHA + MARGIN_SE * se
+    assert unsettled(edge, se) and not unsettled(edge * 1.0001, se)
+    assert unsettled(ALPHA - MARGIN_SE * se, se) and not unsettled(ALPHA - MARGIN_SE * se * 1.0001, se)
+    assert not unsettled(ALPHA, 0.0) and not unsettled(None, se)        # no Monte Carlo error: the side decides
+    assert verdict("+", "+", borderline=True) == "borderline" and verdict("0", "0", borderline=True) == "borderline"
+    # Table 7's agreement by the same rule
+    assert [agreement(d, found) for d, found in ((6.8, "+"), (6.8, "-"), (-3.9, "-"), (-3.9, "0"))] == [
+        "same", "flip", "same", "none"]
 
 
 # ---- the shipped claims re-derived with separate code ---------------------------------------------------
@@ -188,30 +191,67 @@ def test_the_families_are_the_distinct_gold_sets(shipped):
     assert inference["v3.inference.design.families"]["value"] == len(set(golds.values()))
 
 
-def test_every_verdict_follows_from_the_papers_interval_and_the_frozen_one():
+def test_every_verdict_follows_from_the_papers_p_and_the_frozen_one():
+    """Separate code: each side's direction from its Delta and its Sel.+Holm p, the verdict from the two, and the
+    named variant from the paper's row as the crosswalk plays it."""
     numbers = {r["id"]: r["value"] for r in json.load(open(os.path.join(
         REPO, "reference_metrics", "paper", "numbers.json"), encoding="utf-8"))["numbers"]}
     rep = _claims(REPO, "v3.replication")
+    paper_family = _claims(REPO, "v3.inference.contrasts")
+    named = {"scale": "quad_l_joint", "page_aggregation": "page_bm25_top3", "lexical_composition": "bm25_dec_sdr",
+             "jina_composition": "tri_dec_hmean", "qwen_composition": "quad_s_dec_product",
+             "fusion": "rrf_bm25and_pagetop3", "text_reranking": "rerank_ql_bm25or",
+             "visual_reranking": "rerank_pageql_pagemax"}            # Table 5's rows, by hand from the crosswalk
+    sign = lambda d, p: "0" if p > 0.05 or d == 0 else "+" if d > 0 else "-"
     tally = {}
     for key in PAPER_ROWS:
-        lo, hi = numbers["T5.%s.ci_lo" % key], numbers["T5.%s.ci_hi" % key]
-        paper = "+" if lo > 0 else "-" if hi < 0 else "0"
-        low, high = rep["v3.replication.%s.delta_score_ci_low" % key], rep["v3.replication.%s.delta_score_ci_high" % key]
-        assert low["estimate"]["kind"] == "monte_carlo" and low["estimate"]["se"] > 0
-        margin_low, margin_high = MARGIN_SE * low["estimate"]["se"], MARGIN_SE * high["estimate"]["se"]
-        if abs(low["value"]) <= margin_low or abs(high["value"]) <= margin_high:
+        get = lambda statistic: rep["v3.replication.%s.%s" % (key, statistic)]
+        assert get("variant")["value"] == named[key] == paper_family[
+            "v3.inference.paper_block.%s.variant" % key]["value"]
+        p = get("p_holm")
+        assert p["value"] == paper_family["v3.inference.paper_block.%s.p_holm" % key]["value"]
+        paper = sign(numbers["T5.%s.delta" % key], numbers["T5.%s.p" % key])
+        found = sign(get("delta_score")["value"], p["value"])
+        if abs(p["value"] - 0.05) <= MARGIN_SE * p["estimate"]["se"]:
             expected = "borderline"
+        elif paper == "0":
+            expected = "holds_null" if found == "0" else "new_direction"
         else:
-            found = "+" if low["value"] > 0 else "-" if high["value"] < 0 else "0"
-            expected = {("0", "0"): "holds_null"}.get((paper, found)) or (
-                "new_direction" if paper == "0" else "not_detected" if found == "0" else
-                "holds" if found == paper else "reversed")
-        assert rep["v3.replication.%s.paper_direction" % key]["value"] == paper
-        assert rep["v3.replication.%s.verdict" % key]["value"] == expected, key
-        assert low["value"] <= rep["v3.replication.%s.delta_score" % key]["value"] <= high["value"]
+            expected = "not_detected" if found == "0" else "holds" if found == paper else "reversed"
+        assert get("paper_direction")["value"] == paper and get("direction")["value"] == found
+        assert get("verdict")["value"] == expected, key
+        assert get("delta_score_ci_low")["value"] <= get("delta_score")["value"] <= get("delta_score_ci_high")["value"]
         tally[expected] = tally.get(expected, 0) + 1
     for name in VERDICTS:
         assert rep["v3.replication.summary.%s" % name]["value"] == tally.get(name, 0)
+
+
+def test_a_changed_paper_p_or_delta_changes_the_verdict_as_the_rule_says(monkeypatch):
+    """One input flipped per verdict class: the paper's published p or Delta as the analysis reads them."""
+    from types import SimpleNamespace
+
+    from nclue.analyses import replication
+
+    original = replication.load_numbers
+
+    def verdicts(changes):
+        def patched(root):
+            numbers = dict(original(root))
+            for nid, value in changes.items():
+                numbers[nid] = [SimpleNamespace(value=value)]
+            return numbers
+        monkeypatch.setattr(replication, "load_numbers", patched)
+        values = _values(REPO, "v3.replication")
+        return lambda key: values["v3.replication.%s.verdict" % key]
+
+    shipped = verdicts({})
+    assert (shipped("fusion"), shipped("visual_reranking"), shipped("scale")) == (
+        "holds", "not_detected", "new_direction")
+    assert verdicts({"T5.fusion.delta": -8.7})("fusion") == "reversed"                  # the paper's sign flipped
+    assert verdicts({"T5.fusion.p": 0.5})("fusion") == "new_direction"                  # the paper's not surviving
+    assert verdicts({"T5.visual_reranking.p": 0.5})("visual_reranking") == "holds_null"
+    assert verdicts({"T5.scale.delta": 3.0, "T5.scale.p": 0.001})("scale") == "holds"
+    assert verdicts({"T5.scale.delta": -3.0, "T5.scale.p": 0.001})("scale") == "reversed"
 
 
 def test_the_headline_and_the_html_report_carry_the_replication(repo_run):

@@ -17,11 +17,10 @@ Seeds: the paper's selection seed 11, split by label with
 from ..core import layout
 from ..core.claim_ids import BOOTSTRAP, BOOTSTRAP_SETUP, INFERENCE_BLOCK, INFERENCE_CONTRAST, INFERENCE_MASKING, PAPER_BLOCK
 from ..core.structure import families
-from ..paperaudit import roles
-from ..paperaudit.crosswalk import load as load_crosswalk
 from ..stats import bootstrap, protocol
 from .base import Unit, Value, per_release
-from .shared.block_inference import SOURCE, block_tests, displayed, holm_family, interval_values, variant_values
+from .shared.block_inference import (SOURCE, block_tests, displayed, holm_family, interval_values, paper_blocks,
+                                     variant_values)
 from .shared.inference_context import METRICS, context, unit_scale
 from .shared.outcome_vectors import gold_sets
 from .shared.release_systems import contrasts, masked_systems, ranked, system_ids
@@ -76,26 +75,6 @@ def _holm_unit(inst):
 PAPER_FAMILY_SOURCE = ("Table 5's Sel.+Holm p as the paper computes it: each row's named variant ('Jina joint -> "
                        "harmonic dec.'), max-|T| over every tried endpoint of its block, Holm across the paper's eight "
                        "blocks (section 3.4; docs/statistics.md#the-papers-holm-family)")
-
-
-def paper_blocks(inst):
-    """``[(paper block key, instrument block, named variant or None, why)]`` in the paper's Table 5 order:
-    each block of :data:`nclue.paperaudit.roles.BLOCKS` through the crosswalk (its ``block`` row) to this
-    instrument's block, and the run the crosswalk gives the variant the paper names for the row."""
-    cw = load_crosswalk(inst.root)
-    by_id = {b["block"]: b for b in contrasts(inst)}
-    out = []
-    for key, role in roles.BLOCKS.items():
-        block = by_id.get(cw.rows.get("block", {}).get(key))
-        variant = cw.rows.get(role.variant[0], {}).get(role.variant[1])
-        if block is None:
-            out.append((key, None, None, "the crosswalk gives block %s no block of this instrument" % key))
-        elif variant not in block["variants"]:
-            out.append((key, block, None, "the crosswalk's %s / %s (%s) is not a variant of block %s" % (
-                role.variant[0], role.variant[1], variant, block["block"])))
-        else:
-            out.append((key, block, variant, ""))
-    return out
 
 
 def _paper_family_unit(inst):

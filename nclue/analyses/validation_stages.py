@@ -8,6 +8,8 @@ docs/analyses.md#auditimpact).
   "reversing those observed corrections" compares the same two copies from the other side).  The
   challenge reviews SourceShift pairs only (supplement 10.5), so v1's copy after the challenge is its
   final copy and is not a third column.
+* ``v3``: RealPage's construction copy against its final copy (the automatic expanded-page audit's drops and
+  repairs, docs/realpage.md#the-audit), as v1's.
 * ``v2``: SourceShift construction -> S0 (the stratified audit) -> S (the residual-qrel challenge),
   each copy over its own evaluation queries (``data/v2/genealogy.json``).
 
@@ -65,12 +67,14 @@ def stage_values(claim, before, after):
     return out
 
 
-def _v1_units(inst):
+def _two_copy_units(inst):
+    """Table S14's one stage of a release whose genealogy is a construction copy and a final copy (CrossPage: the
+    stratified audit; RealPage: the automatic expanded-page audit), on ``inst``, that release's instrument."""
     systems, _ = inst.systems()
     sids = sorted(systems)
     files = [inst.spec.ranking(s) for s in sids]
     scorecard = [inst.spec.form_ranking(s, layout.CLEAN) for s in form_systems(inst)]
-    construction, final = layout.CROSSPAGE.copies
+    construction, final = inst.spec.copies
 
     release = inst.spec.name
     stage_of = IMPACT.bind(release=release, copy=AUDIT_STAGE)
@@ -99,8 +103,9 @@ def _v1_units(inst):
                 out.append(Value(table(table="representative", score=gold_ndcg, statistic="max_abs_change"),
                                  max(moves) if moves else None, source=SRC))
         return out
-    inputs = [layout.CORPUS, layout.CONDITIONS, layout.QUERIES, layout.GENEALOGY, construction.path, final.path]
-    return [Unit("v1", inputs + sorted(set(files) | set(scorecard)), compute)]
+    inputs = [inst.spec.corpus, inst.spec.conditions, inst.spec.queries, inst.spec.genealogy, construction.path,
+              final.path]
+    return [Unit(release, inputs + sorted(set(files) | set(scorecard)), compute)]
 
 
 def gap_tests(inst, copy):
@@ -178,8 +183,10 @@ def _v2_units(inst):
 
 def _units(inst):
     units = []
-    if inst.exists(layout.QRELS_CONSTRUCTION) and inst.exists(layout.GENEALOGY):
-        units += _v1_units(inst)
+    for release in (layout.CROSSPAGE, layout.REALPAGE):
+        copies = release.copies
+        if inst.exists(copies[0].path) and inst.exists(release.genealogy) and inst.exists(release.systems):
+            units += _two_copy_units(inst.release(release))
     if inst.exists(layout.V2_SYSTEMS) and inst.exists(layout.V2_GENEALOGY):
         units += _v2_units(inst)
     return units

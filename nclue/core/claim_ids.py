@@ -255,7 +255,7 @@ STAGE = ("initial", "adjudication")                  # the audit's two rounds
 # the releases whose systems' raw-form rankings the paper's tables read (v1 CrossPage, v3 RealPage), and those
 # on which a table runs that does not run on RealPage yet
 RANKED = releases_with(RAW_MATRIX)
-STAND_IN_TABLES = (CROSSPAGE,)
+STAND_IN_TABLES = RANKED
 # every qrel copy's name, and the label audit between CrossPage's two (v1.genealogy.audit.*)
 COPY = tuple(sorted({copy.name for release in RELEASES.values() for copy in release.copies})) + ("audit",)
 
@@ -278,7 +278,8 @@ def v2_copies(family):
 
 
 
-SHARED_DOCUMENT_ANALYSES = {"v1": "v1.sensitivity.shared_documents", "v2": "v2.sensitivity"}   # by release
+SHARED_DOCUMENT_ANALYSES = {"v1": "v1.sensitivity.shared_documents", "v2": "v2.sensitivity",
+                            "v3": "v3.sensitivity.shared_documents"}   # by release
 MEMBERSHIP = ("gold", "judged")
 
 # -- the label audit (paper section 10.2; docs/label-audit.md)
@@ -290,10 +291,11 @@ CHALLENGE_SECTION = ClaimId("audit.challenge.{section}.{statistic}", "audit.chal
                             section=("protocol", "decisions"))
 CHALLENGE_TRANSITION = ClaimId("audit.challenge.transition.{arm}.{statistic}", "audit.challenge",
                                arm=("control", "target"))
-IMPACT = ClaimId("audit.impact.{release}.{copy}.{statistic}", "audit.impact", release=("v1", "v2"))
-IMPACT_OF = ClaimId("audit.impact.{release}.{copy}.{subject}.{statistic}", "audit.impact", release=("v1", "v2"))
+IMPACT = ClaimId("audit.impact.{release}.{copy}.{statistic}", "audit.impact", release=("v1", "v2", "v3"))
+IMPACT_OF = ClaimId("audit.impact.{release}.{copy}.{subject}.{statistic}", "audit.impact",
+                    release=("v1", "v2", "v3"))
 IMPACT_TABLE = ClaimId("audit.impact.{release}.{copy}.{table}.{score}.{statistic}", "audit.impact",
-                       release=("v1", "v2"), table=("matrix", "scorecard", "representative"))
+                       release=("v1", "v2", "v3"), table=("matrix", "scorecard", "representative"))
 INTEGRITY = ClaimId("audit.integrity.{statistic}", "audit.integrity")
 INTEGRITY_RESPONDER = ClaimId("audit.integrity.{stage}.{responder}.{statistic}", "audit.integrity", stage=STAGE,
                               responder=RESPONDER)

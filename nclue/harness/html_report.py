@@ -20,7 +20,8 @@ from html import escape
 from .. import __version__
 from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
                               CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, FORMS, INFERENCE_BLOCK, INFERENCE_CONTRAST,
-                              MATRIX, POLICY, POLICY_SECTION, POLICY_TRANSITION, SCORECARD, V2_DIRECTION, statistic_of)
+                              MATRIX, PAPER_BLOCK, POLICY, POLICY_SECTION, POLICY_TRANSITION, REPLICATION, SCORECARD,
+                              V2_DIRECTION, statistic_of)
 from ..core.layout import CROSSPAGE, QUERY_FORMS, RAW, REALPAGE
 from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
@@ -34,7 +35,7 @@ SECTIONS = (("headline", "Headline"), ("problems", "Fails and skips"), ("scoreca
             ("outcomes", "Outcome decomposition (Table 4)"), ("contrasts", "Controlled contrasts (Table 5)"),
             ("figure2", "Figure 2"), ("forms", "Query-form robustness (Table S2b)"),
             ("directions", "SourceShift directions (Table 7)"),
-            ("replication", "RealPage: Table 5 replicated, Tables 3 and S2b on real pages"),
+            ("replication", "RealPage: the paper's tables on real pages"),
             ("label-audit", "Label audit"),
             ("paper-audit", "Paper audit"), ("published", "Published results"), ("provenance", "Provenance"))
 SECTION_IDS = tuple(sid for sid, _ in SECTIONS)
@@ -86,37 +87,109 @@ def _headline_section(result, h):
                         "count line.</p>" + table("Checks by level (group)", ["group", "pass", "fail", "skip"], rows)))
 
 
-def _realpage_tables(got):
-    """RealPage's clean scorecard (Table 3) and query-form matrix (Table S2b), when the run computed them."""
-    out = ""
-    scorecard, forms = SCORECARD.on(REALPAGE.name), FORMS.on(REALPAGE.name)
-    if next(_matches(got, scorecard), None):
-        out += _scorecard_table(got, scorecard, "RealPage clean-query scorecard (Table 3 on RFC pages; final copy)")
-    if next(_matches(got, forms), None):
-        out += _forms_table(got, forms, "RealPage: n-Clue Score@10 (points) of the form systems under three "
-                                        "renderings (Table S2b)")
+def _cell(value):
+    """A table cell for a claim value of any kind: a number to 3 significant decimals, a word, or a dash."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return num(value, 0)
+    if isinstance(value, float):
+        return num(value, 3)
+    return escape("-" if value is None else str(value))
+
+
+def _claims_table(got, prefix, caption, wide=8):
+    """Every claim of ``got`` under ``prefix`` as a table: a row per id without its last part, a column per last
+    part (the statistic); with more than ``wide`` statistics, one row per claim instead."""
+    found = sorted((cid[len(prefix):], value) for cid, value in got.items() if cid.startswith(prefix))
+    if not found:
+        return ""
+    stats = sorted({rest.rsplit(".", 1)[-1] for rest, _ in found})
+    if len(stats) > wide:
+        return table(caption, ["claim", "value"], [[escape(rest), _cell(value)] for rest, value in found])
+    rows = {}
+    for rest, value in found:
+        row, _, stat = rest.rpartition(".")
+        rows.setdefault(row, {})[stat] = value
+    return table(caption, ["row"] + stats, [[escape(row or "(all)")] + [_cell(cells.get(st)) for st in stats]
+                                            for row, cells in sorted(rows.items())])
+
+
+def _realpage_replication(rep, got):
+    """Table 5 row by row: the paper's Delta, interval and Sel.+Holm p; the stand-in's (CrossPage) named contrast;
+    RealPage's; the verdict by the rule of docs/realpage.md#the-replication; and, labelled apart, the RealPage
+    block's best variant.  Then Table 7 with a RealPage column by the same rule."""
+    words = dict(REPLICATION_WORDS)
+    rows, t7 = [], []
+    for r in rep["rows"]:
+        key = r["block"]
+        paper_block = PAPER_BLOCK.on(CROSSPAGE.name).bind(block=key)
+        named = got.get(paper_block("variant"))
+        block = got.get(REPLICATION.on(REALPAGE.name)(block=key, statistic="block"))
+        stand_in = CONTRAST.on(CROSSPAGE.name).bind(block=_crosspage_block(got, key), variant=named)
+        stand_in_ci = INFERENCE_CONTRAST.on(CROSSPAGE.name).bind(block=_crosspage_block(got, key), variant=named)
+        rows.append([escape(key), num(r["paper_delta_score"]), interval(r["paper_ci_low"], r["paper_ci_high"]),
+                     num(r["paper_p_holm"], 3), num(got.get(stand_in("delta_score"))),
+                     interval(got.get(stand_in_ci("delta_score_ci_low")), got.get(stand_in_ci("delta_score_ci_high"))),
+                     num(got.get(paper_block("p_holm")), 3),
+                     escape("%s -> %s" % (r["base"], r["variant"])), num(r["delta_score"]),
+                     interval(r["ci_low"], r["ci_high"]), num(r["p_holm"], 3),
+                     escape(words.get(r["verdict"], "-")),
+                     escape("%s (%s)" % (r["best_variant"], block) if r["best_variant"] else "-"),
+                     num(r["best_delta_score"]), num(r["best_p_holm"], 3)])
+        if r.get("t7_agreement") is not None:
+            t7.append([escape(key), num(r["t7_crosspage_delta"]), num(r["t7_sourceshift_delta"]),
+                       num(r["delta_score"]), num(r["p_holm"], 3), escape(r["t7_agreement"])])
+    out = table("Table 5 read by the paper's inference (Delta n-Clue Score@10 in points; 95% paired family "
+                "bootstrap; Sel.+Holm p: max-|T| in the block, Holm across the eight rows)",
+                ["paper row", "paper Delta", "paper 95% CI", "paper Sel.+Holm p", "stand-in Delta", "stand-in 95% CI",
+                 "stand-in Sel.+Holm p", "RealPage named contrast", "RealPage Delta", "RealPage 95% CI",
+                 "RealPage Sel.+Holm p", "verdict", "RealPage best variant (block), not the verdict",
+                 "best Delta", "best Sel.+Holm p"], rows)
+    if t7:
+        out += table("Table 7 with a RealPage column: the paper's CrossPage and SourceShift Deltas, RealPage's "
+                     "named contrast and its agreement with the paper's CrossPage direction by the same rule",
+                     ["operation", "paper CrossPage", "paper SourceShift", "RealPage Delta", "RealPage Sel.+Holm p",
+                      "RealPage agrees"], t7)
     return out
 
 
+def _crosspage_block(got, key):
+    """The stand-in's block that plays paper row ``key`` (the CrossPage claims name it)."""
+    return got.get(REPLICATION.on(REALPAGE.name)(block=key, statistic="block"))
+
+
 def _replication_section(h, got):
-    """RealPage's replication of Table 5 (docs/realpage.md#the-replication): per paper row, the paper's Delta Score,
-    the RealPage contrast that plays it, its Delta Score with the paired 95% interval, and the verdict; then
-    RealPage's clean scorecard and query-form matrix."""
+    """RealPage (docs/realpage.md): Table 5 row by row read by the paper's own inference beside the paper and the
+    stand-in, Table 7's RealPage column, then every RealPage table the run computed: Table 1, the scorecard and
+    raw matrix (Table 3), the outcomes (Table 4), the contrasts (Table 5), Figure 2, the query forms (S2b),
+    masking (S5a), the controls, the diagnostics, the sensitivity tables, S1i and S14."""
     rep = h.get("replication")
+    intro = ("<p>RealPage is real documents (IETF RFCs) that are not the paper's, ranked by the stand-in's "
+             "standard-library retrievers, under lexical-presence labels confirmed by two sources, not support "
+             "judged by people. A verdict is about the operation on real pages with these retrievers, not about "
+             "the paper's models (docs/realpage.md#the-replication).</p>")
     if rep is None:
-        return _section("replication", "<p>Not computed in this run (the inference level did not run, or the "
-                                       "release has no RealPage rankings).</p>" + _realpage_tables(got))
-    words = dict(REPLICATION_WORDS)
-    rows = [[escape(r["block"]), num(r["paper_delta_score"]), escape("%s -> %s" % (r["base"], r["variant"])),
-             num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]), escape(words.get(r["verdict"], "?"))]
-            for r in rep["rows"]]
-    return _section("replication", "<p>RealPage is real documents (IETF RFCs) that are not the paper's, ranked by "
-                    "the stand-in's standard-library retrievers, under lexical-presence labels confirmed by two "
-                    "sources, not support judged by people. A verdict is about the operation on real pages with "
-                    "these retrievers, not about the paper's models (docs/realpage.md#the-replication).</p>" +
-                    table("Table 5 on RealPage (Delta Score, points; 95% paired family bootstrap)",
-                          ["paper row", "paper Delta", "RealPage contrast", "RealPage Delta", "95% interval",
-                           "verdict"], rows) + _realpage_tables(got))
+        return _section("replication", intro + "<p>Not computed in this run (the inference level did not run, or "
+                                               "the release has no RealPage rankings).</p>")
+    v3 = REALPAGE.name
+    parts = [intro, _realpage_replication(rep, got),
+             _claims_table(got, "%s.table1." % v3, "RealPage Table 1 (structure of the construction copy)"),
+             _scorecard_body(got, REALPAGE), _outcomes_body(got, REALPAGE, "fig-v3-outcomes"),
+             _contrasts_body(got, REALPAGE, "fig-v3-contrasts"), _figure2_body(got, REALPAGE, "fig-v3-figure2"),
+             _forms_table(got, FORMS.on(v3), "RealPage: n-Clue Score@10 (points) of the form systems under three "
+                                             "renderings (Table S2b)"),
+             _claims_table(got, "%s.masking." % v3, "RealPage Table S5a: masked minus full (points)"),
+             _claims_table(got, "%s.inference.masking." % v3, "RealPage Table S5a: 95% paired bootstrap intervals"),
+             _claims_table(got, "%s.controls." % v3, "RealPage validity controls"),
+             _claims_table(got, "%s.diagnostics." % v3, "RealPage diagnostics (length-matched AUC, density-matched "
+                                                        "n = 3, Table S5b)"),
+             _claims_table(got, "%s.sensitivity." % v3, "RealPage sensitivity: crossed intervals, leave-one-document, "
+                                                        "top-20 removal, promotion bounds, common support (Tables "
+                                                        "S1e-S1i), S1i's shared documents, the difficulty regression"),
+             _claims_table(got, "audit.impact.%s." % v3, "RealPage Table S14: the construction copy against the "
+                                                         "final copy (the automatic audit)")]
+    return _section("replication", "".join(parts))
 
 
 def _problems_section(result):
@@ -175,6 +248,10 @@ def _forms_table(got, template, caption):
 
 
 def _scorecard_section(got, release):
+    return _section("scorecard", _scorecard_body(got, release))
+
+
+def _scorecard_body(got, release):
     BOOTSTRAP_, MATRIX_, SCORECARD_ = (t.on(release.name) for t in (BOOTSTRAP, MATRIX, SCORECARD))
     irows = []
     for sid in _names(got, BOOTSTRAP_, "system", metric="score", statistic="ci_low"):
@@ -185,26 +262,33 @@ def _scorecard_section(got, release):
             cells += [num(got.get(MATRIX_(system=sid, measure=measure))),
                       interval(got.get(bound("ci_low")), got.get(bound("ci_high")))]
         irows.append(cells)
-    return _section("scorecard", _scorecard_table(got, SCORECARD_,
-                                                  "Clean-query scorecard (Table 3 analogue; stand-in systems)") +
-                    table("Raw matrix with 95% family-clustered bootstrap intervals (1,000 draws)",
-                          ["system", "n-Clue Score@10 (points)", "95% CI", "Gold Hit@10 (points)", "95% CI",
-                           "Gold-NDCG@10 (NDCG x100)", "95% CI"], irows))
+    return (_scorecard_table(got, SCORECARD_, "%s clean-query scorecard (Table 3; %s)" % (
+                release.title, "stand-in systems" if release.nature == "synthetic" else "standard-library systems")) +
+            table("%s raw matrix with 95%% family-clustered bootstrap intervals (1,000 draws)" % release.title,
+                  ["system", "n-Clue Score@10 (points)", "95% CI", "Gold Hit@10 (points)", "95% CI",
+                   "Gold-NDCG@10 (NDCG x100)", "95% CI"], irows))
 
 
 def _outcomes_section(got, release):
+    return _section("outcomes", _outcomes_body(got, release, "fig-outcomes"))
+
+
+def _outcomes_body(got, release, fig):
     scorecard = SCORECARD.on(release.name)
     sids = _names(got, scorecard, "system", measure="complete_first")
     rows = [(sid, [got.get(scorecard(system=sid, measure=k)) or 0.0 for k in ("complete_first", "subset_first",
                                                                                "no_gold")]) for sid in sids]
-    svg = stacked("fig-outcomes", rows, "Outcome decomposition of the clean scorecard (Table 4 analogue)",
+    svg = stacked(fig, rows, "%s: outcome decomposition of the clean scorecard (Table 4)" % release.title,
                   [("complete first", "#2da44e"), ("subset first", "#d4a72c"), ("no top-10 gold", "#cf222e")])
-    return _section("outcomes", _figure(
-        svg, "Each bar is one system's queries: a gold first (n-Clue Score), a subset before the first gold, or no "
-             "gold in the top 10; the three sum to 100 points."))
+    return _figure(svg, "Each bar is one system's queries: a gold first (n-Clue Score), a subset before the first "
+                        "gold, or no gold in the top 10; the three sum to 100 points.")
 
 
 def _contrasts_section(got, release):
+    return _section("contrasts", _contrasts_body(got, release, "fig-contrasts"))
+
+
+def _contrasts_body(got, release, fig):
     CONTRAST_, CONTRAST_BLOCK_, INFERENCE_BLOCK_, INFERENCE_CONTRAST_ = (t.on(release.name) for t in (
         CONTRAST, CONTRAST_BLOCK, INFERENCE_BLOCK, INFERENCE_CONTRAST))
     blocks = _names(got, INFERENCE_BLOCK_, "block", statistic="displayed_variant")
@@ -221,13 +305,14 @@ def _contrasts_section(got, release):
                       num(got.get(c("variant_score"))), num(got.get(c("delta_score"))),
                       interval(got.get(i("delta_score_ci_low")), got.get(i("delta_score_ci_high"))),
                       num(got.get(c("delta_hit"))), num(got.get(c("delta_gold_ndcg"))), num(holm, 4)])
-    svg = forest("fig-contrasts", rows, "Delta n-Clue Score@10, variant minus base (points)",
-                 "Table 5 contrasts: displayed variant minus base, 95% paired family-bootstrap intervals")
-    return _section("contrasts", _figure(
+    svg = forest(fig, rows, "Delta n-Clue Score@10, variant minus base (points)",
+                 "%s Table 5 contrasts: displayed variant minus base, 95%% paired family-bootstrap intervals"
+                 % release.title)
+    return _figure(
         svg, "Squares: the displayed variant's Delta Score; lines: 95% intervals; right: selection-aware Holm p "
              "(max-|T| within the block, Holm across blocks).") + table(
-        "Table 5 analogue", ["block", "base \u2192 displayed variant", "base Score", "variant Score", "Delta Score", "95% CI",
-                             "Delta Hit", "Delta Gold-NDCG", "Holm p"], trows))
+        "%s Table 5 analogue" % release.title, ["block", "base \u2192 displayed variant", "base Score", "variant Score", "Delta Score", "95% CI",
+                             "Delta Hit", "Delta Gold-NDCG", "Holm p"], trows)
 
 
 def _key_table(caption, key, xlabel, ylabel):
@@ -237,6 +322,10 @@ def _key_table(caption, key, xlabel, ylabel):
 
 
 def _figure2_section(got, release):
+    return _section("figure2", _figure2_body(got, release, "fig-figure2"))
+
+
+def _figure2_body(got, release, fig):
     FIGURE2_METHOD_, FIGURE2_PAIR_ = FIGURE2_METHOD.on(release.name), FIGURE2_PAIR.on(release.name)
     methods = _names(got, FIGURE2_METHOD_, "system", statistic="nclue_score")
     pa = [(sid, got[FIGURE2_METHOD_(system=sid, statistic="gold_hit")], got[FIGURE2_METHOD_(system=sid,
@@ -246,11 +335,11 @@ def _figure2_section(got, release):
     pb = [(b, got[FIGURE2_PAIR_(block=b, statistic="delta_gold_hit")], got[FIGURE2_PAIR_(block=b,
                                                                                       statistic="delta_nclue_score")])
           for b in blocks if FIGURE2_PAIR_(block=b, statistic="delta_nclue_score") in got]
-    a, akey = scatter("fig-figure2a", pa, "Gold Hit@10 (points)", "n-Clue Score@10 (points)",
+    a, akey = scatter(fig + "a", pa, "Gold Hit@10 (points)", "n-Clue Score@10 (points)",
                       "Figure 2(a): every fair method (raw form)", diagonal=True)
-    b, bkey = scatter("fig-figure2b", pb, "Delta Gold Hit@10 (points)", "Delta n-Clue Score@10 (points)",
+    b, bkey = scatter(fig + "b", pb, "Delta Gold Hit@10 (points)", "Delta n-Clue Score@10 (points)",
                       "Figure 2(b): Table 5 pairs in the Delta-Hit / Delta-Score plane", zero_lines=True)
-    return _section("figure2", _figure(
+    return (_figure(
         a, "Each point is a fair method. The dashed diagonal is Score = Hit; a method's vertical gap below it is its "
            "subset-first failure (Hit minus Score), since a query counts toward the Score only when a gold is in "
            "the top 10 with no subset before it.") +

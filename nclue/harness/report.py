@@ -221,9 +221,14 @@ def replication(result):
         def get(statistic):
             cid = REPLICATION.on(REALPAGE.name)(block=key, statistic=statistic)
             return values[cid] if cid in values else None
-        rows.append({"block": key, "verdict": get("verdict"), "paper_delta_score": get("paper_delta_score"),
-                     "variant": get("variant"), "base": get("base"), "delta_score": get("delta_score"),
-                     "ci_low": get("delta_score_ci_low"), "ci_high": get("delta_score_ci_high")})
+        row = {"block": key, "verdict": get("verdict"), "base": get("base"), "variant": get("variant"),
+               "delta_score": get("delta_score"), "ci_low": get("delta_score_ci_low"),
+               "ci_high": get("delta_score_ci_high"), "p_holm": get("p_holm"), "direction": get("direction")}
+        for stat in ("paper_delta_score", "paper_ci_low", "paper_ci_high", "paper_p_holm", "paper_direction",
+                     "best_variant", "best_delta_score", "best_delta_score_ci_low", "best_delta_score_ci_high",
+                     "best_p_holm", "t7_crosspage_delta", "t7_sourceshift_delta", "t7_agreement"):
+            row[stat] = get(stat)
+        rows.append(row)
     by_verdict = {word: [r["block"] for r in rows if r["verdict"] == word] for word, _ in REPLICATION_WORDS}
     return {"verdicts": by_verdict, "rows": rows}
 

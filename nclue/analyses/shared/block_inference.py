@@ -5,10 +5,12 @@ endpoint's claim values, for every release's ``<release>.inference.*``.
 """
 
 from ...core.claim_ids import INFERENCE_CONTRAST
+from ...paperaudit import roles
+from ...paperaudit.crosswalk import load as load_crosswalk
 from ...stats import bootstrap, montecarlo, protocol, randomization
 from ..base import Value
 from .inference_context import METRICS
-from .release_systems import displayed_variant
+from .release_systems import contrasts, displayed_variant
 
 SOURCE = "Table 5 / S1 intervals (section 3.4)"
 EXACT_SOURCE = ("exact whole-family sign-flip p over all 2^F sign vectors (docs/statistics.md#exact-p-values); the "
@@ -127,4 +129,24 @@ def variant_values(ctx, block, tests):
                       source=EXACT_SOURCE),
                 Value(claim("p_exact_hit"), randomization.exact_sign_flip_p(hit_diffs), source=EXACT_SOURCE),
                 Value(claim("p_max_t"), tests.max_t[i], source=SOURCE, estimate=tests.max_t_estimate(i))]
+    return out
+
+
+def paper_blocks(inst):
+    """``[(paper block key, instrument block, named variant or None, why)]`` in the paper's Table 5 order:
+    each block of :data:`nclue.paperaudit.roles.BLOCKS` through the crosswalk (its ``block`` row) to this
+    instrument's block, and the run the crosswalk gives the variant the paper names for the row."""
+    cw = load_crosswalk(inst.root)
+    by_id = {b["block"]: b for b in contrasts(inst)}
+    out = []
+    for key, role in roles.BLOCKS.items():
+        block = by_id.get(cw.rows.get("block", {}).get(key))
+        variant = cw.rows.get(role.variant[0], {}).get(role.variant[1])
+        if block is None:
+            out.append((key, None, None, "the crosswalk gives block %s no block of this instrument" % key))
+        elif variant not in block["variants"]:
+            out.append((key, block, None, "the crosswalk's %s / %s (%s) is not a variant of block %s" % (
+                role.variant[0], role.variant[1], variant, block["block"])))
+        else:
+            out.append((key, block, variant, ""))
     return out
