@@ -194,3 +194,23 @@ def test_no_consistency_count_of_the_shipped_release_is_frozen_above_zero():
                 frozen[claim["id"]] = claim["value"]
     assert len(frozen) >= 40
     assert {cid: v for cid, v in frozen.items() if v != 0} == {}
+
+
+def test_a_claims_file_says_synthetic_exactly_when_a_claim_reads_a_synthetic_release():
+    """A claims file's ``synthetic`` flag and note follow the natures of the releases its claims read: RealPage's
+    files (data/v3 only) say real, the stand-in's say synthetic, a file reading both says both."""
+    from nclue.harness.claims import claim_natures
+
+    seen = {}
+    folder = os.path.join(REPO, "reference_metrics")
+    for name in sorted(n for n in os.listdir(folder) if n.endswith(".json")):
+        with open(os.path.join(folder, name), encoding="utf-8") as handle:
+            doc = json.load(handle)
+        natures = claim_natures(i["path"] for c in doc["claims"] for i in c["inputs"])
+        assert doc["synthetic"] is (natures != {"real"}), name       # no release read: the stand-in's
+        assert ("RealPage" in doc["note"]) is ("real" in natures), name
+        seen[name] = doc["synthetic"]
+    assert seen["v3.matrix.json"] is False and seen["v3.replication.json"] is False
+    assert seen["v1.matrix.json"] is True and seen["audit.impact.json"] is True
+    assert claim_natures(["data/v1/qrels.jsonl", "provenance/x.json"]) == {"synthetic"}
+    assert claim_natures(["data/crosswalk.json"]) == set()

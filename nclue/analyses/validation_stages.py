@@ -84,7 +84,7 @@ def _two_copy_units(inst):
         stage = inst.genealogy()[final.name]
         gold_ndcg = GOLD_NDCG.key
         out = [Value(stage_of("grades_changed"), stage.grades_changed, source=SRC),
-               Value(stage_of("zero_gold_queries_removed"), len(stage.removed_queries), source=SRC)]
+               Value(stage_of(final.removal), len(stage.removed_queries), source=SRC)]
         for label, rels in (("matrix", files), ("scorecard", scorecard)):
             before = [summary(outcomes(inst, rel, construction)) for rel in rels]
             after = [summary(outcomes(inst, rel, final)) for rel in rels]
@@ -174,7 +174,7 @@ def _v2_units(inst):
             stage_of = IMPACT.bind(release=v2.spec.name, copy=child.name)
             of = IMPACT_OF.bind(release=v2.spec.name, copy=child.name)
             return [Value(stage_of("grades_changed"), stage.grades_changed, source=SRC),
-                    Value(stage_of("zero_gold_queries_removed"), len(stage.removed_queries), source=SRC),
+                    Value(stage_of(child.removal), len(stage.removed_queries), source=SRC),
                     Value(stage_of("runs"), len(runs), source=SRC)] + stage_values(
                 lambda key, statistic: of(subject=key, statistic=statistic), before, after)
         units.append(Unit("v2/%s->%s" % (parent.name, child.name), base + [parent.path, child.path] + runs, compute))

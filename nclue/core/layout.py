@@ -113,6 +113,9 @@ class QrelCopy(NamedTuple):
     parent: str         # the name of the copy it is derived from (None: constructed from the inventory)
     decisions: str      # the records that derive it from the parent
     stage: str          # what produced it
+    # the rule by which the stage removes queries, as Table S14's statistic names it: the stratified audit and
+    # the challenge remove the queries left without a gold; RealPage's audit removes dropped, gated and capped ones
+    removal: str = "zero_gold_queries_removed"
 
     @property
     def genealogy(self):
@@ -322,7 +325,7 @@ REALPAGE = Release(
         ReleaseFile("page_scores/*.jsonl", "page-scores", True, _V3_DOC)),
     (QrelCopy(V3, "construction", V3 + "/qrels_construction.jsonl", None, None, "construction (the miner's inventory)"),
      QrelCopy(V3, "final", V3 + "/qrels.jsonl", "construction", V3 + "/audit.jsonl",
-              "the automatic expanded-page audit")),
+              "the automatic expanded-page audit", "queries_removed")),
     "realpage_seed", "pages_v3.jsonl", False, frozenset({TEXT_FROM_PACKAGES, RAW_MATRIX, REPLICATES_PAPER}))
 
 # every release, by its folder and by the name the command line and the API give it

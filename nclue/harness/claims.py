@@ -303,9 +303,38 @@ def write_claim_file(root, rel, analysis, level, source, values_with_inputs, has
         if value.estimate is not None:
             claim["estimate"] = value.estimate.as_json()
         claims.append(claim)
+    natures = claim_natures(path for claim in claims for path in (i["path"] for i in claim["inputs"]))
     write_json(layout.abspath(root, rel), {
         "claims_schema": CLAIMS_SCHEMA, "analysis": analysis, "level": level, "source": source,
-        "synthetic": True,
-        "note": "Frozen by `python -m nclue freeze` from the stand-in instrument; never edited by hand.",
+        "synthetic": natures != {layout.REAL_NATURE},
+        "note": "Frozen by `python -m nclue freeze` from %s; never edited by hand." % FROZEN_FROM[
+            tuple(sorted(natures & {layout.REAL_NATURE, layout.SYNTHETIC_NATURE}))],
         "claims": claims,
     })
+
+
+# what a claims file's note says it was frozen from, by the natures of the releases its claims read
+FROZEN_FROM = {
+    (): "the stand-in instrument",
+    (layout.SYNTHETIC_NATURE,): "the stand-in instrument",
+    (layout.REAL_NATURE,): "RealPage (real RFC pages, not the paper's documents)",
+    (layout.REAL_NATURE, layout.SYNTHETIC_NATURE): "the stand-in instrument and RealPage (real RFC pages)",
+}
+
+
+def claim_natures(paths):
+    """The natures (``synthetic`` / ``real``) of the releases the given input paths lie in.  A path in no release
+    (the crosswalk, the paper's transcribed numbers, provenance/) has none; a claims file whose inputs have none
+    is the stand-in instrument's (:data:`FROZEN_FROM`).
+
+    >>> sorted(claim_natures(["data/v3/qrels.jsonl", "data/crosswalk.json"]))
+    ['real']
+    >>> sorted(claim_natures(["data/v3/x", "data/v1/qrels.jsonl"])), claim_natures(["provenance/x.json"])
+    (['real', 'synthetic'], set())
+    """
+    found = set()
+    for path in paths:
+        release = next((r for r in layout.RELEASES.values() if path.startswith(r.base + "/")), None)
+        if release is not None:
+            found.add(release.nature)
+    return found

@@ -101,15 +101,16 @@ def _cell(value):
 def _claims_table(got, prefix, caption, wide=8):
     """Every claim of ``got`` under ``prefix`` as a table: a row per id without its last part, a column per last
     part (the statistic); with more than ``wide`` statistics, one row per claim instead."""
-    found = sorted((cid[len(prefix):], value) for cid, value in got.items() if cid.startswith(prefix))
+    found = sorted((cid[len(prefix):], statistic_of(cid) or "value", value) for cid, value in got.items()
+                   if cid.startswith(prefix))
     if not found:
         return ""
-    stats = sorted({rest.rsplit(".", 1)[-1] for rest, _ in found})
+    stats = sorted({stat for _, stat, _ in found})
     if len(stats) > wide:
-        return table(caption, ["claim", "value"], [[escape(rest), _cell(value)] for rest, value in found])
+        return table(caption, ["claim", "value"], [[escape(rest), _cell(value)] for rest, _, value in found])
     rows = {}
-    for rest, value in found:
-        row, _, stat = rest.rpartition(".")
+    for rest, stat, value in found:
+        row = rest[:-len(stat)].rstrip(".") if rest.endswith(stat) else rest
         rows.setdefault(row, {})[stat] = value
     return table(caption, ["row"] + stats, [[escape(row or "(all)")] + [_cell(cells.get(st)) for st in stats]
                                             for row, cells in sorted(rows.items())])
