@@ -95,16 +95,22 @@ def _path_arguments(tree, constants):
 
 
 def _hand_mapped_releases(tree):
-    """Lines where a release name is compared and ``.release("v1")`` / ``.release("v2")`` chosen by hand."""
+    """Lines where a release name is compared and ``.release("v1")`` (or the old ``.v1()``) chosen by hand."""
+    releases = {"v1", "v2", "v3"}
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, (ast.If, ast.IfExp)):
             continue
         names = {n.value for n in ast.walk(node.test) if isinstance(n, ast.Constant)}
         chosen = node.body if isinstance(node.body, list) else [node.body]
-        calls = {n.func.attr for part in chosen for n in ast.walk(part)
-                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
-        if names & {"v1", "v2"} and calls & {"v1", "v2"}:
+        calls = set()
+        for part in chosen:
+            for n in ast.walk(part):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                    calls.add(n.func.attr)
+                    if n.func.attr == "release":
+                        calls.update(a.value for a in n.args if isinstance(a, ast.Constant))
+        if names & releases and calls & releases:
             found.append(node.lineno)
     return found
 

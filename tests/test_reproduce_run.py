@@ -212,7 +212,7 @@ def test_sourceshift_role_reports_table_s3_and_a_pair_named_by_its_sides(tmp_pat
     assert cell["number"] == "S3.bm25_and.natural" and cell["rerun"] == pytest.approx(cell["released"], abs=1e-9)
     assert cell["difference_in_se"] is not None
     code, out, err = _cli(v2, "--role", "lexical_composition", "--release", "v2", "--data", REPO)
-    assert code == 2 and "drop --release v2" in err
+    assert code == 2 and "give --release v1 or v3" in err
     # the block named by its two sides, as the crosswalk names them; a pair that is no block's is refused
     raw = os.path.join(REPO, "data", "v1", "rankings")
     base, variant = os.path.join(raw, "bm25_and.jsonl"), os.path.join(raw, "bm25_dec_sdr.jsonl")

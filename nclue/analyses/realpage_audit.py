@@ -35,39 +35,53 @@ def derive_final(queries, construction, inventory, findings, cap):
             gained.setdefault((f.qid, f.docid), {})[f.cid] = (f.page,)
     grades, promoted = {}, {}
     for qid in sorted(queries):
-        if qid in removed:
-            continue
-        query = queries[qid]
-        own = {}
-        for docid, grade in construction.get(qid, {}).items():
-            extra = gained.get((qid, docid), {})
-            own[docid] = grade + len(extra)
-            if extra and own[docid] == query.n:
-                promoted.setdefault(qid, set()).add(docid)
-                sets = [inventory[(docid, c.cid)].pages if (docid, c.cid) in inventory else extra[c.cid]
-                        for c in query.conditions]
-                if not is_gold(sets):
-                    removed[qid] = "gate"
         if qid not in removed:
-            grades[qid] = own
+            own, raised, gated = _repaired_grades(queries[qid], construction.get(qid, {}), inventory, gained)
+            if gated:
+                removed[qid] = "gate"
+            else:
+                grades[qid] = own
+                if raised:
+                    promoted[qid] = raised
+    _apply_cap(queries, construction, grades, promoted, removed, cap)
+    return grades, removed
+
+
+def _repaired_grades(query, construction_grades, inventory, gained):
+    """``(grades, promoted, gated)`` of one query: its construction grades raised by the repairs, the
+    RFCs a repair made gold, and whether such an RFC fails the page gate with the repairs' pages."""
+    own, promoted, gated = {}, set(), False
+    for docid, grade in construction_grades.items():
+        extra = gained.get((query.qid, docid), {})
+        own[docid] = grade + len(extra)
+        if extra and own[docid] == query.n:
+            promoted.add(docid)
+            sets = [inventory[(docid, c.cid)].pages if (docid, c.cid) in inventory else extra[c.cid]
+                    for c in query.conditions]
+            gated = gated or not is_gold(sets)
+    return own, promoted, gated
+
+
+def _apply_cap(queries, construction, grades, promoted, removed, cap):
+    """Remove, in query order, each promoted query whose repair would make an RFC gold in ``cap`` or more
+    final queries (counting the construction golds of the kept queries and the promotions kept so far)."""
     gold_in = {}
-    for qid, own in grades.items():
-        for docid, grade in construction[qid].items():
-            if grade == queries[qid].n:
-                gold_in[docid] = gold_in.get(docid, 0) + 1
+    for qid in grades:
+        for docid in _construction_golds(queries[qid], construction[qid]):
+            gold_in[docid] = gold_in.get(docid, 0) + 1
     for qid in sorted(promoted):
-        if qid not in grades:
-            continue
         if max(gold_in.get(docid, 0) for docid in promoted[qid]) >= cap:
             removed[qid] = "cap"
-            for docid, grade in construction[qid].items():
-                if grade == queries[qid].n:
-                    gold_in[docid] -= 1
+            for docid in _construction_golds(queries[qid], construction[qid]):
+                gold_in[docid] -= 1
             del grades[qid]
         else:
             for docid in promoted[qid]:
                 gold_in[docid] = gold_in.get(docid, 0) + 1
-    return grades, removed
+
+
+def _construction_golds(query, construction_grades):
+    return [docid for docid, grade in construction_grades.items() if grade == query.n]
 
 
 def _differences(derived, released):

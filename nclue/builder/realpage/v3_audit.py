@@ -273,33 +273,47 @@ def _final_copy(queries, by_query, has, repaired, dropped, cap):
     removed = {qid: "drop" for qid in dropped}
     raised, rows_of = {}, {}
     for query in queries:
-        qid, n = query["qid"], query["n"]
-        if qid in removed:
+        if query["qid"] in removed:
             continue
-        rows = []
-        for row in by_query.get(qid, ()):
-            gained = repaired.get((qid, row["docid"]), {})
-            rows.append(dict(row, grade=row["grade"] + len(gained)))
-            if gained and row["grade"] + len(gained) == n:
-                raised.setdefault(qid, []).append(row["docid"])
-                page_sets = [has.get((row["docid"], c["cid"])) or [gained[c["cid"]]] for c in query["conditions"]]
-                if not construct.passes_gates(page_sets):
-                    removed[qid] = "gate"
-        if qid not in removed:
-            rows_of[qid] = rows
+        rows, promoted, gated = _raised_rows(query, by_query.get(query["qid"], ()), has, repaired)
+        if gated:
+            removed[query["qid"]] = "gate"
+        else:
+            rows_of[query["qid"]] = rows
+            if promoted:
+                raised[query["qid"]] = promoted
     n_of = {query["qid"]: query["n"] for query in queries}
+    _keep_cap(by_query, n_of, raised, rows_of, removed, cap)
+    final = [row for query in queries if query["qid"] in rows_of for row in rows_of[query["qid"]]]
+    return final, removed
+
+
+def _raised_rows(query, rows, has, repaired):
+    """``(rows, promoted docids, gated)``: one query's construction rows with the repairs' grades raised, the
+    RFCs a repair made gold, and whether one of them fails the page gates with the repairs' pages."""
+    qid, n = query["qid"], query["n"]
+    out, promoted, gated = [], [], False
+    for row in rows:
+        gained = repaired.get((qid, row["docid"]), {})
+        out.append(dict(row, grade=row["grade"] + len(gained)))
+        if gained and row["grade"] + len(gained) == n:
+            promoted.append(row["docid"])
+            page_sets = [has.get((row["docid"], c["cid"])) or [gained[c["cid"]]] for c in query["conditions"]]
+            gated = gated or not construct.passes_gates(page_sets)
+    return out, promoted, gated
+
+
+def _keep_cap(by_query, n_of, raised, rows_of, removed, cap):
+    """Remove (in qid order) each promoted query whose repair would make an RFC gold in more than ``cap``
+    final queries, counting from the construction golds of the queries kept."""
     golds = Counter(row["docid"] for qid in rows_of for row in by_query[qid] if row["grade"] == n_of[qid])
     for qid in sorted(raised):
-        if qid not in rows_of:
-            continue
         if any(golds[docid] + 1 > cap for docid in raised[qid]):
             removed[qid] = "cap"
             golds.subtract(row["docid"] for row in by_query[qid] if row["grade"] == n_of[qid])
             del rows_of[qid]
         else:
             golds.update(raised[qid])
-    final = [row for query in queries if query["qid"] in rows_of for row in rows_of[query["qid"]]]
-    return final, removed
 
 
 def audit(queries, qrels, inventory, catalog, pages_of, slug_of, cap):
