@@ -317,8 +317,8 @@ def fair_methods():
 
 
 def displayed_variant(block, score):
-    """The variant with the highest raw-form n-Clue Score, ties to the first listed (docs/statistics.md#the-displayed
-    -endpoint)."""
+    """The variant with the highest raw-form n-Clue Score, ties to the first listed
+    (docs/statistics.md#the-displayed-endpoint)."""
     best = None
     for v in block["variants"]:
         if best is None or score[v] > score[best]:
@@ -344,8 +344,9 @@ def derive_figure2(final, runs):
 def test_figure2():
     """v3.figure2 (docs/analyses.md, `v1.figure2`: the fair methods are systems.json's `fair` systems outside the
     `controls` block; each gives its raw-form n-Clue Score and Gold Hit; each Table 5 block gives its displayed
-    pair's Delta Gold Hit and Delta n-Clue Score, points); the displayed variant by docs/statistics.md#the-displayed
-    -endpoint; the measures by docs/metrics.md, on the final copy (docs/analyses.md#scoring)."""
+    pair's Delta Gold Hit and Delta n-Clue Score, points); the displayed variant by
+    docs/statistics.md#the-displayed-endpoint; the measures by docs/metrics.md, on the final copy
+    (docs/analyses.md#scoring)."""
     final = copy_grades("final")
     runs = {s: ranking(s) for s in fair_methods()}
     frozen = claims("v3.figure2")
@@ -622,8 +623,8 @@ def test_table_s1i():
     the leave-one-document range over every member document, and the gap after removing every query that involves
     one of the 20 highest-degree documents; docs/statistics.md#leave-one-document-and-top-20-removal: 'degree =
     number of queries; ties by document id').  The largest component is counted in queries.  The four crossed
-    query x document intervals are Monte Carlo percentiles (500 draws of docs/statistics.md#crossed-query-x-document
-    -bootstrap) and are NOT re-derived here: S1I_MONTE_CARLO lists them."""
+    query x document intervals are Monte Carlo percentiles (500 draws of
+    docs/statistics.md#crossed-query-x-document-bootstrap) and are NOT re-derived here: S1I_MONTE_CARLO lists them."""
     final = copy_grades("final")
     fusion, bm25 = ranking("rrf_bm25and_pagetop3"), ranking("bm25_and")
     frozen = claims("v3.sensitivity.shared_documents")
