@@ -417,3 +417,34 @@ def test_every_scatter_point_carries_its_label_or_its_number():
     for (x, y, text), (cx, cy) in zip(texts, dots):
         if text.isdigit() and abs(float(x) - float(cx)) <= POINT_RADIUS + 1.1:
             assert abs(float(y) - float(cy)) <= POINT_RADIUS + 1.1          # the fallback: at its own dot
+
+
+def test_the_realpage_section_shows_each_rows_verdict_beside_the_paper_and_every_realpage_table(reports):
+    """The RealPage section (docs/realpage.md#the-replication): one row per paper row of Table 5 whose second
+    cell is the frozen verdict in words, the best variant in a column that says it is not the verdict, Table 7's
+    RealPage column, and a table for each analysis that now runs on RealPage."""
+    import json
+
+    from nclue.harness.report import REPLICATION_WORDS
+
+    paths, _, _ = reports
+    html = open(paths["html"], encoding="utf-8").read()
+    section = html[html.index('<section id="replication">'):]
+    section = section[:section.index("</section>")]
+    frozen = {c["id"]: c["value"] for c in json.load(open(os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference_metrics", "v3.replication.json"),
+        encoding="utf-8"))["claims"]}
+    words = dict(REPLICATION_WORDS)
+    first = section[section.index("<table"):section.index("</table>")]
+    second = section[section.index("</table>") + len("</table>"):]
+    second = second[second.index("<table"):second.index("</table>")]
+    heads = re.findall(r"<th scope=\"col\">(.*?)</th>", first)
+    assert heads[:2] == ["paper row", "verdict"] and not any("best" in h for h in heads)
+    assert any("not the verdict" in h for h in re.findall(r"<th scope=\"col\">(.*?)</th>", second))
+    rows = re.findall(r"<tr><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td>", first, flags=re.S)
+    assert len(rows) == 8
+    for row, verdict in rows:
+        assert verdict == words[frozen["v3.replication.%s.verdict" % row]], row
+    for caption in ("Table 7 with a RealPage column", "RealPage Table S5a", "RealPage validity controls",
+                    "RealPage diagnostics", "RealPage sensitivity", "RealPage Table S14"):
+        assert caption in section, caption

@@ -15,13 +15,16 @@ SourceShift directions, label audit, paper audit, published results (grouped by 
 paper's order, with a fails-only filter), provenance.
 """
 
+import os
 from html import escape
 
 from .. import __version__
 from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
-                              CONTRAST_BLOCK, FIGURE2_METHOD, FIGURE2_PAIR, FORMS, INFERENCE_BLOCK, INFERENCE_CONTRAST,
-                              MATRIX, PAPER_BLOCK, POLICY, POLICY_SECTION, POLICY_TRANSITION, REPLICATION, SCORECARD,
-                              V2_DIRECTION, statistic_of)
+                              CONTRAST_BLOCK, CONTROL, DIAGNOSTIC, FIGURE2_METHOD, FIGURE2_PAIR, FORMS, IMPACT,
+                              IMPACT_OF, IMPACT_TABLE, INFERENCE_BLOCK, INFERENCE_CONTRAST, INFERENCE_MASKING, MASKING,
+                              MATRIX, PAPER_BLOCK, POLICY, POLICY_SECTION, POLICY_TRANSITION, REGRESSION, REPLICATION,
+                              SCORECARD, SENSITIVITY_BLOCK, SHARED_DOCUMENTS, TABLE1, V2_DIRECTION, analysis_of,
+                              statistic_of)
 from ..core.layout import CROSSPAGE, QUERY_FORMS, RAW, REALPAGE
 from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, page, table
@@ -87,41 +90,79 @@ def _headline_section(result, h):
                         "count line.</p>" + table("Checks by level (group)", ["group", "pass", "fail", "skip"], rows)))
 
 
-def _cell(value):
-    """A table cell for a claim value of any kind: a number to 3 significant decimals, a word, or a dash."""
+def _cell(value, numeric):
+    """A table cell for a claim value: in a column of numbers, the number (to 3 decimals, an integer whole) or a
+    blank that sorts last; in any other column, yes/no, the word, or a dash."""
+    if numeric:
+        return num(value, 0 if isinstance(value, int) else 3)
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, int):
-        return num(value, 0)
-    if isinstance(value, float):
-        return num(value, 3)
     return escape("-" if value is None else str(value))
 
 
-def _claims_table(got, prefix, caption, wide=8):
-    """Every claim of ``got`` under ``prefix`` as a table: a row per id without its last part, a column per last
-    part (the statistic); with more than ``wide`` statistics, one row per claim instead."""
-    found = sorted((cid[len(prefix):], statistic_of(cid) or "value", value) for cid, value in got.items()
-                   if cid.startswith(prefix))
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _claims_table(found, caption, wide=8):
+    """The claims ``found`` (``{claim id: value}``) as a table: a row per id without its statistic and without
+    the dotted prefix they all share, a column per statistic (its words spaced, so a header may wrap); with more
+    than ``wide`` statistics, one row per claim instead.  A column is numeric when every value it has is a
+    number; a table with a column mixing numbers and words is not sortable (a click could not order it plainly)."""
     if not found:
         return ""
-    stats = sorted({stat for _, stat, _ in found})
+    ids = sorted(found)
+    shared = os.path.commonprefix(ids)
+    shared = shared[:shared.rfind(".") + 1]
+    entries = [(cid[len(shared):], statistic_of(cid) or "value", found[cid]) for cid in ids]
+    stats = sorted({stat for _, stat, _ in entries})
     if len(stats) > wide:
-        return table(caption, ["claim", "value"], [[escape(rest), _cell(value)] for rest, _, value in found])
+        columns = {"value": [value for _, _, value in entries]}
+        numeric = all(_is_number(v) for v in columns["value"] if v is not None)
+        return table(caption, ["claim", "value"], [[breakable(rest), _cell(value, numeric)]
+                                                   for rest, _, value in entries], cls=_sorting(columns))
     rows = {}
-    for rest, stat, value in found:
+    for rest, stat, value in entries:
         row = rest[:-len(stat)].rstrip(".") if rest.endswith(stat) else rest
         rows.setdefault(row, {})[stat] = value
-    return table(caption, ["row"] + stats, [[escape(row or "(all)")] + [_cell(cells.get(st)) for st in stats]
-                                            for row, cells in sorted(rows.items())])
+    columns = {st: [cells[st] for cells in rows.values() if st in cells] for st in stats}
+    numeric = {st: all(_is_number(v) for v in values if v is not None) for st, values in columns.items()}
+    return table(caption, ["row"] + [st.replace("_", " ") for st in stats],
+                 [[breakable(row or "(all)")] + [_cell(cells.get(st), numeric[st]) for st in stats]
+                  for row, cells in sorted(rows.items())], cls=_sorting(columns))
+
+
+def _sorting(columns):
+    """The table class: ``sortable`` unless a column mixes numbers with words (yes/no, names), whose order a
+    click could not make plain; such a table keeps the claims' order."""
+    def kinds(values):
+        return {_is_number(v) for v in values if v is not None}
+    return "sortable" if all(len(kinds(values)) <= 1 for values in columns.values()) else "plain"
+
+
+def _analysis_claims(got, template, release):
+    """The claims of ``got`` in the claims file of ``template``'s analysis on ``release`` (claim_ids.analysis_of)."""
+    analysis = template.analysis_on(release)
+    return {cid: value for cid, value in got.items() if analysis_of(cid) == analysis}
+
+
+def _impact_claims(got, release):
+    """Table S14's claims (``audit.impact``) of one release's validation stages."""
+    found = {}
+    for cid, value in got.items():
+        parts = next((t.match(cid) for t in (IMPACT, IMPACT_OF, IMPACT_TABLE) if t.match(cid) is not None), None)
+        if parts is not None and parts["release"] == release:
+            found[cid] = value
+    return found
 
 
 def _realpage_replication(rep, got):
-    """Table 5 row by row: the paper's Delta, interval and Sel.+Holm p; the stand-in's (CrossPage) named contrast;
-    RealPage's; the verdict by the rule of docs/realpage.md#the-replication; and, labelled apart, the RealPage
-    block's best variant.  Then Table 7 with a RealPage column by the same rule."""
+    """Table 5 row by row: the verdict by the rule of docs/realpage.md#the-replication (second, so that a narrow
+    screen shows it); the paper's Delta, interval and Sel.+Holm p; the stand-in's (CrossPage) named contrast;
+    RealPage's; and, labelled apart, the RealPage block's best variant.  Then Table 7 with a RealPage column by
+    the same rule."""
     words = dict(REPLICATION_WORDS)
-    rows, t7 = [], []
+    rows, beside, t7 = [], [], []
     for r in rep["rows"]:
         key = r["block"]
         paper_block = PAPER_BLOCK.on(CROSSPAGE.name).bind(block=key)
@@ -129,24 +170,28 @@ def _realpage_replication(rep, got):
         block = got.get(REPLICATION.on(REALPAGE.name)(block=key, statistic="block"))
         stand_in = CONTRAST.on(CROSSPAGE.name).bind(block=_crosspage_block(got, key), variant=named)
         stand_in_ci = INFERENCE_CONTRAST.on(CROSSPAGE.name).bind(block=_crosspage_block(got, key), variant=named)
-        rows.append([escape(key), num(r["paper_delta_score"]), interval(r["paper_ci_low"], r["paper_ci_high"]),
-                     num(r["paper_p_holm"], 3), num(got.get(stand_in("delta_score"))),
-                     interval(got.get(stand_in_ci("delta_score_ci_low")), got.get(stand_in_ci("delta_score_ci_high"))),
-                     num(got.get(paper_block("p_holm")), 3),
-                     escape("%s -> %s" % (r["base"], r["variant"])), num(r["delta_score"]),
-                     interval(r["ci_low"], r["ci_high"]), num(r["p_holm"], 3),
-                     escape(words.get(r["verdict"], "-")),
-                     escape("%s (%s)" % (r["best_variant"], block) if r["best_variant"] else "-"),
-                     num(r["best_delta_score"]), num(r["best_p_holm"], 3)])
+        rows.append([escape(key), escape(words.get(r["verdict"], "-")),
+                     num(r["paper_delta_score"]), interval(r["paper_ci_low"], r["paper_ci_high"]),
+                     num(r["paper_p_holm"], 3), num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]),
+                     num(r["p_holm"], 3)])
+        beside.append([escape(key), escape("%s -> %s" % (r["base"], r["variant"])),
+                       num(got.get(stand_in("delta_score"))),
+                       interval(got.get(stand_in_ci("delta_score_ci_low")), got.get(stand_in_ci("delta_score_ci_high"))),
+                       num(got.get(paper_block("p_holm")), 3),
+                       escape("%s (%s)" % (r["best_variant"], block) if r["best_variant"] else "-"),
+                       num(r["best_delta_score"]), num(r["best_p_holm"], 3)])
         if r.get("t7_agreement") is not None:
             t7.append([escape(key), num(r["t7_crosspage_delta"]), num(r["t7_sourceshift_delta"]),
                        num(r["delta_score"]), num(r["p_holm"], 3), escape(r["t7_agreement"])])
-    out = table("Table 5 read by the paper's inference (Delta n-Clue Score@10 in points; 95% paired family "
-                "bootstrap; Sel.+Holm p: max-|T| in the block, Holm across the eight rows)",
-                ["paper row", "paper Delta", "paper 95% CI", "paper Sel.+Holm p", "stand-in Delta", "stand-in 95% CI",
-                 "stand-in Sel.+Holm p", "RealPage named contrast", "RealPage Delta", "RealPage 95% CI",
-                 "RealPage Sel.+Holm p", "verdict", "RealPage best variant (block), not the verdict",
-                 "best Delta", "best Sel.+Holm p"], rows)
+    out = table("Table 5 read by the paper's inference: Delta n-Clue Score@10 in points, 95% paired family "
+                "bootstrap, Sel.+Holm p (max-|T| in the block, Holm across the eight rows); RealPage plays the "
+                "variant each row names",
+                ["paper row", "verdict", "paper Delta", "paper 95% CI", "paper Sel.+Holm p", "RealPage Delta",
+                 "RealPage 95% CI", "RealPage Sel.+Holm p"], rows)
+    out += table("Beside it: RealPage's named contrast, the stand-in's (CrossPage) for the same variant, and "
+                 "RealPage's best variant of the block, chosen after the fact (not the verdict)",
+                 ["paper row", "RealPage named contrast", "stand-in Delta", "stand-in 95% CI", "stand-in Sel.+Holm p",
+                  "RealPage best variant (block), not the verdict", "best Delta", "best Sel.+Holm p"], beside)
     if t7:
         out += table("Table 7 with a RealPage column: the paper's CrossPage and SourceShift Deltas, RealPage's "
                      "named contrast and its agreement with the paper's CrossPage direction by the same rule",
@@ -175,21 +220,25 @@ def _replication_section(h, got):
                                                "the release has no RealPage rankings).</p>")
     v3 = REALPAGE.name
     parts = [intro, _realpage_replication(rep, got),
-             _claims_table(got, "%s.table1." % v3, "RealPage Table 1 (structure of the construction copy)"),
+             _claims_table(_analysis_claims(got, TABLE1, v3), "RealPage Table 1 (structure of the construction copy)"),
              _scorecard_body(got, REALPAGE), _outcomes_body(got, REALPAGE, "fig-v3-outcomes"),
              _contrasts_body(got, REALPAGE, "fig-v3-contrasts"), _figure2_body(got, REALPAGE, "fig-v3-figure2"),
              _forms_table(got, FORMS.on(v3), "RealPage: n-Clue Score@10 (points) of the form systems under three "
                                              "renderings (Table S2b)"),
-             _claims_table(got, "%s.masking." % v3, "RealPage Table S5a: masked minus full (points)"),
-             _claims_table(got, "%s.inference.masking." % v3, "RealPage Table S5a: 95% paired bootstrap intervals"),
-             _claims_table(got, "%s.controls." % v3, "RealPage validity controls"),
-             _claims_table(got, "%s.diagnostics." % v3, "RealPage diagnostics (length-matched AUC, density-matched "
-                                                        "n = 3, Table S5b)"),
-             _claims_table(got, "%s.sensitivity." % v3, "RealPage sensitivity: crossed intervals, leave-one-document, "
-                                                        "top-20 removal, promotion bounds, common support (Tables "
-                                                        "S1e-S1i), S1i's shared documents, the difficulty regression"),
-             _claims_table(got, "audit.impact.%s." % v3, "RealPage Table S14: the construction copy against the "
-                                                         "final copy (the automatic audit)")]
+             _claims_table(_analysis_claims(got, MASKING, v3), "RealPage Table S5a: masked minus full (points)"),
+             _claims_table(_analysis_claims(got, INFERENCE_MASKING, v3),
+                           "RealPage Table S5a: 95% paired bootstrap intervals"),
+             _claims_table(_analysis_claims(got, CONTROL, v3), "RealPage validity controls"),
+             _claims_table(_analysis_claims(got, DIAGNOSTIC, v3),
+                           "RealPage diagnostics (length-matched AUC, density-matched n = 3, Table S5b)"),
+             _claims_table(_analysis_claims(got, SENSITIVITY_BLOCK, v3),
+                           "RealPage sensitivity: crossed intervals, leave-one-document, top-20 removal, promotion "
+                           "bounds, common support (Tables S1e-S1i)"),
+             _claims_table(_analysis_claims(got, REGRESSION, v3), "RealPage difficulty regression"),
+             _claims_table(_analysis_claims(got, SHARED_DOCUMENTS, v3),
+                           "RealPage Table S1i: the fusion - BM25-AND gap's shared-document dependence"),
+             _claims_table(_impact_claims(got, v3), "RealPage Table S14: the construction copy against the final "
+                                                    "copy (the automatic audit)")]
     return _section("replication", "".join(parts))
 
 
