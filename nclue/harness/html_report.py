@@ -176,7 +176,8 @@ def _realpage_replication(rep, got):
                      num(r["p_holm"], 3)])
         beside.append([escape(key), escape("%s -> %s" % (r["base"], r["variant"])),
                        num(got.get(stand_in("delta_score"))),
-                       interval(got.get(stand_in_ci("delta_score_ci_low")), got.get(stand_in_ci("delta_score_ci_high"))),
+                       interval(got.get(stand_in_ci("delta_score_ci_low")),
+                                got.get(stand_in_ci("delta_score_ci_high"))),
                        num(got.get(paper_block("p_holm")), 3),
                        escape("%s (%s)" % (r["best_variant"], block) if r["best_variant"] else "-"),
                        num(r["best_delta_score"]), num(r["best_p_holm"], 3)])
@@ -361,8 +362,8 @@ def _contrasts_body(got, release, fig):
     return _figure(
         svg, "Squares: the displayed variant's Delta Score; lines: 95% intervals; right: selection-aware Holm p "
              "(max-|T| within the block, Holm across blocks).") + table(
-        "%s Table 5 analogue" % release.title, ["block", "base \u2192 displayed variant", "base Score", "variant Score", "Delta Score", "95% CI",
-                             "Delta Hit", "Delta Gold-NDCG", "Holm p"], trows)
+        "%s Table 5 analogue" % release.title, ["block", "base \u2192 displayed variant", "base Score", "variant Score",
+                                                "Delta Score", "95% CI", "Delta Hit", "Delta Gold-NDCG", "Holm p"], trows)
 
 
 def _key_table(caption, key, xlabel, ylabel):
