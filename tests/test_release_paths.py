@@ -210,3 +210,16 @@ def test_a_page_count_that_differs_and_a_document_missing_from_its_package_are_n
     _rewrite_corpus(root, foreign)
     with pytest.raises(page_export.PageMismatch, match="rfc0099 is not in %s" % PACKAGE):
         export_pages(root, layout.REALPAGE, str(tmp_path / "b"), packages=folder)
+
+
+def test_every_release_with_text_from_seeds_has_its_generator_and_one_without_is_told(tmp_path):
+    """docs/recipes.md#a-release: a release that declares page text from seeds registers its generator in
+    nclue/builder/export.py's SEEDED; a declaration without one is refused by name, not by a KeyError."""
+    from nclue.builder.export import SEEDED, export_pages
+    from nclue.core.errors import UsageError
+
+    assert sorted(SEEDED) == sorted(r.name for r in layout.releases_with(layout.TEXT_FROM_SEEDS))
+    unregistered = layout.SOURCESHIFT._replace(name="v9", base="data/v9")
+    with pytest.raises(UsageError, match="data/v9 declares page text from seeds, but no generator"):
+        export_pages(REPO, unregistered, str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()

@@ -29,6 +29,9 @@ def _rows(root, rel):
 
 def _seeded_rows(root, release, progress):
     """The page rows of a release whose text is regenerated from its build's seed and configuration."""
+    if release.name not in SEEDED:
+        raise UsageError("%s declares page text from seeds, but no generator is registered for it (SEEDED in "
+                         "nclue/builder/export.py; docs/recipes.md#a-release)" % release.base)
     configs, generator = SEEDED[release.name]
     build = read_json(layout.abspath(root, release.build), release.build)
     seed = build.get("seed")

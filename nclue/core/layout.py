@@ -356,7 +356,7 @@ AUDIT_DESCRIPTION = AUDIT + "/audit.json"
 AUDIT_STATS = AUDIT + "/stats.json"
 
 
-FILE_KINDS = CROSSPAGE.kinds() + SOURCESHIFT.kinds() + REALPAGE.kinds() + (
+FILE_KINDS = tuple(kind for release in RELEASES.values() for kind in release.kinds()) + (
     FileKind(AUDIT_DESCRIPTION, "audit-description", AUDIT_PART, False, _SCHEMA + "the-label-audit-dataaudit"),
     FileKind(AUDIT_STATS, "statistics", AUDIT_PART, False, _BUILD_DOC),
     FileKind(AUDIT + "/*.jsonl", "audit-records", AUDIT_PART, True, _SCHEMA + "the-label-audit-dataaudit"),
