@@ -445,6 +445,8 @@ def test_the_realpage_section_shows_each_rows_verdict_beside_the_paper_and_every
     assert len(rows) == 8
     for row, verdict in rows:
         assert verdict == words[frozen["v3.replication.%s.verdict" % row]], row
-    for caption in ("Table 7 with a RealPage column", "RealPage Table S5a", "RealPage validity controls",
+    for caption in ("Table 7 with a RealPage column", "RealPage Table 1 ", "RealPage clean-query scorecard",
+                    "RealPage Table 5 analogue", "RealPage Tables 6 and S1j", "RealPage Table 8", "RealPage Table S5a",
+                    "RealPage validity controls",
                     "RealPage diagnostics", "RealPage sensitivity", "RealPage Table S14"):
         assert caption in section, caption

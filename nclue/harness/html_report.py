@@ -20,10 +20,10 @@ from html import escape
 
 from .. import __version__
 from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
-                              CONTRAST_BLOCK, CONTROL, DIAGNOSTIC, FIGURE2_METHOD, FIGURE2_PAIR, FORMS, IMPACT,
-                              IMPACT_OF, IMPACT_TABLE, INFERENCE_BLOCK, INFERENCE_CONTRAST, INFERENCE_MASKING, MASKING,
+                              CONTRAST_BLOCK, CONTROL, DIAGNOSTIC, EVIDENCE, FIGURE2_METHOD, FIGURE2_PAIR, FORMS,
+                              IMPACT, IMPACT_OF, IMPACT_TABLE, INFERENCE_BLOCK, INFERENCE_CONTRAST, INFERENCE_MASKING, MASKING,
                               MATRIX, PAPER_BLOCK, POLICY, POLICY_SECTION, POLICY_TRANSITION, REGRESSION, REPLICATION,
-                              SCORECARD, SENSITIVITY_BLOCK, SHARED_DOCUMENTS, TABLE1, V2_DIRECTION, analysis_of,
+                              SCORECARD, SENSITIVITY_BLOCK, SHARED_DOCUMENTS, SLICE, TABLE1, V2_DIRECTION, analysis_of,
                               statistic_of)
 from ..core.layout import CROSSPAGE, QUERY_FORMS, RAW, REALPAGE
 from ..core.measures import SCORECARD_MEASURES, display_of
@@ -226,6 +226,10 @@ def _replication_section(h, got):
              _contrasts_body(got, REALPAGE, "fig-v3-contrasts"), _figure2_body(got, REALPAGE, "fig-v3-figure2"),
              _forms_table(got, FORMS.on(v3), "RealPage: n-Clue Score@10 (points) of the form systems under three "
                                              "renderings (Table S2b)"),
+             _claims_table(_analysis_claims(got, SLICE, v3), "RealPage Tables 6 and S1j: the clean-form systems by "
+                                                             "n, L_min and |D+| slice"),
+             _claims_table(_analysis_claims(got, EVIDENCE, v3), "RealPage Table 8: page evidence of the page-scored "
+                                                                "runs"),
              _claims_table(_analysis_claims(got, MASKING, v3), "RealPage Table S5a: masked minus full (points)"),
              _claims_table(_analysis_claims(got, INFERENCE_MASKING, v3),
                            "RealPage Table S5a: 95% paired bootstrap intervals"),
