@@ -206,6 +206,25 @@ def check_fit_realpage(ctx):
         in proc.stderr, proc.stderr
 
 
+def check_neural_page_cache(ctx):
+    """`python -m nclue.builder.neural.page_cache OUT/pages_v3.jsonl [THREADS]` (docs/realpage.md#neural): a
+    missing pages file, a bad thread count and (without the neural extra) the missing extra each exit 2 with one
+    line naming what is wrong, no traceback."""
+    import importlib.util
+
+    def run(*args):
+        proc = subprocess.run([sys.executable, "-m", "nclue.builder.neural.page_cache"] + list(args), cwd=REPO,
+                              capture_output=True, text=True)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stdout == "", proc.stderr
+        return proc.stderr
+    assert "no such pages file" in run(str(ctx["tmp"] / "absent.jsonl"))
+    pages = ctx["tmp"] / "pages_v3.jsonl"
+    pages.write_text('{"docid": "rfc1", "page": 1, "text": "x", "synthetic": false}\n', encoding="utf-8")
+    assert "THREADS: expected a whole number from 1 to 64, found 'many'" in run(str(pages), "many")
+    if importlib.util.find_spec("torch") is None:
+        assert "needs the neural extra: pip install '.[neural]'" in run(str(pages), "1")
+
+
 def check_export_pages(ctx):
     """`nclue export-pages /tmp/pages` writes /tmp/pages/pages.jsonl with docid, page, text, synthetic (run on
     the mini release through NCLUE_DATA so that it takes seconds; the command line is unchanged)."""
@@ -548,6 +567,8 @@ COMMANDS = {
         ("synopsis", None),
     "nclue export-qrels OUT": ("synopsis", None),
     "nclue export-pages OUT": ("synopsis", None),
+    "nclue export-pages --release v3 --packages DIR OUT": ("synopsis", None),
+    "python -m nclue.builder.neural.page_cache OUT/pages_v3.jsonl [THREADS]": ("run", check_neural_page_cache),
     "python -m pip install .": ("run", check_pip_install),
     "python -m pytest -q -rs -m slow": ("run", check_slow_tests),
     "python bench/bench_tests.py": ("run", check_bench_tests),

@@ -1,0 +1,156 @@
+"""The neural build step's code (nclue/builder/neural/; docs/realpage.md#neural), without the model: page
+aggregation, decomposition, fusion and reranking over a small deterministic stand-in encoder, the page cache,
+and the model's identity check; with the neural extra installed, a slow test checks the real model's
+fingerprint and that a model with changed weights is refused."""
+
+import hashlib
+import importlib.util
+import json
+import math
+
+import pytest
+
+from nclue.builder.neural import dense, embedder, page_cache
+from nclue.core.errors import UsageError
+from nclue.retrieval.compose import DEPTH_LIST
+
+
+def stand_in_vector(text, dim=16):
+    """A deterministic unit vector: each word adds 1 to a coordinate its hash picks (a bag of hashed words)."""
+    v = [0.0] * dim
+    for word in text.lower().split():
+        v[int(hashlib.sha256(word.encode()).hexdigest(), 16) % dim] += 1.0
+    return dense.unit(v)
+
+
+class StandInModel:
+    """What the embedder asks of a model: ``encode(texts, ...)`` giving one vector per text."""
+
+    def __init__(self, vector=stand_in_vector):
+        self.vector, self.calls = vector, 0
+
+    def encode(self, texts, batch_size, normalize_embeddings, convert_to_numpy, show_progress_bar):
+        self.calls += 1
+        return [self.vector(t) for t in texts]
+
+
+PAGES = {"rfc1": ["routing table update", "security considerations", "routing routing routing"],
+         "rfc2": ["security considerations only"],
+         "rfc3": ["nothing in common here", "still nothing", "more", "table"]}
+
+
+def _pages():
+    return {d: [stand_in_vector(t) for t in texts] for d, texts in PAGES.items()}
+
+
+def test_page_aggregation_by_hand():
+    q = stand_in_vector("routing table")
+    sims = dense.similarities(q, _pages())
+    for d, texts in PAGES.items():
+        assert sims[d] == pytest.approx([sum(a * b for a, b in zip(q, stand_in_vector(t))) for t in texts])
+    best = {d: max(s) for d, s in sims.items() if max(s) > 0}
+    assert dense.page_max(sims) == sorted(best.items(), key=lambda t: (-t[1], t[0]))
+    # top-3: the mean of the three best, a document with fewer pages counting the missing ones as 0
+    top3 = dict(dense.page_top3(sims))
+    assert top3["rfc1"] == pytest.approx(sum(sorted(sims["rfc1"], reverse=True)[:3]) / 3)
+    if "rfc2" in top3:
+        assert top3["rfc2"] == pytest.approx(sims["rfc2"][0] / 3)
+
+
+def test_a_document_with_no_positive_page_is_left_out_and_ties_go_by_id():
+    sims = {"b": [0.5], "a": [0.5, -0.2], "c": [-0.1, 0.0]}
+    assert dense.page_max(sims) == [("a", 0.5), ("b", 0.5)]
+    assert dense.page_top3({"z": []}) == []
+
+
+def test_the_whole_document_vector_is_the_unit_centroid_of_its_pages():
+    docs = dense.document_vectors({"d": [[1.0, 0.0], [0.0, 1.0]]})
+    assert docs["d"] == pytest.approx([math.sqrt(0.5), math.sqrt(0.5)])
+    assert dense.whole_document([1.0, 0.0], docs) == [("d", pytest.approx(math.sqrt(0.5)))]
+
+
+def test_decomposition_combines_each_conditions_best_page_normalised_by_its_best():
+    a = {"x": [0.9, 0.1], "y": [0.5], "z": [0.3]}
+    b = {"x": [0.2, 0.4], "y": [0.8], "z": [-0.5]}
+    # condition a: x .9, y .5, z .3 -> /.9; condition b: x .4, y .8 (z not positive: dropped) -> /.8
+    la = {"x": 1.0, "y": 0.5 / 0.9, "z": 0.3 / 0.9}
+    lb = {"x": 0.5, "y": 1.0}
+    expect_min = {d: min(la.get(d, 0.0), lb.get(d, 0.0)) for d in la}
+    assert dict(dense.decomposed([a, b], "min")) == pytest.approx(expect_min)
+    assert dict(dense.decomposed([a, b], "product")) == pytest.approx({d: la[d] * lb.get(d, 0.0) for d in la})
+    hmean = dict(dense.decomposed([a, b], "hmean"))
+    assert hmean["z"] == 0.0 and hmean["x"] == pytest.approx(2 / (1 / 1.0 + 1 / 0.5))
+    # a condition's list is its top DEPTH_LIST documents: the 101st is 0 for it
+    many = {"d%03d" % k: [1.0 - k / 1000] for k in range(DEPTH_LIST + 1)}
+    assert len(dense.condition_list(many)) == DEPTH_LIST and "d%03d" % DEPTH_LIST not in dense.condition_list(many)
+
+
+def test_fusion_and_reranking():
+    lexical = [("a", 9.0), ("b", 8.0)]
+    dense_list = [("b", 0.9), ("c", 0.8)]
+    fused = dict(dense.fused(lexical, dense_list))
+    assert fused["b"] == pytest.approx(1 / 62 + 1 / 61) and fused["a"] == pytest.approx(1 / 61)
+    docs = {"a": [1.0, 0.0], "b": [0.0, 1.0], "c": [0.6, 0.8]}
+    assert dense.reranked([("a", 3.0), ("b", 2.0)], docs, [0.0, 1.0]) == [("b", 1.0), ("a", 0.0)]   # c not a candidate
+
+
+def test_the_page_cache_resumes_cuts_a_partial_row_and_refuses_a_damaged_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(embedder, "DIMENSIONS", 16)
+    monkeypatch.setattr(page_cache, "ROW_BYTES", 16 * 4)
+    pages = tmp_path / "pages.jsonl"
+    rows = [{"docid": d, "page": k + 1, "text": t, "synthetic": False}
+            for d, ts in PAGES.items() for k, t in enumerate(ts)]
+    pages.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    folder = tmp_path / "cache"
+    model = StandInModel()
+    page_cache.encode_pages(str(pages), str(folder), model, progress=lambda line: None)
+    cached = page_cache.read(str(folder))
+    assert len(cached) == len({r["text"] for r in rows})
+    from nclue.builder.realpage.pages import page_sha256
+    for r in rows:
+        assert list(cached[page_sha256(r["text"])]) == pytest.approx(stand_in_vector(r["text"]), abs=1e-6)
+    # a second run encodes nothing; a half-written last row is cut and encoded again
+    calls = model.calls
+    page_cache.encode_pages(str(pages), str(folder), model, progress=lambda line: None)
+    assert model.calls == calls
+    f32 = folder / "pages.f32"
+    f32.write_bytes(f32.read_bytes()[:-10])
+    said = []
+    page_cache.encode_pages(str(pages), str(folder), model, progress=said.append)
+    assert said[0].endswith("1 to encode") and page_cache.read(str(folder)).keys() == cached.keys()
+    # a cache whose files disagree is refused, naming it
+    (folder / "pages.idx").write_text((folder / "pages.idx").read_text() + "0" * 64 + "\n")
+    with pytest.raises(UsageError, match="embeddings for .* page hashes"):
+        page_cache.read(str(folder))
+    with pytest.raises(UsageError, match="no page embeddings"):
+        page_cache.read(str(tmp_path / "none"))
+
+
+def test_a_model_that_misses_the_fingerprint_is_refused_by_name():
+    def sentences(text):
+        return {embedder.FINGERPRINT_SENTENCES[0]: [1.0, 0.0], embedder.FINGERPRINT_SENTENCES[1]: [0.666, 0.746],
+                embedder.FINGERPRINT_SENTENCES[2]: [0.1046, 0.9945]}[text]
+    # the first two pairs as documented, the third not: refused, naming the pair
+    with pytest.raises(UsageError, match="expected 0.1411, found"):
+        embedder.check(StandInModel(sentences))
+    assert embedder.fingerprint_problems(lambda i, j: dict(((p, v) for p, v in embedder.FINGERPRINT))[(i, j)]) == []
+
+
+NEURAL = ("torch", "sentence_transformers", "all_minilm_l6_v2")
+
+
+@pytest.mark.slow
+def test_the_real_model_passes_its_fingerprint_and_changed_weights_do_not():
+    missing = [name for name in NEURAL if importlib.util.find_spec(name) is None]
+    if missing:
+        pytest.skip("the neural extra is not installed (pip install '.[neural]'): missing %s" % ", ".join(missing))
+    import torch
+
+    model = embedder.load(threads=1)               # checks the fingerprint
+    vectors = embedder.encode(model, ["Routing Information Protocol", "Security Considerations"])
+    assert len(vectors[0]) == embedder.DIMENSIONS and abs(dense.dot(vectors[0], vectors[0]) - 1) < 1e-5
+    with torch.no_grad():                           # the probe: one layer's weights changed
+        layer = next(p for name, p in model.named_parameters() if "encoder.layer.0.attention" in name)
+        layer.add_(0.05 * torch.randn_like(layer, generator=torch.Generator().manual_seed(1)))
+    with pytest.raises(UsageError, match="is not sentence-transformers/all-MiniLM-L6-v2"):
+        embedder.check(model)
