@@ -159,3 +159,59 @@ def test_deep_with_a_bad_v3_seed_fails_naming_it(release_copy, tmp_path, monkeyp
     checks, carried = rebuild._realpage(release_copy, str(tmp_path / "x"), ["data/v3/build.json"], None)
     assert [(c.status, c.id) for c in checks] == [("fail", "rebuild:data/v3")] and carried == set()
     assert "data/v3/build.json: seed 'twelve' is not a non-negative integer" in checks[0].reason
+
+
+def _resign_inputs(root, rel):
+    """Re-sign ``rel`` everywhere a run could notice the change by its hash alone: every claim's recorded input
+    hash, then MANIFEST.json and SHA256SUMS, so that only a check of the records themselves can find it."""
+    import hashlib
+
+    from conftest import resign
+
+    digest = hashlib.sha256(open(os.path.join(root, *rel.split("/")), "rb").read()).hexdigest()
+    folder = os.path.join(root, "reference_metrics")
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if not name.endswith(".json"):
+            continue
+        doc = json.load(open(path, encoding="utf-8"))
+        touched = False
+        for claim in doc.get("claims", []):
+            for entry in claim.get("inputs", []):
+                if entry["path"] == rel:
+                    entry["sha256"], touched = digest, True
+        if touched:
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(doc, handle, indent=1, sort_keys=True)
+                handle.write("\n")
+    resign(root)
+
+
+def test_a_removed_querys_rows_written_back_into_the_final_copy_fail_naming_it(release_copy):
+    """Issue 58 item 1: rows of a query the audit dropped, appended back to data/v3/qrels.jsonl and re-signed
+    everywhere (claims' input hashes, MANIFEST.json, SHA256SUMS): the final copy's re-derivation names it."""
+    genealogy = json.load(open(_path(release_copy, "genealogy.json"), encoding="utf-8"))
+    removed = sorted(next(c for c in genealogy["copies"] if c["copy"] == "final")["removed_queries"])[0]
+    back = [r for r in read_rows(_path(release_copy, "qrels_construction.jsonl")) if r["qid"] == removed]
+    assert back
+    _edit(release_copy, "qrels.jsonl", lambda rows: rows.extend(back))
+    _resign_inputs(release_copy, "data/v3/qrels.jsonl")
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert any("%s: in the final copy (data/v3/qrels.jsonl) but removed by the audit" % removed
+               in (c["reason"] + (c.get("detail") or "")) for c in fails.values()), {
+        k: (c["reason"], c.get("detail")) for k, c in sorted(fails.items())[:5]}
+
+
+@pytest.mark.parametrize("name,index", [("qrels.jsonl", 2), ("qrels_construction.jsonl", 0), ("inventory.jsonl", 5)])
+def test_a_record_row_that_says_synthetic_fails_naming_its_line(release_copy, name, index):
+    """Issue 58 item 5: a row of a record file whose schema has no flag, given ``"synthetic": true`` and re-signed
+    everywhere, fails the nature check at file:line; ``"synthetic": false`` there is accepted."""
+    _edit(release_copy, name, _set(index, "synthetic", True))
+    _resign_inputs(release_copy, "data/v3/" + name)
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    expected = "data/v3/%s:%d: synthetic=true, expected false or absent" % (name, index + 1)
+    assert any(expected in (c.get("detail") or "") + c["reason"] for c in fails.values()), sorted(fails)[:5]
+    _edit(release_copy, name, _set(index, "synthetic", False))
+    assert _values(release_copy)["v3.construction.nature_disagreements"] == 0

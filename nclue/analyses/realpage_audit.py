@@ -89,8 +89,9 @@ def _differences(derived, released):
     for qid in sorted(set(derived) | set(released)):
         mine, theirs = derived.get(qid), released.get(qid)
         if mine is None or theirs is None:
-            out.append("%s: %s" % (qid, "in the final copy but removed by the audit" if mine is None
-                                   else "kept by the audit but absent from the final copy"))
+            out.append("%s: %s" % (qid, "in the final copy (%s) but removed by the audit" % layout.REALPAGE.qrels
+                                   if mine is None else "kept by the audit but absent from the final copy (%s)"
+                                   % layout.REALPAGE.qrels))
             continue
         for docid in sorted(set(mine) | set(theirs)):
             if mine.get(docid) != theirs.get(docid):
@@ -128,7 +129,9 @@ class Derivation:
         self.derived, self.removed = derive_final(self.queries, self.construction, self.inventory, self.findings,
                                                   self.cap)
         kept = v3.evaluation_queries(final_copy)
-        self.released = {qid: grades for qid, grades in v3.qrels(final_copy).items() if qid in kept}
+        # every query the released final copy has a row of, and every query it evaluates: a removed query's rows
+        # written back into qrels.jsonl are a difference, not filtered away
+        self.released = {qid: grades for qid, grades in v3.qrels(final_copy).items() if grades or qid in kept}
         self.stages = v3.genealogy()
         self.rows = sum(len(g) for g in self.derived.values())
         repaired_pairs = {(f.qid, f.docid) for f in self.findings.values() if f.decision == "repair"}

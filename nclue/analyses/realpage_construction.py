@@ -10,6 +10,7 @@ the corpus's page hashes, and the release's nature: every row and the build reco
 import json
 
 from ..core import layout
+from ..core.inputs import open_input
 from ..core.jsonio import ABSENT, iter_key, read_json
 from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
@@ -24,6 +25,8 @@ NATURE = layout.REALPAGE.nature            # what MANIFEST.json's natures says o
 # the files whose every row, and the records whose top level, say synthetic: false
 NATURE_ROWS = (layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.queries, layout.REALPAGE.audit_records)
 NATURE_RECORDS = (layout.REALPAGE.build, layout.REALPAGE.genealogy, layout.REALPAGE.systems)
+# record files whose rows carry no flag by the schema: a row that does say ``synthetic`` must say false
+NATURE_OPTIONAL = (layout.REALPAGE.inventory,) + tuple(copy.path for copy in layout.REALPAGE.copies)
 
 
 class Records:
@@ -106,6 +109,14 @@ def _nature(inst):
             if flag is not False:
                 problems.append("%s:%d: synthetic=%s, expected false (real documents)" % (
                     rel, line, "absent" if flag is ABSENT else json.dumps(flag)))
+    for rel in NATURE_OPTIONAL:
+        with open_input(inst.path(rel), rel) as handle:
+            if b'"synthetic"' not in handle.read():       # the flag nowhere in the file: nothing to decode
+                continue
+        for line, flag in iter_key(inst.path(rel), rel, "synthetic"):
+            if flag is not ABSENT and flag is not False:
+                problems.append("%s:%d: synthetic=%s, expected false or absent (real documents)" % (
+                    rel, line, json.dumps(flag)))
     for rel in NATURE_RECORDS:
         flag = read_json(inst.path(rel), rel).get("synthetic")
         if flag is not False:
@@ -126,7 +137,7 @@ def _units(inst):
         Unit("gates", CORE + [layout.REALPAGE.build], lambda: _gates(inst)),
         Unit("table1", CORE, lambda: _table1(inst)),
         Unit("page-hashes", [layout.REALPAGE.corpus], lambda: _page_hashes(inst)),
-        Unit("nature", list(NATURE_ROWS + NATURE_RECORDS), lambda: _nature(inst)),
+        Unit("nature", list(NATURE_ROWS + NATURE_OPTIONAL + NATURE_RECORDS), lambda: _nature(inst)),
     ]
 
 
