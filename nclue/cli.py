@@ -419,14 +419,21 @@ def cmd_score(argv, prog):
         raise UsageError("standard input can be read once: give '-' at most once among the runs")
     guard = None
     if args.html is not None:
-        check_output_file(args.html, data_root(args.data), "the HTML page", inputs=args.run)
+        # no output is an input of the command: the runs and the user's qrels file alike
+        check_output_file(args.html, data_root(args.data), "the HTML page",
+                          inputs=list(args.run) + [args.qrels_file])
         guard = ReleaseGuard(data_root(args.data))
     against = None if args.against is None else [] if args.against == "none" else [
         a for a in args.against.split(",") if a]
+    measures = None
+    if args.measure is not None:
+        measures = [m.strip() for given in args.measure for m in given.split(",") if m.strip()]
+        if not measures:
+            raise UsageError("-m/--measure names no measure (%s): give one or more, comma-separated, or leave "
+                             "the option out for all" % ", ".join(repr(given) for given in args.measure))
     result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
                    verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query, names=args.name,
-                   allow_empty=args.allow_empty, qrels_file=args.qrels_file,
-                   measures=[m for given in args.measure or () for m in given.split(",") if m] or None)
+                   allow_empty=args.allow_empty, qrels_file=args.qrels_file, measures=measures)
     STDOUT.write(render(result, args.format))
     if args.html is not None:
         from .harness.html_report import render_score_html

@@ -544,3 +544,38 @@ def test_one_scale_per_kind_of_measure():
         assert measures[m.name]["unit"] == KINDS[m.kind].unit, m.name
     assert measures["gold_ndcg_at_10"]["unit"] == measures["graded_ndcg_at_10"]["unit"] == "NDCG (0-1)"
     assert 0 <= measures["gold_ndcg_at_10"]["value"] <= 1 and result["scales"]["ndcg"]["unit"] == "NDCG (0-1)"
+
+
+@pytest.mark.parametrize("given", ["", ",", " , "])
+def test_an_empty_measure_list_is_a_usage_error(given):
+    """Issue 58 item 7: `-m ''` or `-m ,` names no measure; like an unknown one it exits 2 (it printed all nine)."""
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", given)
+    assert code == 2 and out == "" and "-m/--measure names no measure" in err and "Traceback" not in err, err
+
+
+def test_no_output_replaces_an_input_qrels_file(tmp_path):
+    """Issue 58 item 6: `score RUN --qrels-file Q --html Q` is refused before anything is written, and Q is
+    left as it was (the run files were already protected)."""
+    export = tmp_path / "q"
+    assert _cli("export-qrels", str(export), "--data", REPO)[0] == 0
+    qrels = export / "qrels.graded.trec"
+    before = qrels.read_bytes()
+    for target in (str(qrels), str(tmp_path / "q" / "." / "qrels.graded.trec")):
+        code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "--against", "none", "--qrels-file",
+                              str(qrels), "--html", target)
+        assert code == 2 and "it is an input of this command" in err and "Traceback" not in err, err
+        assert qrels.read_bytes() == before
+
+
+def test_an_output_named_as_a_folder_is_refused_by_its_own_name(tmp_path):
+    """Issue 58 item 9: `reproduce.py --json X/` (no folder X) names the JSON report the user gave, not the
+    provenance record derived from it; `score --html X/` alike."""
+    from conftest import run_reproduce
+
+    target = str(tmp_path / "nowhere") + "/"
+    code, out, err = run_reproduce("--data", REPO, "--json", target, "--only", "integrity")
+    assert code == 2 and "cannot write the JSON report '%s': it names a folder, not a file" % target in err, err
+    assert "provenance" not in err and "Traceback" not in err
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "--html", target)
+    assert code == 2 and "cannot write the HTML page" in err and "names a folder" in err, err
+    assert not os.path.exists(target)

@@ -103,6 +103,8 @@ def check_output_file(path, root, what, inputs=()):
     over one of ``inputs``, or cannot be written (UsageError)."""
     if not path:
         raise UsageError("%s needs a file name (an empty path was given)" % what)
+    if path.endswith(("/", os.sep)):
+        raise UsageError("cannot write %s %s: it names a folder, not a file" % (what, _shown(path)))
     if inside_release(path, root):
         raise UsageError("refusing to write %s %s: it is part of the release at %s (data/, reference_metrics/, "
                          "MANIFEST.json and SHA256SUMS are never written by this command)" % (
