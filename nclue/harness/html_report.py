@@ -111,25 +111,34 @@ def _claims_table(found, caption, wide=8):
     number; a table with a column mixing numbers and words is not sortable (a click could not order it plainly)."""
     if not found:
         return ""
-    ids = sorted(found)
-    shared = os.path.commonprefix(ids)
-    shared = shared[:shared.rfind(".") + 1]
-    entries = [(cid[len(shared):], statistic_of(cid) or "value", found[cid]) for cid in ids]
+    entries = _claim_entries(found)
     stats = sorted({stat for _, stat, _ in entries})
     if len(stats) > wide:
         columns = {"value": [value for _, _, value in entries]}
-        numeric = all(_is_number(v) for v in columns["value"] if v is not None)
-        return table(caption, ["claim", "value"], [[breakable(rest), _cell(value, numeric)]
+        numeric = _numeric_columns(columns)
+        return table(caption, ["claim", "value"], [[breakable(rest), _cell(value, numeric["value"])]
                                                    for rest, _, value in entries], cls=_sorting(columns))
     rows = {}
     for rest, stat, value in entries:
-        row = rest[:-len(stat)].rstrip(".") if rest.endswith(stat) else rest
-        rows.setdefault(row, {})[stat] = value
+        rows.setdefault(rest[:-len(stat)].rstrip(".") if rest.endswith(stat) else rest, {})[stat] = value
     columns = {st: [cells[st] for cells in rows.values() if st in cells] for st in stats}
-    numeric = {st: all(_is_number(v) for v in values if v is not None) for st, values in columns.items()}
+    numeric = _numeric_columns(columns)
     return table(caption, ["row"] + [st.replace("_", " ") for st in stats],
                  [[breakable(row or "(all)")] + [_cell(cells.get(st), numeric[st]) for st in stats]
                   for row, cells in sorted(rows.items())], cls=_sorting(columns))
+
+
+def _claim_entries(found):
+    """``[(id without the shared dotted prefix, statistic, value)]`` in id order."""
+    ids = sorted(found)
+    shared = os.path.commonprefix(ids)
+    shared = shared[:shared.rfind(".") + 1]
+    return [(cid[len(shared):], statistic_of(cid) or "value", found[cid]) for cid in ids]
+
+
+def _numeric_columns(columns):
+    """``{column: whether every value it has is a number}``."""
+    return {name: all(_is_number(v) for v in values if v is not None) for name, values in columns.items()}
 
 
 def _sorting(columns):
