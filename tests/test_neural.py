@@ -154,3 +154,66 @@ def test_the_real_model_passes_its_fingerprint_and_changed_weights_do_not():
         layer.add_(0.05 * torch.randn_like(layer, generator=torch.Generator().manual_seed(1)))
     with pytest.raises(UsageError, match="is not sentence-transformers/all-MiniLM-L6-v2"):
         embedder.check(model)
+
+
+def _tiny_release(root):
+    """A RealPage-shaped folder of three RFCs (corpus, conditions, queries), for the dense runs."""
+    from nclue.builder.realpage.pages import page_sha256
+
+    v3 = root / "data" / "v3"
+    v3.mkdir(parents=True)
+    corpus = [{"docid": d, "page_sha256": [page_sha256(t) for t in texts], "pages": len(texts)}
+              for d, texts in sorted(PAGES.items())]
+    conditions = [{"cid": "sec:routing-table", "kind": "section", "label": "routing table"},
+                  {"cid": "def:SC:security-considerations", "kind": "entity", "label": "security considerations (SC)"}]
+    queries = [{"qid": "realpage_0000", "n": 2, "conditions": [{"cid": c["cid"]} for c in conditions],
+                "forms": {"raw": "routing table SC", "clean_v2": "routing table; security considerations",
+                          "natural": "Find the RFC with a routing table and security considerations."}}]
+    for name, rows in (("corpus.jsonl", corpus), ("conditions.jsonl", conditions), ("queries.jsonl", queries)):
+        (v3 / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_the_dense_runs_rank_every_form_by_the_declared_configurations(tmp_path, monkeypatch):
+    pytest.importorskip("numpy")                       # the neural build's matrix product (a dev requirement)
+    from nclue.builder.neural import runs
+    from nclue.builder.realpage.pages import page_sha256
+
+    _tiny_release(tmp_path)
+    cached = {page_sha256(t): stand_in_vector(t) for texts in PAGES.values() for t in texts}
+    monkeypatch.setattr(embedder, "model_folder", lambda: str(tmp_path / "model-x"))
+    monkeypatch.setattr(page_cache, "read", lambda folder: cached)
+    record = runs.write_runs(str(tmp_path), str(tmp_path / "out"), StandInModel(), progress=lambda line: None)
+    assert sorted(record["files"]) == sorted("%s__%s.jsonl" % (sid, form) for sid, _ in runs.SYSTEMS
+                                             for form in ("raw", "clean_v2", "natural"))
+    rows = [json.loads(line) for line in open(tmp_path / "out" / "mini_page_max__raw.jsonl", encoding="utf-8")]
+    q = stand_in_vector("routing table SC")
+    sims = dense.similarities(q, _pages())
+    assert rows[0]["docids"] == [d for d, _ in dense.page_max(sims)]
+    assert rows[0]["scores"] == [round(s, 6) for _, s in dense.page_max(sims)]
+    # the raw form's condition texts are the mined ones (a title, an acronym); the clean form's the labels
+    per_raw = [dense.similarities(stand_in_vector(t), _pages()) for t in ("routing table", "SC")]
+    hmean = [json.loads(line) for line in open(tmp_path / "out" / "mini_dec_hmean__raw.jsonl", encoding="utf-8")]
+    assert hmean[0]["docids"] == [d for d, _ in dense.decomposed(per_raw, "hmean")]
+    # a page missing from the cache is named
+    monkeypatch.setattr(page_cache, "read", lambda folder: dict(list(cached.items())[1:]))
+    with pytest.raises(UsageError, match="pages are not in the page cache"):
+        runs.write_runs(str(tmp_path), str(tmp_path / "out2"), StandInModel(), progress=lambda line: None)
+
+
+def test_the_runs_command_refuses_the_release_and_bad_arguments(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    def run(*args):
+        proc = subprocess.run([sys.executable, "-m", "nclue.builder.neural.runs"] + list(args), cwd=REPO,
+                              capture_output=True, text=True)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        return proc.stderr
+    _tiny_release(tmp_path)
+    assert "refusing to write the runs into the release" in run(str(tmp_path / "data" / "runs"), "--data",
+                                                                str(tmp_path))
+    assert "no RealPage release" in run(str(tmp_path / "out"), "--data", str(tmp_path / "nowhere"))
+    assert "--threads: expected a whole number" in run(str(tmp_path / "out"), "--threads", "0")
+    assert "usage:" in run()
