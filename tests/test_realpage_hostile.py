@@ -215,3 +215,29 @@ def test_a_record_row_that_says_synthetic_fails_naming_its_line(release_copy, na
     assert any(expected in (c.get("detail") or "") + c["reason"] for c in fails.values()), sorted(fails)[:5]
     _edit(release_copy, name, _set(index, "synthetic", False))
     assert _values(release_copy)["v3.construction.nature_disagreements"] == 0
+
+
+@pytest.mark.parametrize("path,value,named", [
+    (("counts", "pages"), 40560, "counts.pages states 40560, data/v3/corpus.jsonl gives 40559"),
+    (("counts", "queries"), 999, "counts.queries states 999, data/v3/queries.jsonl gives 1000"),
+    (("rankings", "form_systems"), 12, "rankings.form_systems states 12, data/v3/systems.json gives 13"),
+    (("audit", "findings_by_evidence", "heading_only"), 49, "heading_only states 49, data/v3/audit.jsonl gives 50"),
+    (("counts", "qrel_rows"), "51915", 'counts.qrel_rows states "51915"'),
+], ids=["pages", "queries", "form_systems", "evidence", "string"])
+def test_a_count_build_json_states_wrongly_fails_naming_it(release_copy, path, value, named):
+    """Issue 58 item 3: every count data/v3/build.json states that the records give is checked against them
+    (re-signed everywhere, so that only the check of the records can find it)."""
+    build_path = _path(release_copy, "build.json")
+    build = json.load(open(build_path, encoding="utf-8"))
+    node = build
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+    with open(build_path, "w", encoding="utf-8") as handle:
+        json.dump(build, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    _resign_inputs(release_copy, "data/v3/build.json")
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert any(named in (c.get("detail") or "") + c["reason"] for c in fails.values()), {
+        k: c.get("detail") for k, c in sorted(fails.items())[:4]}

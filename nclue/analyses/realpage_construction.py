@@ -8,10 +8,11 @@ the corpus's page hashes, and the release's nature: every row and the build reco
 """
 
 import json
+from collections import Counter
 
 from ..core import layout
 from ..core.inputs import open_input
-from ..core.jsonio import ABSENT, iter_key, read_json
+from ..core.jsonio import ABSENT, iter_jsonl, iter_key, read_json
 from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
 from .base import Analysis, Unit, Value
@@ -129,6 +130,67 @@ def _nature(inst):
                   detail="; ".join(problems[:4]))]
 
 
+# the counts data/v3/build.json states that its records can give (the others -- texts read, the lexicon, the
+# admissible conjunctions, the pairs the audit searched -- come from the packages and are rebuilt by --deep)
+STATED_COUNT_INPUTS = CORE + [layout.REALPAGE.build, layout.REALPAGE.systems, layout.REALPAGE.audit_records,
+                              layout.REALPAGE.genealogy]
+
+
+def _stated_counts(inst):
+    """``{path in build.json: (stated, found, where found)}`` of every count the records give."""
+    r = records(inst)
+    build = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build)
+    systems = read_json(inst.path(layout.REALPAGE.systems), layout.REALPAGE.systems)
+    audit = [row for _, row in iter_jsonl(inst.path(layout.REALPAGE.audit_records), layout.REALPAGE.audit_records)]
+    removed = sum(len(stage.removed_queries) for stage in inst.release(layout.REALPAGE).genealogy().values())
+    kinds = Counter(row.get("evidence") for row in audit)
+    found = {
+        "counts.sampled_rfcs": (len(r.corpus), layout.REALPAGE.corpus),
+        "counts.pages": (sum(doc.pages for doc in r.corpus.values()), layout.REALPAGE.corpus),
+        "counts.conditions": (len(r.conditions), layout.REALPAGE.conditions),
+        "counts.inventory_rows": (len(r.inventory), layout.REALPAGE.inventory),
+        "counts.inventory_rows_by_fact.defines": (sum(1 for d, c in r.inventory if c.startswith("def:")),
+                                                   layout.REALPAGE.inventory),
+        "counts.inventory_rows_by_fact.section": (sum(1 for d, c in r.inventory if c.startswith("sec:")),
+                                                   layout.REALPAGE.inventory),
+        "counts.queries": (len(r.queries), layout.REALPAGE.queries),
+        "construction.n_queries_2": (sum(1 for q in r.queries.values() if q.n == 2), layout.REALPAGE.queries),
+        "construction.n_queries_3": (sum(1 for q in r.queries.values() if q.n == 3), layout.REALPAGE.queries),
+        "counts.qrel_rows": (sum(len(g) for g in r.qrels.values()), layout.REALPAGE.copies[0].path),
+        "rankings.systems": (len(systems.get("systems") or ()), layout.REALPAGE.systems),
+        "rankings.form_systems": (len(systems.get("form_systems") or ()), layout.REALPAGE.systems),
+        "audit.findings": (len(audit), layout.REALPAGE.audit_records),
+        "audit.repairs": (sum(1 for row in audit if row.get("decision") == "repair"), layout.REALPAGE.audit_records),
+        "audit.queries_removed_by_drop+gate+cap": (removed, layout.REALPAGE.genealogy),
+    }
+    stated_kinds = (build.get("audit") or {}).get("findings_by_evidence") or {}
+    for kind in sorted(set(stated_kinds) | set(kinds)):
+        found["audit.findings_by_evidence." + kind] = (kinds.get(kind, 0), layout.REALPAGE.audit_records)
+    out = {}
+    for path, (number, where) in found.items():
+        if path == "audit.queries_removed_by_drop+gate+cap":
+            stated = sum(_stated(build, "audit.queries_removed_by_" + why) or 0 for why in ("drop", "gate", "cap"))
+        else:
+            stated = _stated(build, path)
+        out[path] = (stated, number, where)
+    return out
+
+
+def _stated(build, path):
+    node = build
+    for part in path.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _count_checks(inst):
+    """The counts build.json states, against the records they summarise (issue 58: every stated count checked)."""
+    wrong = ["%s: %s states %s, %s gives %s" % (layout.REALPAGE.build, path, json.dumps(stated), where, number)
+             for path, (stated, number, where) in sorted(_stated_counts(inst).items()) if stated != number]
+    return [Value(CONSTRUCTION.on(layout.REALPAGE.name)(statistic="stated_count_disagreements"), len(wrong),
+                  source=SOURCE, detail="; ".join(wrong[:4]))]
+
+
 def _units(inst):
     if not inst.exists(layout.REALPAGE.corpus):
         return []
@@ -138,6 +200,7 @@ def _units(inst):
         Unit("table1", CORE, lambda: _table1(inst)),
         Unit("page-hashes", [layout.REALPAGE.corpus], lambda: _page_hashes(inst)),
         Unit("nature", list(NATURE_ROWS + NATURE_OPTIONAL + NATURE_RECORDS), lambda: _nature(inst)),
+        Unit("stated-counts", STATED_COUNT_INPUTS, lambda: _count_checks(inst)),
     ]
 
 
