@@ -241,3 +241,49 @@ def test_a_count_build_json_states_wrongly_fails_naming_it(release_copy, path, v
     assert code == 1 and "Traceback" not in stdout + stderr
     assert any(named in (c.get("detail") or "") + c["reason"] for c in fails.values()), {
         k: c.get("detail") for k, c in sorted(fails.items())[:4]}
+
+
+def _first_query_condition(root, release):
+    query = read_rows(os.path.join(root, "data", release, "queries.jsonl"))[0]
+    return query["conditions"][0]["cid"]
+
+
+@pytest.mark.parametrize("release", ["v3", "v1"])
+def test_a_label_changed_on_one_side_or_a_form_that_does_not_follow_fails_naming_it(release_copy, release):
+    """Issue 58 item 2: a condition's label must agree wherever it is written (conditions.jsonl and each query
+    that names the condition), and the forms must follow from the conditions as the builder renders them
+    (RealPage: all three; the stand-in: clean and natural, its raw form's mined words being in no file)."""
+    def rel(name):
+        return "data/%s/%s" % (release, name)
+
+    def edit(name, change):
+        path = os.path.join(release_copy, "data", release, name)
+        rows = read_rows(path)
+        change(rows)
+        write_rows(path, rows)
+        _resign_inputs(release_copy, rel(name))
+
+    def run():
+        code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+        assert code == 1 and "Traceback" not in stdout + stderr
+        return " | ".join((c.get("detail") or "") + " " + c["reason"] for c in fails.values())
+
+    cid = _first_query_condition(release_copy, release)
+    originals = {name: open(os.path.join(release_copy, "data", release, name), encoding="utf-8").read()
+                 for name in ("conditions.jsonl", "queries.jsonl")}
+
+    def restore():
+        for name, text in originals.items():
+            with open(os.path.join(release_copy, "data", release, name), "w", encoding="utf-8") as handle:
+                handle.write(text)
+            _resign_inputs(release_copy, rel(name))
+
+    edit("conditions.jsonl", lambda rows: next(r for r in rows if r["cid"] == cid).__setitem__("label", "Changed"))
+    assert "%s:1: field 'conditions[0].label': is" % rel("queries.jsonl") in run()
+    restore()
+    edit("queries.jsonl", lambda rows: rows[0]["conditions"][0].__setitem__("label", "Changed"))
+    assert "%s:1: field 'conditions[0].label': is 'Changed' but the catalog says" % rel("queries.jsonl") in run()
+    restore()
+    form = "raw" if release == "v3" else "natural"
+    edit("queries.jsonl", lambda rows: rows[0]["forms"].__setitem__(form, rows[0]["forms"][form] + " extra"))
+    assert "forms.%s is" % form in run()

@@ -5,7 +5,7 @@ from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
 from .base import Analysis, Unit, Value
 from .shared.audit_inputs import final_support, support_inputs
-from .shared.construction_checks import verifier_values
+from .shared.construction_checks import form_disagreements, verifier_values
 from .shared.stats_file_check import stats_file_disagreements
 
 SOURCE = "paper section 3.2 and Table 1; supplement 1.1"
@@ -50,6 +50,7 @@ def _units(inst):
         Unit("verifier", core, lambda: verifier_values(inst, SOURCE)),
         Unit("table1", final, lambda: _table1(inst)),
         Unit("stats-file", final + [layout.STATS], lambda: _stats_file(inst)),
+        Unit("forms", _present(inst, [layout.CONDITIONS, layout.QUERIES]), lambda: form_disagreements(inst, SOURCE)),
     ]
 
 

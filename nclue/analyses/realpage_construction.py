@@ -16,7 +16,7 @@ from ..core.jsonio import ABSENT, iter_jsonl, iter_key, read_json
 from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
 from .base import Analysis, Unit, Value
-from .shared.construction_checks import declared_gates, verifier_values
+from .shared.construction_checks import declared_gates, form_disagreements, verifier_values
 from .shared.release_manifest import release_manifest
 
 SOURCE = "docs/realpage.md (RealPage, data/v3); paper section 3.2 and Table 1"
@@ -201,6 +201,8 @@ def _units(inst):
         Unit("page-hashes", [layout.REALPAGE.corpus], lambda: _page_hashes(inst)),
         Unit("nature", list(NATURE_ROWS + NATURE_OPTIONAL + NATURE_RECORDS), lambda: _nature(inst)),
         Unit("stated-counts", STATED_COUNT_INPUTS, lambda: _count_checks(inst)),
+        Unit("forms", [layout.REALPAGE.conditions, layout.REALPAGE.queries],
+             lambda: form_disagreements(inst.release(layout.REALPAGE), SOURCE)),
     ]
 
 

@@ -18,7 +18,7 @@ the constructor only; the independent check lives in :mod:`nclue.core.verify`.
 """
 
 from ..core.rng import Stream
-from . import forms
+from ..core import renderings as forms
 
 
 def distinct_page_matching(page_sets):

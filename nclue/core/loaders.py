@@ -171,6 +171,8 @@ def load_queries(root, rel, conditions=None, require_source=False):
                     raise row.error(field + ".cid", "unknown condition %r" % cid)
                 if conditions[cid].kind != kind:
                     raise row.error(field + ".kind", "is %r but the catalog says %r" % (kind, conditions[cid].kind))
+                if conditions[cid].label != label:
+                    raise row.error(field + ".label", "is %r but the catalog says %r" % (label, conditions[cid].label))
             conds.append(QueryCondition(cid, kind, label))
         forms_obj = row.dict("forms")
         forms = {}

@@ -2,7 +2,7 @@
 docs/analyses.md#construction): every qrel and grade from the inventory and the queries, both page gates of every
 gold, and the difference counts by kind, for ``<release>.construction``."""
 
-from ...core import layout
+from ...core import layout, renderings
 from ...core.claim_ids import CONSTRUCTION
 from ...core.errors import InputError
 from ...core.jsonio import read_json
@@ -46,3 +46,27 @@ def declared_gates(inst):
                              field="construction." + gate)
         out[gate] = value
     return out
+
+
+def form_disagreements(inst, source):
+    """The queries whose forms are not what the release's rendering writes from its conditions
+    (:data:`nclue.core.renderings.RENDERING`): the clean and natural forms from the conditions' labels, the raw
+    form from their mined texts where the released conditions give them (RealPage).  (That each query's
+    condition labels are the catalog's is the loader's check, at file:line:field.)"""
+    render, mined = renderings.RENDERING[inst.spec.name]
+    conditions = inst.conditions()
+    wrong = []
+    for qid, query in sorted(inst.queries().items()):
+        conds = [{"cid": c.cid, "kind": conditions[c.cid].kind, "label": conditions[c.cid].label} for c in
+                 query.conditions]
+        for c in conds:
+            c["mined"] = mined(c) if mined is not None else ""
+        expected = render(conds)
+        for form in layout.QUERY_FORMS:
+            if form == layout.RAW and mined is None:
+                continue
+            if query.forms[form.key] != expected[form.key]:
+                wrong.append("%s: %s forms.%s is %r, its conditions give %r" % (
+                    inst.spec.queries, qid, form.key, query.forms[form.key], expected[form.key]))
+    return [Value(CONSTRUCTION.on(inst.spec.name)(statistic="form_disagreements"), len(wrong), source=source,
+                  detail="; ".join(wrong[:3]))]

@@ -6,7 +6,7 @@ Order: the packages' RFC texts -> every RFC's page count -> the seeded sample ->
 SHA-256, and the text is rebuilt from the packages.
 
 The queries are drawn from every admissible conjunction, tilted by structure to the paper's Table 1
-(:mod:`.query_draws`); their natural form says what each condition asks (:func:`nclue.builder.forms.natural_by_kind`).
+(:mod:`.query_draws`); their natural form says what each condition asks (:func:`nclue.core.renderings.natural_by_kind`).
 """
 
 import re
@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from ... import __version__
 from ...core import layout
-from .. import construct, forms
+from .. import construct
+from ...core import renderings as forms
 from ...retrieval import systems
 from ..crosspage import genealogy_record
 from . import fact_miner, packages, pages as page_text, query_draws, sample, settings, v3_audit, v3_rankings

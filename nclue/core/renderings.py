@@ -17,7 +17,7 @@ docs/schema.md#queriesjsonl).
 '"A"; "B"'
 """
 
-from ..core import layout
+from . import layout
 
 
 def raw(mined):
@@ -62,3 +62,19 @@ def render(conditions):
     labels = [c["label"] for c in conditions]
     return {layout.RAW.key: raw([c["mined"] for c in conditions]), layout.CLEAN.key: clean_v2(labels),
             layout.NATURAL.key: natural(labels)}
+
+
+def realpage_mined(condition):
+    """A RealPage condition's raw text as its miner recorded it: a section's title (its label), a definition's
+    acronym (its id's second part: ``def:DNS:domain-name-system``).
+
+    >>> realpage_mined({"cid": "def:DNS:domain-name-system", "kind": "entity", "label": "Domain Name System (DNS)"})
+    'DNS'
+    """
+    return condition["label"] if condition["kind"] == "section" else condition["cid"].split(":")[1]
+
+
+# each release's rendering of its conditions into the three forms, and whether its released conditions give the
+# raw form's mined text (the stand-in's miner may record an alias or an upper-case heading that no file keeps)
+RENDERING = {layout.CROSSPAGE.name: (render, None), layout.SOURCESHIFT.name: (render, None),
+             layout.REALPAGE.name: (render_by_kind, realpage_mined)}
