@@ -287,3 +287,33 @@ def test_a_label_changed_on_one_side_or_a_form_that_does_not_follow_fails_naming
     form = "raw" if release == "v3" else "natural"
     edit("queries.jsonl", lambda rows: rows[0]["forms"].__setitem__(form, rows[0]["forms"][form] + " extra"))
     assert "forms.%s is" % form in run()
+
+
+@pytest.mark.parametrize("change,named", [
+    (lambda m: m["releases"].remove("data/v3"), "field 'natures': names data/v1, data/v2, data/v3, but releases lists"),
+    (lambda m: (m["releases"].remove("data/v3"), m["natures"].pop("data/v3")), "a file of data/v3, which releases"),
+    (lambda m: m["releases"].append("data/v1"), "field 'releases[3]': release 'data/v1' listed twice"),
+    (lambda m: m["releases"].append("data/v9"), "field 'releases[3]': unknown release 'data/v9'"),
+    (lambda m: m.__setitem__("natures", ["real"]), "field 'natures': must be an object"),
+], ids=["natures-disagree", "files-disagree", "twice", "unknown", "natures-type"])
+def test_manifest_fields_that_disagree_with_each_other_or_the_files_fail(release_copy, change, named):
+    """Issue 58 item 4: MANIFEST.json's releases, natures and files must agree (the manifest is the signed
+    index: its SHA256SUMS line follows it here, so only the check of its fields can find the damage)."""
+    import hashlib
+
+    path = os.path.join(release_copy, "MANIFEST.json")
+    manifest = json.load(open(path, encoding="utf-8"))
+    change(manifest)
+    text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    sums = os.path.join(release_copy, "SHA256SUMS")
+    lines = [line for line in open(sums, encoding="utf-8").read().splitlines()]
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    lines = [("%s  MANIFEST.json" % digest) if line.endswith(" MANIFEST.json") else line for line in lines]
+    with open(sums, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    assert any(named in c["reason"] + (c.get("detail") or "") for c in fails.values()), {
+        k: c["reason"][:200] for k, c in sorted(fails.items())[:3]}

@@ -17,7 +17,7 @@ import re
 
 from .errors import InputError, MissingInput, NclueError
 from .inputs import hash_into, read_input
-from .layout import RELEASE_DIRS, abspath, role_of
+from .layout import RELEASE_DIRS, RELEASES, abspath, role_of
 from .jsonio import dumps_pretty, open_output, read_json
 
 MANIFEST = "MANIFEST.json"
@@ -123,7 +123,37 @@ def load_manifest(root):
         if entry["path"] in seen:
             raise InputError(MANIFEST, "duplicate path %r" % entry["path"], field=field + ".path")
         seen.add(entry["path"])
+    _check_releases(obj)
     return obj
+
+
+def _check_releases(obj):
+    """MANIFEST.json's own fields agree with each other and with its files: ``releases`` lists known release
+    folders once each, ``natures`` names exactly those, and every listed file under a release folder belongs to
+    a listed release (a manifest without ``releases`` -- an original release's -- is not held to them)."""
+    releases = obj.get("releases")
+    if releases is None:
+        return
+    if not isinstance(releases, list) or not all(isinstance(r, str) for r in releases):
+        raise InputError(MANIFEST, "must be a list of release folders", field="releases")
+    for i, base in enumerate(releases):
+        if base not in RELEASES:
+            raise InputError(MANIFEST, "unknown release %r (known: %s)" % (base, ", ".join(sorted(RELEASES))),
+                             field="releases[%d]" % i)
+        if releases.index(base) != i:
+            raise InputError(MANIFEST, "release %r listed twice" % base, field="releases[%d]" % i)
+    natures = obj.get("natures")
+    if natures is not None:
+        if not isinstance(natures, dict):
+            raise InputError(MANIFEST, "must be an object", field="natures")
+        if sorted(natures) != sorted(releases):
+            raise InputError(MANIFEST, "names %s, but releases lists %s" % (
+                ", ".join(sorted(natures)) or "none", ", ".join(sorted(releases)) or "none"), field="natures")
+    for i, entry in enumerate(obj["files"]):
+        base = next((b for b in RELEASES if entry["path"].startswith(b + "/")), None)
+        if base is not None and base not in releases:
+            raise InputError(MANIFEST, "lists %r, a file of %s, which releases does not list" % (
+                entry["path"], base), field="files[%d].path" % i)
 
 
 def parse_sums(root):
