@@ -16,7 +16,8 @@ import tarfile
 import pytest
 
 from conftest import REPO
-from nclue.builder import construct, forms
+from nclue.builder import construct
+from nclue.core import renderings as forms
 from nclue.builder.realpage import fact_miner, packages, pages, query_draws, sample, settings, v3_writer
 
 PACKAGE = "doc-rfc-std"

@@ -137,48 +137,47 @@ STATED_COUNT_INPUTS = CORE + [layout.REALPAGE.build, layout.REALPAGE.systems, la
 
 
 def _stated_counts(inst):
-    """``{path in build.json: (stated, found, where found)}`` of every count the records give."""
+    """``{path in build.json: (stated, found, where found)}`` of every count the records give (a path is the
+    tuple of its keys; the removals are stated by reason and compared as their sum)."""
     r = records(inst)
     build = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build)
     systems = read_json(inst.path(layout.REALPAGE.systems), layout.REALPAGE.systems)
     audit = [row for _, row in iter_jsonl(inst.path(layout.REALPAGE.audit_records), layout.REALPAGE.audit_records)]
     removed = sum(len(stage.removed_queries) for stage in inst.release(layout.REALPAGE).genealogy().values())
     kinds = Counter(row.get("evidence") for row in audit)
+    v3 = layout.REALPAGE
     found = {
-        "counts.sampled_rfcs": (len(r.corpus), layout.REALPAGE.corpus),
-        "counts.pages": (sum(doc.pages for doc in r.corpus.values()), layout.REALPAGE.corpus),
-        "counts.conditions": (len(r.conditions), layout.REALPAGE.conditions),
-        "counts.inventory_rows": (len(r.inventory), layout.REALPAGE.inventory),
-        "counts.inventory_rows_by_fact.defines": (sum(1 for d, c in r.inventory if c.startswith("def:")),
-                                                   layout.REALPAGE.inventory),
-        "counts.inventory_rows_by_fact.section": (sum(1 for d, c in r.inventory if c.startswith("sec:")),
-                                                   layout.REALPAGE.inventory),
-        "counts.queries": (len(r.queries), layout.REALPAGE.queries),
-        "construction.n_queries_2": (sum(1 for q in r.queries.values() if q.n == 2), layout.REALPAGE.queries),
-        "construction.n_queries_3": (sum(1 for q in r.queries.values() if q.n == 3), layout.REALPAGE.queries),
-        "counts.qrel_rows": (sum(len(g) for g in r.qrels.values()), layout.REALPAGE.copies[0].path),
-        "rankings.systems": (len(systems.get("systems") or ()), layout.REALPAGE.systems),
-        "rankings.form_systems": (len(systems.get("form_systems") or ()), layout.REALPAGE.systems),
-        "audit.findings": (len(audit), layout.REALPAGE.audit_records),
-        "audit.repairs": (sum(1 for row in audit if row.get("decision") == "repair"), layout.REALPAGE.audit_records),
-        "audit.queries_removed_by_drop+gate+cap": (removed, layout.REALPAGE.genealogy),
+        ("counts", "sampled_rfcs"): (len(r.corpus), v3.corpus),
+        ("counts", "pages"): (sum(doc.pages for doc in r.corpus.values()), v3.corpus),
+        ("counts", "conditions"): (len(r.conditions), v3.conditions),
+        ("counts", "inventory_rows"): (len(r.inventory), v3.inventory),
+        ("counts", "inventory_rows_by_fact", "defines"): (
+            sum(1 for _, cid in r.inventory if r.conditions[cid].kind == "entity"), v3.inventory),
+        ("counts", "inventory_rows_by_fact", "section"): (
+            sum(1 for _, cid in r.inventory if r.conditions[cid].kind == "section"), v3.inventory),
+        ("counts", "queries"): (len(r.queries), v3.queries),
+        ("construction", "n_queries_2"): (sum(1 for q in r.queries.values() if q.n == 2), v3.queries),
+        ("construction", "n_queries_3"): (sum(1 for q in r.queries.values() if q.n == 3), v3.queries),
+        ("counts", "qrel_rows"): (sum(len(g) for g in r.qrels.values()), v3.copies[0].path),
+        ("rankings", "systems"): (len(systems.get("systems") or ()), v3.systems),
+        ("rankings", "form_systems"): (len(systems.get("form_systems") or ()), v3.systems),
+        ("audit", "findings"): (len(audit), v3.audit_records),
+        ("audit", "repairs"): (sum(1 for row in audit if row.get("decision") == "repair"), v3.audit_records),
     }
-    stated_kinds = (build.get("audit") or {}).get("findings_by_evidence") or {}
+    stated_kinds = _stated(build, ("audit", "findings_by_evidence")) or {}
     for kind in sorted(set(stated_kinds) | set(kinds)):
-        found["audit.findings_by_evidence." + kind] = (kinds.get(kind, 0), layout.REALPAGE.audit_records)
-    out = {}
-    for path, (number, where) in found.items():
-        if path == "audit.queries_removed_by_drop+gate+cap":
-            stated = sum(_stated(build, "audit.queries_removed_by_" + why) or 0 for why in ("drop", "gate", "cap"))
-        else:
-            stated = _stated(build, path)
-        out[path] = (stated, number, where)
+        found[("audit", "findings_by_evidence", kind)] = (kinds.get(kind, 0), v3.audit_records)
+    out = {".".join(path): (_stated(build, path), number, where) for path, (number, where) in found.items()}
+    by_reason = [_stated(build, ("audit", "queries_removed_by_" + why)) for why in ("drop", "gate", "cap")]
+    out["audit.queries_removed_by_drop+gate+cap"] = (
+        sum(by_reason) if all(isinstance(n, int) for n in by_reason) else by_reason, removed, v3.genealogy)
     return out
 
 
 def _stated(build, path):
+    """The value at ``path`` (a tuple of keys) in build.json, None when a key is absent."""
     node = build
-    for part in path.split("."):
+    for part in path:
         node = node.get(part) if isinstance(node, dict) else None
     return node
 
