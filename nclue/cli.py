@@ -139,6 +139,9 @@ def cmd_reproduce(argv, prog="reproduce.py"):
     root = data_root(args.data)
     check_root(root)
     levels = _levels(args.only)
+    if "rebuild" in levels and not args.deep:
+        raise UsageError("--only rebuild regenerates every release (minutes): it runs only with --deep "
+                         "(python reproduce.py --deep --only rebuild)")
     if args.deep and "rebuild" not in levels:
         levels = levels + ("rebuild",)
     prov = args.provenance if args.provenance is not None else (

@@ -579,3 +579,16 @@ def test_an_output_named_as_a_folder_is_refused_by_its_own_name(tmp_path):
     code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "--html", target)
     assert code == 2 and "cannot write the HTML page" in err and "names a folder" in err, err
     assert not os.path.exists(target)
+
+
+def test_only_rebuild_without_deep_is_refused_at_once():
+    """Issue 57: `--only rebuild` ran a four-minute rebuild although the help says the rebuild runs only with
+    --deep; it is now a usage error, before any file is read."""
+    import time
+
+    from conftest import run_reproduce
+
+    started = time.time()
+    code, out, err = run_reproduce("--data", REPO, "--only", "rebuild")
+    assert code == 2 and "--only rebuild regenerates every release" in err and "--deep" in err, err
+    assert out == "" and "Traceback" not in err and time.time() - started < 30
