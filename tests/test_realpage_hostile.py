@@ -317,3 +317,23 @@ def test_manifest_fields_that_disagree_with_each_other_or_the_files_fail(release
     assert code == 1 and "Traceback" not in stdout + stderr
     assert any(named in c["reason"] + (c.get("detail") or "") for c in fails.values()), {
         k: c["reason"][:200] for k, c in sorted(fails.items())[:3]}
+
+
+def test_swapped_crosswalk_stand_ins_fail_naming_the_crosswalk_file(release_copy):
+    """Issue 58 item 11: the stand-ins of two system rows of data/crosswalk.json swapped (re-signed everywhere):
+    the run fails and the failing check's text names the file a reader must open, not only a claim id."""
+    path = os.path.join(release_copy, "data", "crosswalk.json")
+    crosswalk = json.load(open(path, encoding="utf-8"))
+    rows = [r for r in crosswalk["rows"] if r["namespace"] == "system" and r["stand_in"]]
+    rows[0]["stand_in"], rows[2]["stand_in"] = rows[2]["stand_in"], rows[0]["stand_in"]
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(crosswalk, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    _resign_inputs(release_copy, "data/crosswalk.json")
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    mismatch = fails["v1.crosswalk.role_mismatches"]
+    assert "data/crosswalk.json: " in json.dumps(mismatch), mismatch
+    assert any(line.strip().startswith("FAIL v1.crosswalk") and "data/crosswalk.json" in line
+               for line in stdout.splitlines()), \
+        [line for line in stdout.splitlines() if "FAIL" in line][:3]

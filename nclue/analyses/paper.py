@@ -107,9 +107,11 @@ def _release_crosswalk_values(inst):
     problems = unknown_ids(cw, _known_ids(inst))
     classes = _system_classes(inst)
     semantic = roles.mismatches(cw.rows, *classes) + roles.table2_mismatches(cw.table2, classes[0])
-    out = [Value(CROSSWALK("unknown_ids"), len(problems), source=CROSSWALK_SOURCE, detail="; ".join(problems[:4])),
+    named = "%s: %%s" % layout.CROSSWALK          # a reader is told which file to open
+    out = [Value(CROSSWALK("unknown_ids"), len(problems), source=CROSSWALK_SOURCE,
+                 detail=named % "; ".join(problems[:4]) if problems else ""),
            Value(CROSSWALK("role_mismatches"), len(semantic), source=CROSSWALK_SOURCE + " (the paper's roles)",
-                 detail="; ".join(semantic[:4])),
+                 detail=named % "; ".join(semantic[:4]) if semantic else ""),
            Value(CROSSWALK("blocked_configurations"), len(cw.blocked), source=CROSSWALK_SOURCE)]
     for ns in sorted(cw.rows):
         rows = cw.rows[ns]
