@@ -223,3 +223,41 @@ def test_every_release_with_text_from_seeds_has_its_generator_and_one_without_is
     with pytest.raises(UsageError, match="data/v9 declares page text from seeds, but no generator"):
         export_pages(REPO, unregistered, str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
+
+
+def test_a_full_disk_leaves_nothing_of_an_export_behind(tmp_path, monkeypatch):
+    """Issue 58 item 8: export-qrels and export-pages that fail part-way (here the disk is full at the third file
+    / the page file) remove what they wrote and the folder they created; a folder that was there stays."""
+    import errno
+
+    from nclue.builder import export as page_export_module
+    from nclue.harness import export_qrels
+
+    calls = []
+    real_write = export_qrels.write_text
+
+    def full_at_third(path, text, what, guard=None):
+        calls.append(path)
+        if len(calls) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(path, text, what, guard)
+    monkeypatch.setattr(export_qrels, "write_text", full_at_third)
+    out = tmp_path / "qrels"
+    with pytest.raises(OSError):
+        export_qrels.export(REPO, str(out))
+    assert len(calls) == 3 and not out.exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "mine.txt").write_text("the user's", encoding="utf-8")
+    calls.clear()
+    with pytest.raises(OSError):
+        export_qrels.export(REPO, str(kept))
+    assert sorted(p.name for p in kept.iterdir()) == ["mine.txt"]
+
+    def full(path, rows, what, guard=None):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(page_export_module, "write_jsonl", full)
+    pages = tmp_path / "pages"
+    with pytest.raises(OSError):
+        page_export_module.export_pages(REPO, layout.CROSSPAGE, str(pages))
+    assert not pages.exists()

@@ -13,7 +13,7 @@ import os
 
 from ..core import layout
 from ..core.errors import UsageError
-from ..core.jsonio import iter_jsonl, make_folder, read_json, write_jsonl
+from ..core.jsonio import iter_jsonl, output_folder, read_json, write_jsonl
 from . import crosspage
 from .config import CONFIGS
 from .sourceshift_instrument import SHIFT_CONFIGS, generate
@@ -83,9 +83,10 @@ def export_pages(root, release, out_dir, packages=None, guard=None, progress=Non
         rows = page_export.export_folder_rows(root, packages, progress)
     else:
         raise UsageError("%s declares no source of page text" % release.base)
-    make_folder(out_dir, "the page text folder", guard)
     path = os.path.join(out_dir, release.pages_export)
-    write_jsonl(path, rows, "the page text", guard)
+    with output_folder(out_dir, "the page text folder", guard) as written:
+        write_jsonl(path, rows, "the page text", guard)
+        written.append(path)
     return path
 
 

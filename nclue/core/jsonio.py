@@ -139,18 +139,44 @@ def make_folder(path, what="the output", guard=None):
     except OSError as exc:
         raise UsageError("cannot create %s %s: its parent folder cannot be opened (%s)" % (
             what, shown_path(path), exc.strerror or exc))
+    created = False
     try:
         if guard is not None:
             guard(dir_fd, name)
         if name != ".":
             try:
                 os.mkdir(name, dir_fd=dir_fd)
+                created = True
             except FileExistsError:
                 pass
     except OSError as exc:
         raise UsageError("cannot create %s %s: %s" % (what, shown_path(path), exc.strerror or exc))
     finally:
         os.close(dir_fd)
+    return created
+
+
+@contextlib.contextmanager
+def output_folder(path, what="the output", guard=None):
+    """:func:`make_folder`, undone when the block fails (a full disk, an interrupt): the files the block wrote --
+    the paths it adds to the yielded list -- are removed, and the folder too when this call created it and
+    nothing else is in it.  A command leaves nothing behind but what it finished."""
+    created = make_folder(path, what, guard)
+    written = []
+    try:
+        yield written
+    except BaseException:
+        for done in written:
+            try:
+                os.remove(done)
+            except OSError:
+                pass
+        if created:
+            try:
+                os.rmdir(path)
+            except OSError:
+                pass
+        raise
 
 
 def write_text(path, text, what="the output", guard=None):

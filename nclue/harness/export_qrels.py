@@ -21,7 +21,7 @@ import os
 
 from ..core import layout
 from ..core.instrument import Instrument
-from ..core.jsonio import make_folder
+from ..core.jsonio import output_folder
 from .outputs import write_text
 
 README = """nclue export-qrels: {release}, qrel copy {copy} ({queries} queries)
@@ -57,7 +57,6 @@ def export(root, out, release="v1", qrels=None, form=layout.RAW, guard=None):
     copy = inst.copy(qrels)
     form = layout.query_form(form)
     queries, table = inst.evaluation_queries(copy), inst.qrels(copy)
-    make_folder(out, "the qrels folder", guard)
     graded, gold, subset = [], [], []
     for qid in sorted(queries):
         n = queries[qid].n
@@ -74,13 +73,13 @@ def export(root, out, release="v1", qrels=None, form=layout.RAW, guard=None):
                                 sort_keys=True, ensure_ascii=False))
     files = {"qrels.graded.trec": graded, "qrels.gold.trec": gold, "qrels.subset.trec": subset,
              "topics.trec": topics, "topics.jsonl": jsonl}
-    written = []
-    for name, lines in sorted(files.items()):
-        path = os.path.join(out, name)
-        write_text(path, "\n".join(lines) + ("\n" if lines else ""), "the qrels export", guard)
+    with output_folder(out, "the qrels folder", guard) as written:
+        for name, lines in sorted(files.items()):
+            path = os.path.join(out, name)
+            write_text(path, "\n".join(lines) + ("\n" if lines else ""), "the qrels export", guard)
+            written.append(path)
+        path = os.path.join(out, "README.txt")
+        write_text(path, README.format(release=inst.base, copy=copy.path, queries=len(queries), form=form.key),
+                   "the qrels export", guard)
         written.append(path)
-    path = os.path.join(out, "README.txt")
-    write_text(path, README.format(release=inst.base, copy=copy.path, queries=len(queries), form=form.key), "the qrels export",
-               guard)
-    written.append(path)
-    return written
+    return list(written)
