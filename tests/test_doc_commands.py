@@ -225,6 +225,26 @@ def check_neural_page_cache(ctx):
         assert "needs the neural extra: pip install '.[neural]'" in run(str(pages), "1")
 
 
+def check_neural_runs(ctx):
+    """`python -m nclue.builder.neural.runs OUT [--data ROOT] [--threads N]` (docs/realpage.md#neural): an output
+    inside the release, a root without RealPage, a bad thread count and (without the neural extra) the missing
+    extra each exit 2 with one line naming what is wrong, no traceback, nothing written."""
+    import importlib.util
+
+    def run(*args):
+        proc = subprocess.run([sys.executable, "-m", "nclue.builder.neural.runs"] + list(args), cwd=REPO,
+                              capture_output=True, text=True)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stdout == "", proc.stderr
+        return proc.stderr
+    assert "refusing to write the runs into the release" in run(os.path.join(REPO, "data", "v3", "x"))
+    assert not os.path.exists(os.path.join(REPO, "data", "v3", "x"))
+    assert "no RealPage release" in run(str(ctx["tmp"] / "out"), "--data", str(ctx["tmp"]))
+    assert "--threads: expected a whole number" in run(str(ctx["tmp"] / "out"), "--threads", "x")
+    if importlib.util.find_spec("torch") is None:
+        assert "needs the neural extra" in run(str(ctx["tmp"] / "out"), "--data", REPO)
+        assert not (ctx["tmp"] / "out").exists()
+
+
 def check_export_pages(ctx):
     """`nclue export-pages /tmp/pages` writes /tmp/pages/pages.jsonl with docid, page, text, synthetic (run on
     the mini release through NCLUE_DATA so that it takes seconds; the command line is unchanged)."""
@@ -569,6 +589,8 @@ COMMANDS = {
     "nclue export-pages OUT": ("synopsis", None),
     "nclue export-pages --release v3 --packages DIR OUT": ("synopsis", None),
     "python -m nclue.builder.neural.page_cache OUT/pages_v3.jsonl [THREADS]": ("run", check_neural_page_cache),
+    "python -m nclue.builder.neural.runs OUT [--data ROOT] [--threads N]": ("run", check_neural_runs),
+    "nclue score --release v3 OUT/mini_*__raw.jsonl --against bm25_and": ("synopsis", None),
     "python -m pip install .": ("run", check_pip_install),
     "python -m pytest -q -rs -m slow": ("run", check_slow_tests),
     "python bench/bench_tests.py": ("run", check_bench_tests),
