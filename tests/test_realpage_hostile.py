@@ -333,7 +333,7 @@ def test_swapped_crosswalk_stand_ins_fail_naming_the_crosswalk_file(release_copy
     code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
     assert code == 1 and "Traceback" not in stdout + stderr
     mismatch = fails["v1.crosswalk.role_mismatches"]
-    assert "data/crosswalk.json: " in json.dumps(mismatch), mismatch
+    assert "-- data/crosswalk.json (row system / " in mismatch["reason"], mismatch
     assert any(line.strip().startswith("FAIL v1.crosswalk") and "data/crosswalk.json" in line
                for line in stdout.splitlines()), \
         [line for line in stdout.splitlines() if "FAIL" in line][:3]

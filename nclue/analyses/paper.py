@@ -8,6 +8,8 @@ finding the audit reports (status ``fail`` of that relation), not a failure
 of the harness.
 """
 
+import re
+
 from ..core import layout
 from ..paperaudit import results as result_rules
 from ..paperaudit import roles
@@ -99,6 +101,29 @@ def _system_classes(inst):
     return systems, contrasts
 
 
+_ROW = re.compile(r"^row (\S+ / \S+?)(?::| plays)")
+
+
+def _named(messages, shown=4):
+    """A crosswalk check's detail: the file a reader must open and the rows at fault first (a report cuts a long
+    reason), then the messages.
+
+    >>> print(_named(["row block / f plays x", "row system / y: no such row"]))
+    data/crosswalk.json (row block / f; row system / y): row block / f plays x; row system / y: no such row
+    >>> print(_named(["unknown id 'z'"]))
+    data/crosswalk.json: unknown id 'z'
+    """
+    if not messages:
+        return ""
+    rows = []
+    for message in messages:
+        found = _ROW.match(message)
+        if found and found.group(1) not in rows:
+            rows.append(found.group(1))
+    where = "%s (%s)" % (layout.CROSSWALK, "; ".join("row " + r for r in rows)) if rows else layout.CROSSWALK
+    return "%s: %s" % (where, "; ".join(messages[:shown]))
+
+
 def _release_crosswalk_values(inst):
     """The released crosswalk against the instrument: every id it names exists; every row plays a run of the
     paper configuration's Table 2 block and operation class, every contrast row the paper's base and variant
@@ -107,11 +132,9 @@ def _release_crosswalk_values(inst):
     problems = unknown_ids(cw, _known_ids(inst))
     classes = _system_classes(inst)
     semantic = roles.mismatches(cw.rows, *classes) + roles.table2_mismatches(cw.table2, classes[0])
-    named = "%s: %%s" % layout.CROSSWALK          # a reader is told which file to open
-    out = [Value(CROSSWALK("unknown_ids"), len(problems), source=CROSSWALK_SOURCE,
-                 detail=named % "; ".join(problems[:4]) if problems else ""),
+    out = [Value(CROSSWALK("unknown_ids"), len(problems), source=CROSSWALK_SOURCE, detail=_named(problems)),
            Value(CROSSWALK("role_mismatches"), len(semantic), source=CROSSWALK_SOURCE + " (the paper's roles)",
-                 detail=named % "; ".join(semantic[:4]) if semantic else ""),
+                 detail=_named(semantic)),
            Value(CROSSWALK("blocked_configurations"), len(cw.blocked), source=CROSSWALK_SOURCE)]
     for ns in sorted(cw.rows):
         rows = cw.rows[ns]
