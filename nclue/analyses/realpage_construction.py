@@ -139,38 +139,53 @@ STATED_COUNT_INPUTS = CORE + [layout.REALPAGE.build, layout.REALPAGE.systems, la
 def _stated_counts(inst):
     """``{path in build.json: (stated, found, where found)}`` of every count the records give (a path is the
     tuple of its keys; the removals are stated by reason and compared as their sum)."""
-    r = records(inst)
     build = read_json(inst.path(layout.REALPAGE.build), layout.REALPAGE.build)
-    systems = read_json(inst.path(layout.REALPAGE.systems), layout.REALPAGE.systems)
     audit = [row for _, row in iter_jsonl(inst.path(layout.REALPAGE.audit_records), layout.REALPAGE.audit_records)]
+    found = _record_counts(inst)
+    found.update(_audit_counts(audit, _stated(build, ("audit", "findings_by_evidence"))))
+    out = {".".join(path): (_stated(build, path), number, where) for path, (number, where) in found.items()}
     removed = sum(len(stage.removed_queries) for stage in inst.release(layout.REALPAGE).genealogy().values())
-    kinds = Counter(row.get("evidence") for row in audit)
-    v3 = layout.REALPAGE
-    found = {
+    by_reason = [_stated(build, ("audit", "queries_removed_by_" + why)) for why in ("drop", "gate", "cap")]
+    out[REMOVALS] = (sum(by_reason) if all(isinstance(n, int) for n in by_reason) else by_reason, removed,
+                     layout.REALPAGE.genealogy)
+    return out
+
+
+REMOVALS = "the audit's removals by drop, gate and cap, summed"
+
+
+def _record_counts(inst):
+    """``{path: (count, file)}`` of the corpus, conditions, inventory, queries, construction copy and systems."""
+    r, v3 = records(inst), layout.REALPAGE
+    systems = read_json(inst.path(v3.systems), v3.systems)
+    kind_of = {cid: c.kind for cid, c in r.conditions.items()}
+    return {
         ("counts", "sampled_rfcs"): (len(r.corpus), v3.corpus),
         ("counts", "pages"): (sum(doc.pages for doc in r.corpus.values()), v3.corpus),
         ("counts", "conditions"): (len(r.conditions), v3.conditions),
         ("counts", "inventory_rows"): (len(r.inventory), v3.inventory),
         ("counts", "inventory_rows_by_fact", "defines"): (
-            sum(1 for _, cid in r.inventory if r.conditions[cid].kind == "entity"), v3.inventory),
+            sum(1 for _, cid in r.inventory if kind_of[cid] == "entity"), v3.inventory),
         ("counts", "inventory_rows_by_fact", "section"): (
-            sum(1 for _, cid in r.inventory if r.conditions[cid].kind == "section"), v3.inventory),
+            sum(1 for _, cid in r.inventory if kind_of[cid] == "section"), v3.inventory),
         ("counts", "queries"): (len(r.queries), v3.queries),
         ("construction", "n_queries_2"): (sum(1 for q in r.queries.values() if q.n == 2), v3.queries),
         ("construction", "n_queries_3"): (sum(1 for q in r.queries.values() if q.n == 3), v3.queries),
         ("counts", "qrel_rows"): (sum(len(g) for g in r.qrels.values()), v3.copies[0].path),
         ("rankings", "systems"): (len(systems.get("systems") or ()), v3.systems),
         ("rankings", "form_systems"): (len(systems.get("form_systems") or ()), v3.systems),
-        ("audit", "findings"): (len(audit), v3.audit_records),
-        ("audit", "repairs"): (sum(1 for row in audit if row.get("decision") == "repair"), v3.audit_records),
     }
-    stated_kinds = _stated(build, ("audit", "findings_by_evidence")) or {}
-    for kind in sorted(set(stated_kinds) | set(kinds)):
-        found[("audit", "findings_by_evidence", kind)] = (kinds.get(kind, 0), v3.audit_records)
-    out = {".".join(path): (_stated(build, path), number, where) for path, (number, where) in found.items()}
-    by_reason = [_stated(build, ("audit", "queries_removed_by_" + why)) for why in ("drop", "gate", "cap")]
-    out["audit.queries_removed_by_drop+gate+cap"] = (
-        sum(by_reason) if all(isinstance(n, int) for n in by_reason) else by_reason, removed, v3.genealogy)
+
+
+def _audit_counts(audit, stated_kinds):
+    """``{path: (count, file)}`` of the audit's findings, repairs and findings by evidence kind (every kind
+    stated or found)."""
+    where = layout.REALPAGE.audit_records
+    kinds = Counter(row.get("evidence") for row in audit)
+    out = {("audit", "findings"): (len(audit), where),
+           ("audit", "repairs"): (sum(1 for row in audit if row.get("decision") == "repair"), where)}
+    for kind in sorted(set(stated_kinds or {}) | set(kinds)):
+        out[("audit", "findings_by_evidence", kind)] = (kinds.get(kind, 0), where)
     return out
 
 

@@ -148,7 +148,7 @@ def main(argv=None):
         print("error: no RealPage release under %r (%s missing)" % (root, layout.REALPAGE.corpus), file=sys.stderr)
         return 2
     out = os.path.realpath(argv[0])
-    for part in ("data", "reference_metrics"):
+    for part in layout.RELEASE_DIRS:
         guarded = os.path.realpath(os.path.join(root, part))
         if os.path.commonpath([out, guarded]) == guarded:
             print("error: refusing to write the runs into the release (%s is under %s)" % (argv[0], guarded),
