@@ -8,6 +8,7 @@ sentence-transformers documents for that model (:data:`FINGERPRINT`); a model th
 
 import hashlib
 import os
+import sys
 import zipfile
 
 from ...core.errors import UsageError
@@ -94,3 +95,26 @@ def encode(model, texts):
     array = model.encode(list(texts), batch_size=BATCH, normalize_embeddings=True, convert_to_numpy=True,
                          show_progress_bar=False)
     return [[float(x) for x in row] for row in array]
+
+
+def threads_given(text, name):
+    """A command's thread count (a whole number from 1 to 64), or None after printing why ``text`` is not one.
+
+    >>> threads_given("2", "THREADS"), threads_given("0", "THREADS")
+    (2, None)
+    """
+    if text.isdigit() and 1 <= int(text) <= 64:
+        return int(text)
+    print("error: %s: expected a whole number from 1 to 64, found %r" % (name, text), file=sys.stderr)
+    return None
+
+
+def run_command(work):
+    """Run one neural command's ``work(progress)``: progress lines on stderr; a refusal (a
+    :class:`~nclue.core.errors.UsageError`) printed as one line, exit 2; else 0."""
+    try:
+        work(lambda line: print(line, file=sys.stderr, flush=True))
+    except UsageError as error:
+        print("error: %s" % error, file=sys.stderr)
+        return 2
+    return 0

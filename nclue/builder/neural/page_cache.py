@@ -100,17 +100,14 @@ def main(argv=None):
         print("error: %s: no such pages file (write it with `nclue export-pages --release v3 --packages DIR OUT`)"
               % argv[0], file=sys.stderr)
         return 2
-    if len(argv) > 1 and not (argv[1].isdigit() and 1 <= int(argv[1]) <= 64):
-        print("error: THREADS: expected a whole number from 1 to 64, found %r" % argv[1], file=sys.stderr)
+    threads = embedder.threads_given(argv[1], "THREADS") if len(argv) > 1 else 2
+    if threads is None:
         return 2
-    try:
-        model = embedder.load(int(argv[1]) if len(argv) > 1 else 2)
-        folder = cache_folder(os.path.basename(embedder.model_folder()))
-        encode_pages(argv[0], folder, model, progress=lambda line: print(line, file=sys.stderr, flush=True))
-    except UsageError as error:
-        print("error: %s" % error, file=sys.stderr)
-        return 2
-    return 0
+
+    def work(progress):
+        model = embedder.load(threads)
+        encode_pages(argv[0], cache_folder(os.path.basename(embedder.model_folder())), model, progress=progress)
+    return embedder.run_command(work)
 
 
 if __name__ == "__main__":

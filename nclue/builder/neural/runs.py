@@ -20,6 +20,7 @@ import time
 
 from ...core import layout
 from ...core.errors import UsageError
+from ...core.jsonio import write_text
 from ...retrieval.systems import DEPTH, SCORE_DECIMALS
 from . import dense, embedder, page_cache
 
@@ -108,8 +109,7 @@ def write_runs(root, out, model, progress=print):
         for sid, _ in SYSTEMS:
             name = "%s__%s.jsonl" % (sid, form.key)
             text = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in rows[sid])
-            with open(os.path.join(out, name), "w", encoding="utf-8") as handle:
-                handle.write(text)
+            write_text(os.path.join(out, name), text, "a dense run")
             files[name] = hashlib.sha256(text.encode("utf-8")).hexdigest()
         progress("neural runs: form %s written (%.0f s)" % (form.key, time.time() - started))
     record = {"synthetic": False, "model": embedder.MODEL_NAME, "wheel": embedder.WHEEL,
@@ -119,9 +119,8 @@ def write_runs(root, out, model, progress=print):
               "pages": int(len(pages.matrix)), "files": files, "seconds": round(time.time() - started, 1),
               "note": "Dense runs of one small sentence embedder over RealPage's real RFC pages; not the paper's "
                       "models, not part of the release (docs/realpage.md#neural)."}
-    with open(os.path.join(out, "build.json"), "w", encoding="utf-8") as handle:
-        json.dump(record, handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    write_text(os.path.join(out, "build.json"), json.dumps(record, indent=1, sort_keys=True) + "\n",
+               "the dense runs' build record")
     return record
 
 
@@ -136,10 +135,9 @@ def main(argv=None):
     if "--threads" in argv:
         k = argv.index("--threads")
         value = argv[k + 1] if k + 1 < len(argv) else ""
-        if not (value.isdigit() and 1 <= int(value) <= 64):
-            print("error: --threads: expected a whole number from 1 to 64, found %r" % value, file=sys.stderr)
+        threads = embedder.threads_given(value, "--threads")
+        if threads is None:
             return 2
-        threads = int(value)
         del argv[k:k + 2]
     if len(argv) != 1:
         print("usage: python -m nclue.builder.neural.runs OUT [--data ROOT] [--threads N]", file=sys.stderr)
@@ -154,13 +152,7 @@ def main(argv=None):
             print("error: refusing to write the runs into the release (%s is under %s)" % (argv[0], guarded),
                   file=sys.stderr)
             return 2
-    try:
-        write_runs(root, argv[0], embedder.load(threads), progress=lambda line: print(line, file=sys.stderr,
-                                                                                      flush=True))
-    except UsageError as error:
-        print("error: %s" % error, file=sys.stderr)
-        return 2
-    return 0
+    return embedder.run_command(lambda progress: write_runs(root, argv[0], embedder.load(threads), progress))
 
 
 if __name__ == "__main__":
