@@ -231,6 +231,9 @@ def build_parser(prog):
                         "configuration, then check them against their pinned SHA-256" % REALPAGE_TARGET)
     p.add_argument("--realpage-seed", type=int, default=None, metavar="SEED",
                    help="with --target %s: the sample's and the draws' seed (default 20230121)" % REALPAGE_TARGET)
+    p.add_argument("--neural-runs", metavar="RUNS", default=None,
+                   help="with --target %s: ship the dense runs python -m nclue.builder.neural.runs wrote in RUNS "
+                        "(checked against their neural.json; docs/realpage.md#neural)" % REALPAGE_TARGET)
     # --release names a release to score, export or re-run; the build's target is --target (refused with a hint)
     p.add_argument("--release", default=None, help=argparse.SUPPRESS)
     return p
@@ -252,7 +255,10 @@ def _build_v3(args):
         STDOUT.write("fetched %d packages into %s\n" % (len(fetched), args.packages))
     elif not os.path.isdir(args.packages):
         raise UsageError("--packages %s: not a folder" % args.packages)
-    v3_writer.replace_release(args.out, args.packages, seed, log=lambda text: STDOUT.write(text + "\n"))
+    if args.neural_runs is not None and not os.path.isdir(args.neural_runs):
+        raise UsageError("--neural-runs %s: not a folder" % args.neural_runs)
+    v3_writer.replace_release(args.out, args.packages, seed, log=lambda text: STDOUT.write(text + "\n"),
+                              neural=args.neural_runs)
 
 
 def cmd_build(argv, prog):
@@ -282,8 +288,9 @@ def cmd_build(argv, prog):
                              "nclue export-pages OUT --release %s --packages DIR" % (STAND_IN, layout.REALPAGE.name))
         _build_v3(args)
     else:
-        if args.packages or args.fetch or args.realpage_seed is not None:
-            raise UsageError("--packages, --fetch and --realpage-seed go with --target %s" % REALPAGE_TARGET)
+        if args.packages or args.fetch or args.realpage_seed is not None or args.neural_runs is not None:
+            raise UsageError("--packages, --fetch, --realpage-seed and --neural-runs go with --target %s" %
+                             REALPAGE_TARGET)
         _clean_outputs(args.out)
         write_all(args.out, CONFIGS[args.config], args.seed, args.shift_seed)
     if not args.no_freeze:

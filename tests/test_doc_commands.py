@@ -226,9 +226,10 @@ def check_neural_page_cache(ctx):
 
 
 def check_neural_runs(ctx):
-    """`python -m nclue.builder.neural.runs OUT [--data ROOT] [--threads N]` (docs/realpage.md#neural): an output
-    inside the release, a root without RealPage, a bad thread count and (without the neural extra) the missing
-    extra each exit 2 with one line naming what is wrong, no traceback, nothing written."""
+    """`python -m nclue.builder.neural.runs OUT --pages PAGES [--data ROOT] [--threads N]`
+    (docs/realpage.md#neural): an output inside the release, a root without RealPage, a missing page-text file, a
+    bad thread count and (without the neural extra) the missing extra each exit 2 with one line naming what is
+    wrong, no traceback, nothing written."""
     import importlib.util
 
     def run(*args):
@@ -236,13 +237,46 @@ def check_neural_runs(ctx):
                               capture_output=True, text=True)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stdout == "", proc.stderr
         return proc.stderr
-    assert "refusing to write the runs into the release" in run(os.path.join(REPO, "data", "v3", "x"))
+    pages = ctx["tmp"] / "pages_v3.jsonl"
+    pages.write_text("", encoding="utf-8")
+    assert "refusing to write the runs into the release" in run(os.path.join(REPO, "data", "v3", "x"), "--pages",
+                                                                str(pages))
     assert not os.path.exists(os.path.join(REPO, "data", "v3", "x"))
-    assert "no RealPage release" in run(str(ctx["tmp"] / "out"), "--data", str(ctx["tmp"]))
-    assert "--threads: expected a whole number" in run(str(ctx["tmp"] / "out"), "--threads", "x")
+    assert "no RealPage release" in run(str(ctx["tmp"] / "out"), "--data", str(ctx["tmp"]), "--pages", str(pages))
+    assert "no page text file" in run(str(ctx["tmp"] / "out"), "--pages", str(ctx["tmp"] / "none.jsonl"))
+    assert "the following arguments are required: --pages" in run(str(ctx["tmp"] / "out"))
+    assert "--threads: expected a whole number" in run(str(ctx["tmp"] / "out"), "--threads", "x", "--pages",
+                                                       str(pages))
     if importlib.util.find_spec("torch") is None:
-        assert "needs the neural extra" in run(str(ctx["tmp"] / "out"), "--data", REPO)
+        assert "needs the neural extra" in run(str(ctx["tmp"] / "out"), "--data", REPO, "--pages", str(pages))
         assert not (ctx["tmp"] / "out").exists()
+
+
+def check_neural_compare(ctx):
+    """`python -m nclue.builder.neural.compare RELEASED REBUILT` (docs/realpage.md#neural): the released dense runs
+    against themselves are within the tolerance (exit 0, 29 files); against a folder without them, exit 2 naming
+    the missing file."""
+    def run(*args):
+        proc = subprocess.run([sys.executable, "-m", "nclue.builder.neural.compare"] + list(args), cwd=REPO,
+                              capture_output=True, text=True)
+        assert "Traceback" not in proc.stderr, proc.stderr
+        return proc
+    v3 = os.path.join(REPO, "data", "v3")
+    same = run(v3, v3)
+    assert same.returncode == 0 and "29 of 29 dense files within the tolerance" in same.stdout, same.stdout
+    missing = run(v3, str(ctx["tmp"]))
+    assert missing.returncode == 2 and "mini_" in missing.stderr, missing.stderr
+
+
+def check_build_neural_runs(ctx):
+    """`nclue build --target realpage --packages DIR --neural-runs OUT` (docs/realpage.md#neural): a runs folder
+    that is not one is refused before anything is built (exit 2, one line), and --neural-runs without --target
+    realpage is refused; the shipping itself is tests/test_neural_release.py's and the slow rebuild's."""
+    code, _, err = _nclue("build", "--target", "realpage", "--packages", str(ctx["tmp"]), "--neural-runs",
+                          str(ctx["tmp"] / "none"), "--out", str(ctx["tmp"] / "out"), "--no-freeze")
+    assert code == 2 and "--neural-runs %s: not a folder" % (ctx["tmp"] / "none") in err and "Traceback" not in err
+    code, _, err = _nclue("build", "--neural-runs", str(ctx["tmp"]), "--out", str(ctx["tmp"] / "out"))
+    assert code == 2 and "--neural-runs go with --target realpage" in err
 
 
 def check_export_pages(ctx):
@@ -589,8 +623,9 @@ COMMANDS = {
     "nclue export-pages OUT": ("synopsis", None),
     "nclue export-pages --release v3 --packages DIR OUT": ("synopsis", None),
     "python -m nclue.builder.neural.page_cache OUT/pages_v3.jsonl [THREADS]": ("run", check_neural_page_cache),
-    "python -m nclue.builder.neural.runs OUT [--data ROOT] [--threads N]": ("run", check_neural_runs),
-    "nclue score --release v3 OUT/mini_*__raw.jsonl --against bm25_and": ("synopsis", None),
+    "python -m nclue.builder.neural.runs OUT --pages PAGES [--data ROOT] [--threads N]": ("run", check_neural_runs),
+    "python -m nclue.builder.neural.compare RELEASED REBUILT": ("run", check_neural_compare),
+    "nclue build --target realpage --packages DIR --neural-runs OUT": ("run", check_build_neural_runs),
     "python -m pip install .": ("run", check_pip_install),
     "python -m pytest -q -rs -m slow": ("run", check_slow_tests),
     "python bench/bench_tests.py": ("run", check_bench_tests),

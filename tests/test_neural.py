@@ -157,11 +157,16 @@ def test_the_real_model_passes_its_fingerprint_and_changed_weights_do_not():
 
 
 def _tiny_release(root):
-    """A RealPage-shaped folder of three RFCs (corpus, conditions, queries), for the dense runs."""
+    """A RealPage-shaped folder of three RFCs (corpus, conditions, queries, inventory, build.json, the lexical
+    BM25 rankings the fusion and the reranker start from) and its page text, for the dense runs; returns the
+    page-text file."""
+    from nclue.builder.neural.runs import Inputs, Lexical
     from nclue.builder.realpage.pages import page_sha256
+    from nclue.builder.rankings import query_view
+    from nclue.core import layout
 
     v3 = root / "data" / "v3"
-    v3.mkdir(parents=True)
+    (v3 / "rankings" / "forms").mkdir(parents=True)
     corpus = [{"docid": d, "page_sha256": [page_sha256(t) for t in texts], "pages": len(texts)}
               for d, texts in sorted(PAGES.items())]
     conditions = [{"cid": "sec:routing-table", "kind": "section", "label": "routing table"},
@@ -169,35 +174,83 @@ def _tiny_release(root):
     queries = [{"qid": "realpage_0000", "n": 2, "conditions": [{"cid": c["cid"]} for c in conditions],
                 "forms": {"raw": "routing table SC", "clean_v2": "routing table; security considerations",
                           "natural": "Find the RFC with a routing table and security considerations."}}]
-    for name, rows in (("corpus.jsonl", corpus), ("conditions.jsonl", conditions), ("queries.jsonl", queries)):
+    inventory = [{"cid": "sec:routing-table", "docid": "rfc1", "pages": [1]}]
+    for name, rows in (("corpus.jsonl", corpus), ("conditions.jsonl", conditions), ("queries.jsonl", queries),
+                       ("inventory.jsonl", inventory)):
         (v3 / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    (v3 / "build.json").write_text(json.dumps({"seed": 7}), encoding="utf-8")
+    pages_file = root / "pages_v3.jsonl"
+    pages_file.write_text("".join(json.dumps({"docid": d, "page": k + 1, "text": t}) + "\n"
+                                  for d, texts in sorted(PAGES.items()) for k, t in enumerate(texts)), encoding="utf-8")
+    inputs = Inputs(str(root))
+    lexical = Lexical(str(pages_file), inputs.corpus, inputs.inventory, inputs.seed)
+    for sid in ("bm25_and", "bm25_or"):
+        for form in layout.QUERY_FORMS:
+            ranking = lexical.run(sid, query_view(queries[0], inputs.by_cid, form))[:10]
+            row = {"qid": "realpage_0000", "docids": [d for d, _ in ranking], "scores": [s for _, s in ranking]}
+            path = root / layout.REALPAGE.form_ranking(sid, form)
+            path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    return str(pages_file)
+
+
+def _jsonl(path):
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
 
 
 def test_the_dense_runs_rank_every_form_by_the_declared_configurations(tmp_path, monkeypatch):
     pytest.importorskip("numpy")                       # the neural build's matrix product (a dev requirement)
     from nclue.builder.neural import runs
+    from nclue.retrieval import dense_systems as declared
     from nclue.builder.realpage.pages import page_sha256
+    from nclue.retrieval.systems import rrf
 
-    _tiny_release(tmp_path)
+    pages_file = _tiny_release(tmp_path)
     cached = {page_sha256(t): stand_in_vector(t) for texts in PAGES.values() for t in texts}
     monkeypatch.setattr(embedder, "model_folder", lambda: str(tmp_path / "model-x"))
     monkeypatch.setattr(page_cache, "read", lambda folder: cached)
-    record = runs.write_runs(str(tmp_path), str(tmp_path / "out"), StandInModel(), progress=lambda line: None)
-    assert sorted(record["files"]) == sorted("%s__%s.jsonl" % (sid, form) for sid, _ in runs.SYSTEMS
-                                             for form in ("raw", "clean_v2", "natural"))
-    rows = [json.loads(line) for line in open(tmp_path / "out" / "mini_page_max__raw.jsonl", encoding="utf-8")]
+    out = tmp_path / "out"
+    record = runs.write_runs(str(tmp_path), str(out), StandInModel(), pages_file, progress=lambda line: None)
+    assert sorted(record["files"]) == declared.expected_files() and len(record["files"]) == 29
+    for rel, digest in record["files"].items():
+        assert hashlib.sha256((out / rel).read_bytes()).hexdigest() == digest
+    rows = _jsonl(out / "rankings" / "mini_page_max.jsonl")
     q = stand_in_vector("routing table SC")
     sims = dense.similarities(q, _pages())
     assert rows[0]["docids"] == [d for d, _ in dense.page_max(sims)]
     assert rows[0]["scores"] == [round(s, 6) for _, s in dense.page_max(sims)]
+    # page scores: each ranked document's best positive pages, 1-based
+    page_rows = _jsonl(out / "page_scores" / "mini_page_max.jsonl")
+    assert [r["docid"] for r in page_rows] == rows[0]["docids"]
+    assert page_rows[0]["pages"][0] == [sims[rows[0]["docids"][0]].index(max(sims[rows[0]["docids"][0]])) + 1,
+                                        round(max(sims[rows[0]["docids"][0]]), 6)]
     # the raw form's condition texts are the mined ones (a title, an acronym); the clean form's the labels
     per_raw = [dense.similarities(stand_in_vector(t), _pages()) for t in ("routing table", "SC")]
-    hmean = [json.loads(line) for line in open(tmp_path / "out" / "mini_dec_hmean__raw.jsonl", encoding="utf-8")]
+    hmean = _jsonl(out / "rankings" / "mini_dec_hmean.jsonl")
     assert hmean[0]["docids"] == [d for d, _ in dense.decomposed(per_raw, "hmean")]
+    # fusion: RRF of the released BM25-AND list and the dense page top-3; reranking: BM25-OR's list by the
+    # whole-document cosine
+    bm25_and = _jsonl(tmp_path / "data" / "v3" / "rankings" / "bm25_and.jsonl")[0]
+    fused = rrf([list(zip(bm25_and["docids"], bm25_and["scores"])), dense.page_top3(sims)])
+    assert _jsonl(out / "rankings" / "rrf_bm25and_minitop3.jsonl")[0]["docids"] == [d for d, _ in fused][:10]
+    bm25_or = _jsonl(tmp_path / "data" / "v3" / "rankings" / "bm25_or.jsonl")[0]
+    documents = dense.document_vectors(_pages())
+    reranked = dense.reranked(list(zip(bm25_or["docids"], bm25_or["scores"])), documents, q)
+    assert _jsonl(out / "rankings" / "rerank_mini_bm25or.jsonl")[0]["docids"] == [d for d, _ in reranked][:10]
+    # masked: the query without its condition 1 is the mined word of condition 2 alone
+    masked = _jsonl(out / "rankings" / "mask_mini_doc_drop_c1.jsonl")[0]
+    assert masked["docids"] == [d for d, _ in dense.whole_document(stand_in_vector("SC"), documents)][:10]
     # a page missing from the cache is named
     monkeypatch.setattr(page_cache, "read", lambda folder: dict(list(cached.items())[1:]))
     with pytest.raises(UsageError, match="pages are not in the page cache"):
-        runs.write_runs(str(tmp_path), str(tmp_path / "out2"), StandInModel(), progress=lambda line: None)
+        runs.write_runs(str(tmp_path), str(tmp_path / "out2"), StandInModel(), pages_file, progress=lambda line: None)
+    # page text that is not the release's: the lexical lists no longer reproduce the released ranking
+    monkeypatch.setattr(page_cache, "read", lambda folder: cached)
+    other = tmp_path / "other.jsonl"
+    other.write_text(open(pages_file, encoding="utf-8").read().replace("routing table update", "nothing"),
+                     encoding="utf-8")
+    with pytest.raises(UsageError, match="does not reproduce the released ranking"):
+        runs.write_runs(str(tmp_path), str(tmp_path / "out3"), StandInModel(), str(other), progress=lambda line: None)
 
 
 def test_the_runs_command_refuses_the_release_and_bad_arguments(tmp_path):
@@ -211,9 +264,11 @@ def test_the_runs_command_refuses_the_release_and_bad_arguments(tmp_path):
                               capture_output=True, text=True)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
         return proc.stderr
-    _tiny_release(tmp_path)
+    pages = _tiny_release(tmp_path)
     assert "refusing to write the runs into the release" in run(str(tmp_path / "data" / "runs"), "--data",
-                                                                str(tmp_path))
-    assert "no RealPage release" in run(str(tmp_path / "out"), "--data", str(tmp_path / "nowhere"))
-    assert "--threads: expected a whole number" in run(str(tmp_path / "out"), "--threads", "0")
+                                                                str(tmp_path), "--pages", pages)
+    assert "no RealPage release" in run(str(tmp_path / "out"), "--data", str(tmp_path / "nowhere"), "--pages", pages)
+    assert "no page text file" in run(str(tmp_path / "out"), "--data", str(tmp_path), "--pages",
+                                      str(tmp_path / "none.jsonl"))
+    assert "--threads: expected a whole number" in run(str(tmp_path / "out"), "--threads", "0", "--pages", pages)
     assert "usage:" in run()

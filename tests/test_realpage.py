@@ -574,7 +574,7 @@ def test_build_realpage_refuses_bad_arguments_without_a_traceback(tmp_path):
     cases = [(["--target", "realpage"], "--target realpage needs --packages DIR"),
              (["--target", "realpage", "--packages", str(tmp_path / "none")], "not a folder"),
              (["--target", "realpage", "--packages", str(tmp_path), "--realpage-seed", "-1"], "must be non-negative"),
-             (["--packages", str(tmp_path)], "--packages, --fetch and --realpage-seed go with --target realpage"),
+             (["--packages", str(tmp_path)], "--packages, --fetch, --realpage-seed and --neural-runs go with --target realpage"),
              (["--target", "realpage", "--packages", str(tmp_path), "--no-freeze"], "missing (package doc-rfc-"),
              # the build's target is not a release: the old spelling is refused with the right option named
              (["--release", "v3", "--packages", str(tmp_path)], "build takes --target stand-in|realpage"),

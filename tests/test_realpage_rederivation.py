@@ -352,7 +352,7 @@ def test_figure2():
     frozen = claims("v3.figure2")
     derived = derive_figure2(final, runs)
     assert set(derived) == set(frozen)
-    assert check_all(frozen, derived) == 73
+    assert check_all(frozen, derived) == 103
     # a changed input: one success of the fusion run taken away moves its score and the fusion pair's delta
     moved, _ = _demote_one_success(final, runs["rrf_bm25and_pagetop3"])
     bad = disagrees(frozen, derive_figure2(final, dict(runs, rrf_bm25and_pagetop3=moved)))
@@ -362,7 +362,7 @@ def test_figure2():
 
 # ---- v3.masking ---------------------------------------------------------------------------------------------
 
-MASKED = ("bm25_or", "tri_joint", "quad_s_joint")
+MASKED = ("bm25_or", "tri_joint", "quad_s_joint", "mini_doc")
 
 
 def derive_masking(final, runs):
@@ -394,7 +394,7 @@ def test_masking():
     frozen = claims("v3.masking")
     derived = derive_masking(final, runs)
     assert set(derived) == set(frozen)
-    assert check_all(frozen, derived) == 36
+    assert check_all(frozen, derived) == 48
     # pytrec_eval agrees with the binary-gain NDCG on a masked and a full run
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qs = queries()
@@ -469,7 +469,7 @@ def test_length_matched_auc():
     runs = {s: ranking(s) for s in systems()["form_systems"]}
     frozen = claims("v3.diagnostics")
     derived = derive_length_matched(final, runs)
-    assert check_all(frozen, derived) == 43
+    assert check_all(frozen, derived) == 67
     assert {c for c in frozen if ".length_matched." in c} == set(derived)
     metrics = pytest.importorskip("sklearn.metrics")
     qs = queries()
@@ -546,7 +546,7 @@ def test_density_matched():
     frozen = claims("v3.diagnostics")
     derived = derive_density(final, runs)
     assert {c for c in frozen if ".density_matched." in c} == set(derived)
-    assert check_all(frozen, derived) == 71
+    assert check_all(frozen, derived) == 111
     # a changed input: one subset row less for the densest n = 3 query changes the pools
     pairs, _ = density_match(final)
     q = pairs[0][0]

@@ -110,7 +110,7 @@ def shipped():
 def test_every_system_has_a_ranking_and_the_matrix_matches_separate_code(shipped):
     systems = json.load(open(os.path.join(REPO, "data", "v3", "systems.json"), encoding="utf-8"))["systems"]
     matrix = _claims(REPO, "v3.matrix")
-    assert len(systems) == 41
+    assert len(systems) == 52 and sum(s["family"] == "dense" for s in systems) == 11
     for system in systems:
         sid = system["id"]
         s = shipped.score(sid)
@@ -125,10 +125,10 @@ def test_every_system_has_a_ranking_and_the_matrix_matches_separate_code(shipped
 def test_the_clean_scorecard_and_the_form_matrix_match_separate_code(shipped):
     systems = json.load(open(os.path.join(REPO, "data", "v3", "systems.json"), encoding="utf-8"))
     forms = systems["form_systems"]
-    assert len(forms) == 13 and set(forms) <= {s["id"] for s in systems["systems"]}
+    assert len(forms) == 21 and set(forms) <= {s["id"] for s in systems["systems"]}
     scorecard, matrix, form_claims = _claims(REPO, "v3.scorecard"), _claims(REPO, "v3.matrix"), _claims(REPO, "v3.forms")
     assert {cid.split(".")[2] for cid in scorecard} == set(forms)
-    assert len(form_claims) == 13 * 3 * 2          # n-Clue Score and Gold Hit of each system under each form
+    assert len(form_claims) == 21 * 3 * 2          # n-Clue Score and Gold Hit of each system under each form
     for sid in forms:
         clean = shipped.score(sid, "clean_v2")
         assert scorecard["v3.scorecard.%s.nclue_score_at_10" % sid]["value"] == pytest.approx(float(clean["score"]),
@@ -421,4 +421,4 @@ def test_the_table6_slices_of_the_clean_scorecard_match_separate_code(shipped):
             assert claims[prefix + "queries"]["value"] == len(qids)
             assert claims[prefix + "nclue_score_at_10"]["value"] == pytest.approx(100.0 * success / len(qids), abs=1e-9)
             assert claims[prefix + "gold_hit_at_10"]["value"] == pytest.approx(100.0 * hit / len(qids), abs=1e-9)
-    assert sum(1 for cid in claims if cid.endswith(".n2.queries")) == 13       # the clean scorecard's systems
+    assert sum(1 for cid in claims if cid.endswith(".n2.queries")) == 21       # the clean scorecard's systems

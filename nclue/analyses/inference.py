@@ -106,7 +106,12 @@ def _contrast_units(inst):
     inputs = inst.spec.evaluation_inputs + [inst.spec.systems]
     units = [Unit("blocks", inputs + rels, lambda: _holm_unit(inst))]
     if inst.exists(layout.CROSSWALK):
-        units.append(Unit("paper_family", inputs + [layout.CROSSWALK] + rels, lambda: _paper_family_unit(inst)))
+        # the crosswalk's blocks: a block that names the rows it plays itself (RealPage's dense blocks) is a family
+        # of its own, in the replication
+        crosswalked = sorted({inst.spec.ranking(s) for b in blocks if not b.get("plays")
+                              for s in [b["base"]] + b["variants"]})
+        units.append(Unit("paper_family", inputs + [layout.CROSSWALK] + crosswalked,
+                          lambda: _paper_family_unit(inst)))
     return units
 
 

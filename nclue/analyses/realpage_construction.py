@@ -12,9 +12,11 @@ from collections import Counter
 
 from ..core import layout
 from ..core.inputs import open_input
+from ..core.integrity import sha256_file
 from ..core.jsonio import ABSENT, iter_jsonl, iter_key, read_json
 from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
+from ..retrieval import dense_systems
 from .base import Analysis, Unit, Value
 from .shared.construction_checks import declared_gates, form_disagreements, verifier_values
 from .shared.release_manifest import release_manifest
@@ -22,6 +24,8 @@ from .shared.release_manifest import release_manifest
 SOURCE = "docs/realpage.md (RealPage, data/v3); paper section 3.2 and Table 1"
 CORE = [layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.inventory, layout.REALPAGE.queries,
         layout.REALPAGE.copy("construction").path]
+DENSE_FAMILY = dense_systems.DENSE       # systems.json's family of the dense systems (docs/realpage.md#neural)
+DENSE_FILES = [layout.REALPAGE.base + "/" + rel for rel in dense_systems.expected_files()]
 NATURE = layout.REALPAGE.nature            # what MANIFEST.json's natures says of data/v3
 # the files whose every row, and the records whose top level, say synthetic: false
 NATURE_ROWS = (layout.REALPAGE.corpus, layout.REALPAGE.conditions, layout.REALPAGE.queries, layout.REALPAGE.audit_records)
@@ -205,6 +209,36 @@ def _count_checks(inst):
                   source=SOURCE, detail="; ".join(wrong[:4]))]
 
 
+def _dense_record(inst):
+    """What ``neural.json`` states against the release (docs/schema.md#realpage-datav3): each dense file's SHA-256
+    against the file, the queries and pages it counts against the records, its systems against the dense systems
+    of systems.json, and its nature flag."""
+    v3 = layout.REALPAGE
+    record = read_json(inst.path(v3.neural), v3.neural)
+    r = records(inst)
+    problems = []
+    files = record.get("files") if isinstance(record.get("files"), dict) else {}
+    for rel, digest in sorted(files.items()):
+        path = v3.base + "/" + rel
+        found = sha256_file(inst.path(path))[0] if inst.exists(path) else "no such file"
+        if found != digest:
+            problems.append("%s: files[%s] states sha256 %s, the file has %s" % (v3.neural, rel, digest, found))
+    declared = read_json(inst.path(v3.systems), v3.systems).get("systems") or ()
+    dense = sorted(s.get("id") for s in declared if isinstance(s, dict) and s.get("family") == DENSE_FAMILY)
+    for field, stated, number, where in (
+            ("queries", record.get("queries"), len(r.queries), v3.queries),
+            ("pages", record.get("pages"), sum(doc.pages for doc in r.corpus.values()), v3.corpus),
+            ("systems", sorted(record.get("systems") or ()), dense, v3.systems),
+            ("synthetic", record.get("synthetic"), False, "the release's nature")):
+        if stated != number:
+            problems.append("%s: %s states %s, %s gives %s" % (v3.neural, field, json.dumps(stated)[:80], where,
+                                                              json.dumps(number)[:80]))
+    if not files:
+        problems.append("%s: files lists no dense file" % v3.neural)
+    return [Value(CONSTRUCTION.on(v3.name)(statistic="dense_record_disagreements"), len(problems), source=SOURCE,
+                  detail="; ".join(problems[:4]))]
+
+
 def _units(inst):
     if not inst.exists(layout.REALPAGE.corpus):
         return []
@@ -217,7 +251,8 @@ def _units(inst):
         Unit("stated-counts", STATED_COUNT_INPUTS, lambda: _count_checks(inst)),
         Unit("forms", [layout.REALPAGE.conditions, layout.REALPAGE.queries],
              lambda: form_disagreements(inst.release(layout.REALPAGE), SOURCE)),
-    ]
+    ] + ([Unit("dense-record", CORE + [layout.REALPAGE.neural, layout.REALPAGE.systems] + DENSE_FILES,
+               lambda: _dense_record(inst))] if inst.exists(layout.REALPAGE.neural) else [])
 
 
 ANALYSES = [Analysis(CONSTRUCTION.analysis_on(layout.REALPAGE.name), "construction", SOURCE, _units)]

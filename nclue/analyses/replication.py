@@ -25,7 +25,7 @@ from ..paperaudit import roles
 from ..paperaudit.consistency import NUMBERS, load_numbers
 from ..stats import protocol
 from .base import Unit, Value, per_release
-from .shared.block_inference import block_tests, displayed, holm_family, interval_values, paper_blocks
+from .shared.block_inference import block_tests, displayed, holm_family, interval_values, paper_blocks, played_blocks
 from .shared.inference_context import context
 from .shared.outcome_vectors import delta, outcomes
 from .shared.release_systems import contrasts, ranked
@@ -43,6 +43,8 @@ VERDICTS = {
     "borderline": "the release's Sel.+Holm p lies within %g Monte Carlo standard errors of %g, so whether it "
                   "survives is not settled by this run's draws" % (MARGIN_SE, ALPHA),
 }
+# the rows a release's own blocks play are named with this prefix (v3.replication.dense_jina_composition.verdict)
+DENSE_PREFIX = "dense_"
 # Table 7's agreement of a release's direction with the paper's CrossPage one, by the same rule
 AGREEMENT = {"same": "the release's difference survives correction with the sign of the paper's CrossPage Delta",
              "flip": "it survives with the opposite sign", "none": "it does not survive correction",
@@ -142,14 +144,8 @@ def _replication_values(inst):
     values, tally = [], {name: 0 for name in VERDICTS}
     for j, (key, block, variant, why) in enumerate(rows):
         cid = REPLICATION.on(inst.spec.name).bind(block=key)
-        paper = _published(numbers, "T5." + key, ("delta", "ci_lo", "ci_hi", "p"))
-        said = None if None in (paper["delta"], paper["p"]) else direction(paper["delta"], paper["p"])
-        values += [Value(cid("paper_delta_score"), paper["delta"], source=NUMBERS),
-                   Value(cid("paper_ci_low"), paper["ci_lo"], source=NUMBERS),
-                   Value(cid("paper_ci_high"), paper["ci_hi"], source=NUMBERS),
-                   Value(cid("paper_p_holm"), paper["p"], source=NUMBERS),
-                   Value(cid("paper_direction"), said, source=NUMBERS,
-                         detail="" if said else "Table 5's row %s is not transcribed" % key)]
+        paper_values, said = _paper_side(numbers, cid, key)
+        values += paper_values
         if variant is None or missing:
             reason = why or "; ".join(missing[:2])
             values += [Value(cid("base"), block["base"] if block else None, source=SOURCE, detail=reason),
@@ -174,7 +170,45 @@ def _replication_values(inst):
                        Value(cid("t7_agreement"), word, source=SOURCE, detail=AGREEMENT.get(word, ""))]
     values += [Value(REPLICATION_SUMMARY.on(inst.spec.name)(statistic=name), count, source=SOURCE,
                      detail=VERDICTS[name]) for name, count in tally.items()]
-    return values
+    return values + _dense_values(inst, ctx, numbers)
+
+
+def _paper_side(numbers, cid, key):
+    """The paper's side of Table 5's row ``key``: its published Delta, interval and Sel.+Holm p, and its
+    :func:`direction`; returns ``(values, direction or None)``."""
+    paper = _published(numbers, "T5." + key, ("delta", "ci_lo", "ci_hi", "p"))
+    said = None if None in (paper["delta"], paper["p"]) else direction(paper["delta"], paper["p"])
+    return [Value(cid("paper_delta_score"), paper["delta"], source=NUMBERS),
+            Value(cid("paper_ci_low"), paper["ci_lo"], source=NUMBERS),
+            Value(cid("paper_ci_high"), paper["ci_hi"], source=NUMBERS),
+            Value(cid("paper_p_holm"), paper["p"], source=NUMBERS),
+            Value(cid("paper_direction"), said, source=NUMBERS,
+                  detail="" if said else "Table 5's row %s is not transcribed" % key)], said
+
+
+def _dense_values(inst, ctx, numbers):
+    """The rows a release's own blocks play (:func:`.shared.block_inference.played_blocks`: RealPage's dense
+    blocks, one real embedder), under ``<release>.replication.dense_<row>``: read as the lexical rows are, with
+    Holm across the played rows alone (a family of their own), and their own verdict tally
+    (``summary.dense_<verdict>``)."""
+    rows = played_blocks(inst)
+    if not rows:
+        return []
+    tests = holm_family([(block_tests(ctx, block), block["variants"].index(variant)) for _, block, variant in rows])
+    values, tally = [], {name: 0 for name in VERDICTS}
+    for (key, block, variant), (p, estimate) in zip(rows, tests):
+        cid = REPLICATION.on(inst.spec.name).bind(block=DENSE_PREFIX + key)
+        paper_values, said = _paper_side(numbers, cid, key)
+        played, _, found, doubt = _side(inst, ctx, cid, "", block["base"], variant, p, estimate)
+        found_verdict = None if said is None else verdict(said, found, doubt)
+        if found_verdict is not None:
+            tally[found_verdict] += 1
+        values += paper_values + [Value(cid("block"), block["block"], source=SOURCE),
+                                  Value(cid("base"), block["base"], source=SOURCE)] + played + [
+            Value(cid("verdict"), found_verdict, source=SOURCE, detail=VERDICTS.get(found_verdict, ""))]
+    return values + [Value(REPLICATION_SUMMARY.on(inst.spec.name)(statistic=DENSE_PREFIX + name), count,
+                           source=SOURCE, detail="played by the dense blocks: " + VERDICTS[name])
+                     for name, count in tally.items()]
 
 
 def _replication_units(inst):

@@ -190,6 +190,7 @@ class Release(NamedTuple):
     genealogy = property(lambda self: self.file("genealogy"))
     build = property(lambda self: self.file("build-info"))
     stats = property(lambda self: self.file("statistics"))
+    neural = property(lambda self: self.file("neural-build"))        # the dense runs' build record (v3)
     audit_records = property(lambda self: self.file("audit-records"))     # an automatic audit's findings (v3)
     qrels = property(lambda self: self.copies[-1].path)    # the last qrel copy, on which the tables are computed
 
@@ -320,6 +321,7 @@ REALPAGE = Release(
         ReleaseFile("genealogy.json", "genealogy", True, _SCHEMA + "genealogyjson"),
         ReleaseFile("build.json", "build-info", True, _V3_DOC),
         ReleaseFile("systems.json", "systems", True, _V3_DOC),
+        ReleaseFile("neural.json", "neural-build", False, _V3_DOC),
         ReleaseFile("rankings/forms/*__*.jsonl", "form-ranking", False, _V3_DOC),
         ReleaseFile("rankings/*.jsonl", "ranking", True, _V3_DOC),
         ReleaseFile("page_scores/*.jsonl", "page-scores", True, _V3_DOC)),

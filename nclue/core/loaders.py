@@ -444,8 +444,30 @@ def _blocks(obj, rel, systems):
         for sid in [b.get("base")] + b["variants"]:
             if not isinstance(sid, str) or sid not in systems:
                 raise InputError(rel, "unknown system %s" % bounded(repr(sid), 80), field=field)
+        _plays(b, rel, field)
         out.append(b)
     return out
+
+
+def _plays(block, rel, field):
+    """A block's optional ``plays``: ``[{row, variant}]``, the paper's Table 5 rows it replicates, each with one of
+    the block's variants, no row twice (docs/schema.md#realpage-datav3)."""
+    plays = block.get("plays", [])
+    if not isinstance(plays, list):
+        raise InputError(rel, "expected a list of {row, variant}, found %s" % type(plays).__name__,
+                         field=field + ".plays")
+    rows = set()
+    for k, entry in enumerate(plays):
+        where = "%s.plays[%d]" % (field, k)
+        if not isinstance(entry, dict) or not isinstance(entry.get("row"), str) or \
+                not isinstance(entry.get("variant"), str):
+            raise InputError(rel, "expected {row, variant}, both strings", field=where)
+        if entry["variant"] not in block["variants"]:
+            raise InputError(rel, "variant %s is not one of the block's variants" % bounded(repr(entry["variant"]), 80),
+                             field=where)
+        if entry["row"] in rows:
+            raise InputError(rel, "row %s is played twice" % bounded(repr(entry["row"]), 80), field=where)
+        rows.add(entry["row"])
 
 
 def _pairs(obj, rel, systems, field):

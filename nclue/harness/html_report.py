@@ -202,6 +202,16 @@ def _realpage_replication(rep, got):
                  "RealPage's best variant of the block, chosen after the fact (not the verdict)",
                  ["paper row", "RealPage named contrast", "stand-in Delta", "stand-in 95% CI", "stand-in Sel.+Holm p",
                   "RealPage best variant (block), not the verdict", "best Delta", "best Sel.+Holm p"], beside)
+    if rep["dense_rows"]:
+        out += table("The rows one real embedder plays (all-MiniLM-L6-v2 over RealPage's pages: a small 2021 "
+                     "sentence embedder, not the paper's models; docs/realpage.md#neural), read by the same rule, "
+                     "Holm across these rows",
+                     ["paper row", "verdict", "dense contrast", "paper Delta", "paper Sel.+Holm p", "RealPage Delta",
+                      "RealPage 95% CI", "RealPage Sel.+Holm p"],
+                     [[escape(r["block"]), escape(words.get(r["verdict"], "-")),
+                       escape("%s -> %s" % (r["base"], r["variant"])), num(r["paper_delta_score"]),
+                       num(r["paper_p_holm"], 3), num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]),
+                       num(r["p_holm"], 3)] for r in rep["dense_rows"]])
     if t7:
         out += table("Table 7 with a RealPage column: the paper's CrossPage and SourceShift Deltas, RealPage's "
                      "named contrast and its agreement with the paper's CrossPage direction by the same rule",

@@ -68,7 +68,7 @@ def _realpage(root, tmp, listed, log):
     """RealPage (data/v3) in the rebuild: rebuilt from the pinned packages when all are present, else its
     released files are carried over (so that the frozen claims can be compared) and one skip names the
     missing packages.  Returns ``(checks, paths not rebuilt)``."""
-    from ..builder.realpage import packages, v3_writer
+    from ..builder.realpage import packages, v3_neural, v3_writer
 
     files = [rel for rel in listed if rel.startswith(layout.V3 + "/")]
     if not files:
@@ -89,8 +89,19 @@ def _realpage(root, tmp, listed, log):
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         return [Check("rebuild:" + layout.V3, "rebuild", "fail", "%s: seed %r is not a non-negative integer"
                       % (layout.REALPAGE.build, seed))], set()
-    v3_writer.write_release(tmp, folder, seed, log=log)
+    # the dense runs are shipped as they were built (a model's floating point differs across machines): the
+    # rebuild takes the released ones in, and recomputing them is the neural check's (docs/realpage.md#neural)
+    v3_writer.write_release(tmp, folder, seed, log=log, neural=v3_neural.released_folder(root))
     return [], set()
+
+
+def _dense(root, log):
+    """RealPage's dense runs recomputed and compared within the tolerance (:mod:`.neural_rebuild`)."""
+    from ..builder.realpage import packages
+    from .neural_rebuild import neural_checks
+
+    folder = packages.default_folder()
+    return neural_checks(root, None if packages.missing(folder) else folder, log)
 
 
 def rebuild_checks(root, result, log=None):
@@ -107,6 +118,7 @@ def rebuild_checks(root, result, log=None):
         quiet = (lambda *a: None) if log is None else log
         write_all(tmp, CONFIGS[gen["config"]], gen["seed"], gen.get("shift_seed"), log=quiet)
         checks, carried = _realpage(root, tmp, [entry["path"] for entry in manifest["files"]], quiet)
+        checks += _dense(root, quiet)
         paper = layout.abspath(root, layout.PAPER_DIR)
         if os.path.isdir(paper):   # the hand transcription is not generated: carry it over
             shutil.copytree(paper, layout.abspath(tmp, layout.PAPER_DIR))

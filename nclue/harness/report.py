@@ -21,6 +21,7 @@ from ..core.jsonio import dumps_pretty
 from ..core.claim_ids import (AGREEMENT, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF, IMPACT_TABLE,
                               POLICY, POLICY_SECTION, POOL, POOL_SECTION, REPLICATION, REPLICATION_SUMMARY,
                               statistic_of)
+from ..analyses.replication import DENSE_PREFIX
 from ..core.layout import CROSSPAGE, REALPAGE, SOURCESHIFT
 from ..core.measures import display_of
 from ..paperaudit import roles
@@ -210,35 +211,48 @@ REPLICATION_WORDS = (("holds", "holds"), ("holds_null", "no difference, as in th
                      ("new_direction", "a direction the paper does not find"), ("borderline", "borderline"))
 
 
+def _replication_row(values, key, claim_block):
+    """One Table 5 row of the run's ``v3.replication`` claims (``claim_block``: the row's key, or the dense row's)."""
+    def get(statistic):
+        cid = REPLICATION.on(REALPAGE.name)(block=claim_block, statistic=statistic)
+        return values[cid] if cid in values else None
+    row = {"block": key, "verdict": get("verdict"), "base": get("base"), "variant": get("variant"),
+           "delta_score": get("delta_score"), "ci_low": get("delta_score_ci_low"),
+           "ci_high": get("delta_score_ci_high"), "p_holm": get("p_holm"), "direction": get("direction")}
+    for stat in ("paper_delta_score", "paper_ci_low", "paper_ci_high", "paper_p_holm", "paper_direction",
+                 "best_variant", "best_delta_score", "best_delta_score_ci_low", "best_delta_score_ci_high",
+                 "best_p_holm", "t7_crosspage_delta", "t7_sourceshift_delta", "t7_agreement"):
+        row[stat] = get(stat)
+    return row
+
+
 def replication(result):
     """RealPage's replication of Table 5 (docs/realpage.md#the-replication) from the run's ``v3.replication``
-    claims: ``{verdict: [paper block, ...]}`` and the rows, or None when the run computed none of them."""
+    claims: ``{verdict: [paper block, ...]}`` and the rows, then the same for the rows RealPage's dense blocks play
+    (``dense_verdicts``, ``dense_rows``: only the rows a dense block plays), or None when the run computed none."""
     values = claim_values(result)
     if REPLICATION_SUMMARY.on(REALPAGE.name)(statistic="holds") not in values:
         return None
-    rows = []
-    for key in roles.BLOCKS:
-        def get(statistic):
-            cid = REPLICATION.on(REALPAGE.name)(block=key, statistic=statistic)
-            return values[cid] if cid in values else None
-        row = {"block": key, "verdict": get("verdict"), "base": get("base"), "variant": get("variant"),
-               "delta_score": get("delta_score"), "ci_low": get("delta_score_ci_low"),
-               "ci_high": get("delta_score_ci_high"), "p_holm": get("p_holm"), "direction": get("direction")}
-        for stat in ("paper_delta_score", "paper_ci_low", "paper_ci_high", "paper_p_holm", "paper_direction",
-                     "best_variant", "best_delta_score", "best_delta_score_ci_low", "best_delta_score_ci_high",
-                     "best_p_holm", "t7_crosspage_delta", "t7_sourceshift_delta", "t7_agreement"):
-            row[stat] = get(stat)
-        rows.append(row)
-    by_verdict = {word: [r["block"] for r in rows if r["verdict"] == word] for word, _ in REPLICATION_WORDS}
-    return {"verdicts": by_verdict, "rows": rows}
+    rows = [_replication_row(values, key, key) for key in roles.BLOCKS]
+    dense = [row for row in (_replication_row(values, key, DENSE_PREFIX + key) for key in roles.BLOCKS)
+             if row["variant"] is not None]
+    return {"verdicts": {word: [r["block"] for r in rows if r["verdict"] == word] for word, _ in REPLICATION_WORDS},
+            "rows": rows, "dense_rows": dense,
+            "dense_verdicts": {word: [r["block"] for r in dense if r["verdict"] == word] for word, _ in REPLICATION_WORDS}}
 
 
 def replication_sentence(rep):
-    """The headline's one line on RealPage's replication of Table 5."""
-    parts = ["%s: %s" % (text, ", ".join(rep["verdicts"][word])) for word, text in REPLICATION_WORDS
-             if rep["verdicts"][word]]
-    return "RealPage (real RFC pages, standard-library retrievers, lexical-presence labels; not the paper's models) " \
-        "on Table 5's %d rows -- %s" % (len(rep["rows"]), "; ".join(parts))
+    """The headline's lines on RealPage's replication of Table 5: the standard-library rows, then the rows one real
+    embedder plays (when the release ships dense runs)."""
+    def said(verdicts):
+        return "; ".join("%s: %s" % (text, ", ".join(verdicts[word])) for word, text in REPLICATION_WORDS
+                         if verdicts[word])
+    line = "RealPage (real RFC pages, standard-library retrievers, lexical-presence labels; not the paper's models) " \
+        "on Table 5's %d rows -- %s" % (len(rep["rows"]), said(rep["verdicts"]))
+    if rep["dense_rows"]:
+        line += ". Played by one real embedder (all-MiniLM-L6-v2, not the paper's models), %d rows -- %s" % (
+            len(rep["dense_rows"]), said(rep["dense_verdicts"]))
+    return line
 
 
 def headline_lines(result):

@@ -150,3 +150,12 @@ def paper_blocks(inst):
         else:
             out.append((key, block, variant, ""))
     return out
+
+
+def played_blocks(inst):
+    """``[(paper block key, instrument block, variant)]``: the Table 5 rows the release's own blocks say they
+    replicate (a block's ``plays`` in systems.json: RealPage's dense blocks), in the paper's Table 5 order, then
+    block order; a row key the paper does not have is left out (the loader checked the variants)."""
+    played = [(entry["row"], block, entry["variant"]) for block in contrasts(inst) for entry in block.get("plays", ())]
+    order = {key: k for k, key in enumerate(roles.BLOCKS)}
+    return sorted((row for row in played if row[0] in order), key=lambda row: order[row[0]])

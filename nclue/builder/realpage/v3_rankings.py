@@ -16,6 +16,7 @@ from ...core import layout
 from ...retrieval import systems
 from ...retrieval.index import build_corpus
 from ...retrieval.text import tokens
+from ...retrieval import dense_systems as declared
 from ..rankings import peak_memory, ranked_files
 
 # the further forms the query-form systems rank beside the raw form every system ranks
@@ -23,18 +24,22 @@ from ..rankings import peak_memory, ranked_files
 FORMS = tuple(form for form in layout.QUERY_FORMS if form != layout.RAW)
 
 
-def systems_record():
-    """``data/v3/systems.json``: the stand-in's systems and blocks, declared over real pages."""
-    return {
-        "synthetic": False,
-        "note": "The stand-in's standard-library systems (nclue/retrieval/), unchanged, run over the sampled "
-                "RFCs' real page text; every system on the raw query form, the form systems on the clean and "
-                "natural forms too.",
-        "systems": [s.as_json() for s in systems.SYSTEMS],
-        "form_systems": list(systems.FORM_SYSTEMS),
-        "contrasts": systems.CONTRASTS,
-        "blocked": systems.BLOCKED,
-    }
+def systems_record(dense=False):
+    """``data/v3/systems.json``: the stand-in's systems and blocks, declared over real pages, and with ``dense``
+    the dense systems of :mod:`nclue.retrieval.dense_systems` and their blocks after them."""
+    note = ("The stand-in's standard-library systems (nclue/retrieval/), unchanged, run over the sampled RFCs' real "
+            "page text; every system on the raw query form, the form systems on the clean and natural forms too.")
+    if not dense:
+        return {"synthetic": False, "note": note, "systems": [s.as_json() for s in systems.SYSTEMS],
+                "form_systems": list(systems.FORM_SYSTEMS), "contrasts": systems.CONTRASTS,
+                "blocked": systems.BLOCKED}
+    return {"synthetic": False,
+            "note": note + " The 'dense' systems are one real sentence embedder (all-MiniLM-L6-v2) over the same "
+                           "pages, playing the paper's neural configurations (neural.json; docs/realpage.md#neural); "
+                           "a dense block's 'plays' names the paper's Table 5 row it replicates.",
+            "systems": [s.as_json() for s in systems.SYSTEMS] + [dict(s) for s in declared.SYSTEMS],
+            "form_systems": list(systems.FORM_SYSTEMS) + list(declared.FORM_SYSTEMS),
+            "contrasts": systems.CONTRASTS + declared.CONTRASTS, "blocked": systems.BLOCKED}
 
 
 def rank(pages_of, docids, catalog, inventory, queries, seed, log=print):

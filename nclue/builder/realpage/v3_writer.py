@@ -17,9 +17,8 @@ from ... import __version__
 from ...core import layout
 from .. import construct
 from ...core import renderings as forms
-from ...retrieval import systems
 from ..crosspage import genealogy_record
-from . import fact_miner, packages, pages as page_text, query_draws, sample, settings, v3_audit, v3_rankings
+from . import fact_miner, packages, pages as page_text, query_draws, sample, settings, v3_audit, v3_neural, v3_rankings
 
 
 def section_cid(key):
@@ -174,10 +173,12 @@ def mined_sample(folder, seed=settings.SEED, strata=settings.STRATA, log=print):
                   construct.Index(docs, catalog, inventory))
 
 
-def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA, rankings=True):
+def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, strata=settings.STRATA, rankings=True,
+          neural=None):
     """Every row of ``data/v3`` and its build record, from the packages in ``folder`` (``cfg`` and ``strata``:
     the construction and the sample's bins, :mod:`.settings`'s unless a test gives smaller ones; ``rankings``:
-    False leaves the systems unrun, for the tests that check the construction alone)."""
+    False leaves the systems unrun, for the tests that check the construction alone; ``neural``: the checked
+    dense runs to ship beside them, :class:`.v3_neural.DenseRuns`, or None)."""
     mined = mined_sample(folder, seed, strata, log)
     n_texts, n_paginated, docs, pages_of, lexicon, catalog, inventory, index = mined
     chosen, draws = query_draws.select(index, seed, cfg)
@@ -206,7 +207,8 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "edition": settings.EDITION,
         "nature": "real documents that are not the paper's; lexical-presence labels confirmed by two sources, "
                   "not support judged by people (docs/realpage.md#what-the-labels-mean)",
-        "command": "python -m nclue build --target realpage --packages DIR --seed %d" % seed,
+        "command": "python -m nclue build --target realpage --packages DIR --realpage-seed %d%s" % (
+            seed, " --neural-runs RUNS" if neural else ""),
         "generator_version": __version__,
         "seed": seed,
         "packages": {name: {"version": packages.VERSION, "sha256": digest}
@@ -220,8 +222,13 @@ def build(folder, seed=settings.SEED, log=print, cfg=settings.CONSTRUCTION, stra
         "strata": [{"first": first, "last": last, "rfcs": count} for first, last, count in strata],
     }
     if rankings:
-        info["rankings"] = {"form": layout.RAW.key, "systems": len(systems.SYSTEMS),
-                            "forms": [form.key for form in v3_rankings.FORMS], "form_systems": len(systems.FORM_SYSTEMS)}
+        declared = v3_rankings.systems_record(neural is not None)
+        info["rankings"] = {"form": layout.RAW.key, "systems": len(declared["systems"]),
+                            "forms": [form.key for form in v3_rankings.FORMS],
+                            "form_systems": len(declared["form_systems"])}
+        if neural is not None:
+            info["rankings"]["dense"] = {"record": RELEASE.neural, "model": neural.record.get("model"),
+                                         "systems": len(neural.record["systems"])}
     ranked = v3_rankings.rank(pages_of, [d["docid"] for d in docs], catalog, inventory, queries, seed, log) \
         if rankings else []
     return {"corpus": docs, "conditions": [{k: v for k, v in c.items() if k != "mined"} for c in catalog],
@@ -239,7 +246,7 @@ GENEALOGY_NOTE = (
     "gates removed), on which every RealPage table is computed (docs/realpage.md#the-audit).")
 
 
-def replace_release(out_root, folder, seed=settings.SEED, log=print, **settings):
+def replace_release(out_root, folder, seed=settings.SEED, log=print, neural=None, **settings):
     """Build ``data/v3`` into a temporary folder beside the release and put it in place of ``out_root``'s
     ``data/v3`` only once every file is written: a build that fails or is interrupted leaves the release as it
     was, and removes its temporary folder.  Returns the release-relative paths written."""
@@ -249,7 +256,7 @@ def replace_release(out_root, folder, seed=settings.SEED, log=print, **settings)
 
     work = tempfile.mkdtemp(prefix=".realpage-build-", dir=out_root)
     try:
-        written = write_release(work, folder, seed, log, **settings)
+        written = write_release(work, folder, seed, log, neural, **settings)
         target = layout.abspath(out_root, RELEASE.base)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if os.path.isdir(target):
@@ -260,13 +267,17 @@ def replace_release(out_root, folder, seed=settings.SEED, log=print, **settings)
         shutil.rmtree(work, ignore_errors=True)
 
 
-def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
-    """Write ``data/v3`` under ``out_root`` (``settings``: :func:`build`'s ``cfg`` and ``strata``); returns the
-    release-relative paths written."""
+def write_release(out_root, folder, seed=settings.SEED, log=print, neural=None, **settings):
+    """Write ``data/v3`` under ``out_root`` (``settings``: :func:`build`'s ``cfg`` and ``strata``; ``neural``:
+    the folder of the dense runs to ship, :mod:`.v3_neural`, or None); returns the release-relative paths
+    written."""
     import os
     from ...core.jsonio import write_json, write_jsonl
 
-    built = build(folder, seed, log, **settings)
+    runs = None if neural is None else v3_neural.read_runs(neural)
+    built = build(folder, seed, log, neural=runs, **settings)
+    if runs is not None:
+        v3_neural.check_queries(runs, built["queries"])
     written = []
     for key, rel in FILES:
         path = layout.abspath(out_root, rel)
@@ -281,8 +292,10 @@ def write_release(out_root, folder, seed=settings.SEED, log=print, **settings):
         written.append(rel)
         ranked = True
     if ranked:
-        write_json(layout.abspath(out_root, RELEASE.systems), v3_rankings.systems_record())
+        write_json(layout.abspath(out_root, RELEASE.systems), v3_rankings.systems_record(runs is not None))
         written.append(RELEASE.systems)
+        if runs is not None:
+            written += v3_neural.write(out_root, runs)
     write_json(layout.abspath(out_root, RELEASE.genealogy), built["genealogy"])
     write_json(layout.abspath(out_root, RELEASE.build), built["build"])
     return written + [RELEASE.genealogy, RELEASE.build]
