@@ -300,3 +300,18 @@ def test_the_pairwise_agreements_accept_each_assignment_consistent_with_table_s1
                                   {"A": 76, "E": 77, "F": 83}, 94) == [
         (("A", "E"), ("A", "F"), ("E", "F")), (("A", "F"), ("A", "E"), ("E", "F"))]
     assert consistent_assignments(["p1"], [("A", "E")], {"p1": [94]}, {"A": 10, "E": 12}, 94) == []   # |10-12| > 0
+
+
+def test_only_paper_keeps_each_numbers_kind_from_its_frozen_claim(repo_run):
+    """Issue 57: `--only paper` computes no claim, yet each bound number keeps the kind its frozen claim declares
+    (exact, Monte Carlo, at the p-value floor): the summary's kinds equal the full run's."""
+    from conftest import run_reproduce
+
+    full = repo_run["report"]["published_results"]["summary"]
+    code, _, _ = run_reproduce("--only", "paper", "--json", os.path.join(os.path.dirname(repo_run["paths"]["json"]),
+                                                                           "paper.json"), "--quiet")
+    only = json.load(open(os.path.join(os.path.dirname(repo_run["paths"]["json"]), "paper.json"),
+                          encoding="utf-8"))["published_results"]["summary"]
+    assert code == 0
+    assert only["bound_by_kind"] == full["bound_by_kind"] and only["monte_carlo"]["numbers"] == \
+        full["monte_carlo"]["numbers"] > 0

@@ -468,6 +468,29 @@ def test_the_exported_qrels_given_back_score_as_the_released_copy(tmp_path):
     assert {k: v["value"] for k, v in mine.items()} == {k: v["value"] for k, v in released.items()}
 
 
+@pytest.mark.parametrize("release", ["v1", "v2", "v3"])
+def test_the_same_judgements_in_another_file_draw_the_same_intervals_and_p(tmp_path, release):
+    """Issue 57: the streams are keyed by the judgements' canonical content, not a file's bytes: the exported copy,
+    its rows reversed and grade-0 rows added, gives the released copy's intervals and p exactly."""
+    from nclue.core import layout
+    from nclue.harness.export_qrels import export
+
+    export(REPO, str(tmp_path / "x"), release=release)
+    lines = open(tmp_path / "x" / "qrels.graded.trec", encoding="utf-8").read().splitlines()
+    qid, _, docid, _ = lines[0].split()
+    judged = {line.split()[2] for line in lines if line.split()[0] == qid}
+    other = next(line.split()[2] for line in lines if line.split()[2] not in judged)
+    lines = lines[::-1] + ["%s 0 %s 0" % (qid, other)]          # another order, and a grade-0 row added
+    path = tmp_path / "reordered.trec"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    base = "bm25_and"
+    ranking = os.path.join(REPO, layout.RELEASE_NAMED[release].form_ranking(base, "raw"))
+    kwargs = {"release": release, "against": ["bm25_or"]}
+    from_file = score([ranking], REPO, qrels_file=str(path), **kwargs)["runs"][0]["comparisons"][0]
+    released = score([ranking], REPO, **kwargs)["runs"][0]["comparisons"][0]
+    assert from_file == released
+
+
 def test_a_query_with_no_gold_in_ones_own_qrels_is_a_family_of_its_own(tmp_path):
     graded, _ = _graded_qrels(tmp_path)
     qids = sorted(graded)[:40]

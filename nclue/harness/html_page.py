@@ -104,6 +104,18 @@ def num(value, digits=1):
     return Num(fmt(value, digits), sort)
 
 
+def p_value(value):
+    """A p-value cell with 3 decimals; a positive p that would show as 0.000 shows as ``<0.001`` (escaped) (a p is never 0:
+    docs/statistics.md).
+
+    >>> p_value(0.0004999).text, p_value(0.0441).text, p_value(None).text
+    ('&lt;0.001', '0.044', 'n/a')
+    """
+    if isinstance(value, float) and 0 < value < 0.0005:
+        return Num("&lt;0.001", value)
+    return num(value, 3)
+
+
 def interval(low, high, digits=1):
     """A ``[low, high]`` cell that sorts by its lower end."""
     return Num("[%s, %s]" % (fmt(low, digits), fmt(high, digits)), low if isinstance(low, (int, float)) else None)

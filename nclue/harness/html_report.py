@@ -27,7 +27,7 @@ from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION
                               statistic_of)
 from ..core.layout import CROSSPAGE, QUERY_FORMS, RAW, REALPAGE
 from ..core.measures import SCORECARD_MEASURES, display_of
-from .html_page import Long, Num, breakable, contents, interval, num, page, table
+from .html_page import Long, Num, breakable, contents, interval, num, p_value, page, table
 from .published import paper_order
 from .score import picked_measures
 from .report import (REPLICATION_WORDS, REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence,
@@ -181,18 +181,18 @@ def _realpage_replication(rep, got):
         stand_in_ci = INFERENCE_CONTRAST.on(CROSSPAGE.name).bind(block=_crosspage_block(got, key), variant=named)
         rows.append([escape(key), escape(words.get(r["verdict"], "-")),
                      num(r["paper_delta_score"]), interval(r["paper_ci_low"], r["paper_ci_high"]),
-                     num(r["paper_p_holm"], 3), num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]),
-                     num(r["p_holm"], 3)])
+                     p_value(r["paper_p_holm"]), num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]),
+                     p_value(r["p_holm"])])
         beside.append([escape(key), escape("%s -> %s" % (r["base"], r["variant"])),
                        num(got.get(stand_in("delta_score"))),
                        interval(got.get(stand_in_ci("delta_score_ci_low")),
                                 got.get(stand_in_ci("delta_score_ci_high"))),
-                       num(got.get(paper_block("p_holm")), 3),
+                       p_value(got.get(paper_block("p_holm"))),
                        escape("%s (%s)" % (r["best_variant"], block) if r["best_variant"] else "-"),
-                       num(r["best_delta_score"]), num(r["best_p_holm"], 3)])
+                       num(r["best_delta_score"]), p_value(r["best_p_holm"])])
         if r.get("t7_agreement") is not None:
             t7.append([escape(key), num(r["t7_crosspage_delta"]), num(r["t7_sourceshift_delta"]),
-                       num(r["delta_score"]), num(r["p_holm"], 3), escape(r["t7_agreement"])])
+                       num(r["delta_score"]), p_value(r["p_holm"]), escape(r["t7_agreement"])])
     out = table("Table 5 read by the paper's inference: Delta n-Clue Score@10 in points, 95% paired family "
                 "bootstrap, Sel.+Holm p (max-|T| in the block, Holm across the eight rows); RealPage plays the "
                 "variant each row names",
@@ -210,8 +210,8 @@ def _realpage_replication(rep, got):
                       "RealPage 95% CI", "RealPage Sel.+Holm p"],
                      [[escape(r["block"]), escape(words.get(r["verdict"], "-")),
                        escape("%s -> %s" % (r["base"], r["variant"])), num(r["paper_delta_score"]),
-                       num(r["paper_p_holm"], 3), num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]),
-                       num(r["p_holm"], 3)] for r in rep["dense_rows"]])
+                       p_value(r["paper_p_holm"]), num(r["delta_score"]), interval(r["ci_low"], r["ci_high"]),
+                       p_value(r["p_holm"])] for r in rep["dense_rows"]])
     if t7:
         out += table("Table 7 with a RealPage column: the paper's CrossPage and SourceShift Deltas, RealPage's "
                      "named contrast and its agreement with the paper's CrossPage direction by the same rule",

@@ -17,10 +17,12 @@ headline and the JSON report carry: bound and unbound numbers by table, verified
 """
 
 import math
+import os
 from fractions import Fraction
 from json import dumps as json_quote
 
-from ..core import claim_ids
+from ..core import claim_ids, layout
+from ..core.errors import NclueError
 from ..paperaudit import assignments, results
 from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
@@ -138,12 +140,14 @@ def build(root, checks, synthetic, recomputed=None):
         observed[cid], estimates[cid] = value, estimate
     out, bindings, by_table = [], [], {}
     assigned = _assigned(numbers, observed)
+    frozen = FrozenEstimates(root)
     for nid in sorted(numbers):
         num, row = numbers[nid]
         table = by_table.setdefault(table_label(nid, row), {"numbers": 0, "bound": 0, "verified": 0, "failed": 0,
                                                             "skipped": 0})
         table["numbers"] += 1
-        entry, check = _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned.get(nid))
+        entry, check = _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned.get(nid),
+                             frozen)
         bindings.append(entry)
         if check is None:
             continue
@@ -156,6 +160,28 @@ def build(root, checks, synthetic, recomputed=None):
         out.append(check)
     out += _configuration_checks(crosswalk)
     return out, {"summary": _summary(numbers, by_table, bindings, synthetic), "bindings": bindings}
+
+
+class FrozenEstimates:
+    """``{claim id: estimate JSON}`` read from the frozen claims, one claim file at a time as asked: what a claim
+    this run did not compute declares itself to be (a Monte Carlo estimate or exact)."""
+
+    def __init__(self, root):
+        self.root, self.files = root, {}
+
+    def get(self, claim):
+        analysis = claim_ids.analysis_of(claim)
+        if analysis is None:
+            return None
+        if analysis not in self.files:
+            from .claims import load_claim_file
+            rel = layout.claim_file(analysis)
+            try:
+                document = load_claim_file(self.root, rel) if os.path.isfile(layout.abspath(self.root, rel)) else {}
+            except NclueError:
+                document = {}      # a damaged claim file fails in its own check; here it declares nothing
+            self.files[analysis] = {c["id"]: c.get("estimate") for c in document.get("claims", ())}
+        return self.files[analysis].get(claim)
 
 
 def _declared(rule, claim, estimates):
@@ -197,7 +223,7 @@ def _assigned(numbers, observed):
     return out
 
 
-def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=None):
+def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=None, frozen=None):
     """``(binding, check)`` of one transcribed number: unbound (check None) with its declared reason, or bound
     to a claim (through the crosswalk for a system role; ``assigned``, ``(claim, note)``, for a number of an
     assignment group, :func:`_assigned`), its recomputed value and the verdict."""
@@ -212,7 +238,8 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=Non
     if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
         value = results.claim_value(rule, claim, observed)
     declared = _declared(rule, claim, estimates) if value is not None else None
-    kind = number_kind(rule, num, row, declared)
+    # a number whose claim this run did not compute keeps the kind its frozen claim declares (issue 57: --only paper)
+    kind = number_kind(rule, num, row, declared if value is not None else _declared(rule, claim, frozen))
     judged = _Judged(nid, num, row, rule, claim, value, declared)
     status, reason = judged.verdict(why, crosswalk.notes.get((rule.namespace, key), ""), synthetic)
     also = _also_bound(nid, num, row, crosswalk, observed, estimates, synthetic, claim) if status == "pass" else []

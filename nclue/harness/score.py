@@ -108,30 +108,35 @@ class Judgements:
     (``--qrels-file``, docs/usage.md#your-own-qrels) -- its label, evaluation queries, grades, gold and subset
     sets, ideal DCGs, the release files it rests on, and the labels of its random streams."""
 
-    def __init__(self, label, queries, qrels, sets, ideal, inputs, stream_copy, released):
+    def __init__(self, label, queries, qrels, sets, ideal, inputs, released):
         self.label, self.queries, self.qrels, self.sets = label, queries, qrels, sets
-        self.ideals, self.inputs, self.stream_copy, self.released = ideal, inputs, stream_copy, released
+        self.ideals, self.inputs, self.released = ideal, inputs, released
+        self.stream_copy = "judgements:" + canonical_digest(queries, qrels)
+
+    def same_as(self, other):
+        """Whether two sets of judgements are the same (:func:`canonical_digest`), wherever they were read from."""
+        return self.stream_copy == other.stream_copy
 
     @classmethod
     def of_copy(cls, inst, copy=None):
         """A released qrel copy (a :class:`~nclue.core.layout.QrelCopy` of ``inst``'s release; None: its last)."""
         copy = copy or inst.copy()
         return cls(copy.path, inst.evaluation_queries(copy), inst.qrels(copy), gold_sets(inst, copy),
-                   ideals(inst, copy), list(copy.evaluation_inputs), copy.path, copy)
+                   ideals(inst, copy), list(copy.evaluation_inputs), copy)
 
     @classmethod
     def of_file(cls, inst, path):
         """A TREC qrels file (gzip accepted): checked row by row against the release's queries and documents
-        (:func:`nclue.core.trec.read_trec_qrels`); its evaluation queries are the ones it names, and its streams
-        are labelled by its SHA-256, so the same judgements draw the same resamples wherever the file lies."""
+        (:func:`nclue.core.trec.read_trec_qrels`); its evaluation queries are the ones it names.  Its streams,
+        like a released copy's, are labelled by the judgements' canonical content (:func:`canonical_digest`), so
+        the same judgements draw the same resamples whatever file, format or row order they come in."""
         import hashlib
         data = read_maybe_gzip(path, path)
         grades = read_trec_qrels(path, inst.queries(), inst.corpus(), decode_text(data, path))
         queries = {q: inst.queries()[q] for q in sorted(grades)}
         digest = hashlib.sha256(data).hexdigest()
         return cls("%s (qrels file, sha256 %s)" % (path, digest[:12]), queries, grades,
-                   gold_and_subsets(queries, grades), {q: ideal_graded_dcg(g) for q, g in grades.items()}, [],
-                   "qrels-file:" + digest, None)
+                   gold_and_subsets(queries, grades), {q: ideal_graded_dcg(g) for q, g in grades.items()}, [], None)
 
     def outcomes(self, inst, ranking_rel=None, ranking=None):
         """Per-query outcome vectors of a released ranking file (memoised for a released copy) or of a ranking."""
@@ -139,6 +144,23 @@ class Judgements:
             return outcomes(inst, ranking_rel, self.released)
         return evaluate(inst.ranking(ranking_rel) if ranking is None else ranking, self.queries, self.qrels,
                         self.sets, ideals=self.ideals)
+
+
+def canonical_digest(queries, qrels):
+    """The SHA-256 of a set of judgements' content: its evaluation queries and its positive grades, sorted
+    (a grade of 0 is no judgement of relevance: docs/metrics.md).  Two files that say the same thing, in any
+    format or order, share it; the random streams of :class:`Design` are keyed by it.
+
+    >>> a = canonical_digest({"q1": None, "q2": None}, {"q1": {"d1": 2, "d2": 0}, "q2": {"d3": 1}})
+    >>> a == canonical_digest({"q2": None, "q1": None}, {"q2": {"d3": 1}, "q1": {"d1": 2}})
+    True
+    >>> a == canonical_digest({"q1": None, "q2": None}, {"q1": {"d1": 1}, "q2": {"d3": 1}})
+    False
+    """
+    import hashlib
+    lines = ["query %s" % q for q in sorted(queries)]
+    lines += ["%s %s %d" % (q, d, g) for q in sorted(qrels) for d, g in sorted(qrels[q].items()) if g > 0]
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 
 def _families(sets):
@@ -351,7 +373,9 @@ def score(runs, root=None, release=layout.CROSSPAGE.name, qrels=None, against=No
     judged = _judgements(inst, known, wanted, copy, qrels_file, verify, warn)
     # the release's own inference draws its last copy's resamples: a score on that copy shares them, so a released
     # ranking gets its frozen interval (<release>.inference.bootstrap)
-    design = Design(inst, judged, shared=(judged.released == inst.copy() and inst.spec.name in BOOTSTRAP.copies))
+    # the judgements of the release's last copy, from the release or from any file: the harness's own draws
+    design = Design(inst, judged, shared=(inst.spec.name in BOOTSTRAP.copies and
+                                          judged.same_as(Judgements.of_copy(inst))))
     scored, tags = [], []
     for i, run in enumerate(runs):
         found = set()
