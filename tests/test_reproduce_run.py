@@ -13,7 +13,7 @@ from collections import OrderedDict
 import pytest
 from conftest import REPO
 
-from nclue.harness.reproduce_run import render, reproduce_run
+from nclue.harness.reproduce_run import render, reproduce_run, rows
 from nclue.stats import reproducibility as repro
 
 FORMS = os.path.join(REPO, "data", "v1", "rankings", "forms")
@@ -277,3 +277,27 @@ def test_hostile_runs_and_roles_fail_with_a_message_and_no_traceback(tmp_path):
     assert code == 2 and "unknown role" in err and len(err) < 5000 and "Traceback" not in err
     code, out, err = _cli(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"), "--role", ",", "--data", REPO)
     assert code == 2 and "do not form a Table 5 block" in err
+
+
+def test_a_role_may_be_named_by_the_ids_of_the_systems_that_play_it():
+    """Issue 57: `--role bm25_dec_sdr` is the role bm25_sdr, `--role bm25_and,bm25_dec_sdr` the block
+    lexical_composition (systems.json's ids, beside the paper's names); the result names the paper's role."""
+    raw = os.path.join(REPO, "data", "v1", "rankings")
+    by_id = reproduce_run([os.path.join(raw, "bm25_and.jsonl"), os.path.join(raw, "bm25_dec_sdr.jsonl")],
+                          "bm25_and,bm25_dec_sdr", REPO)
+    by_name = reproduce_run([os.path.join(raw, "bm25_and.jsonl"), os.path.join(raw, "bm25_dec_sdr.jsonl")],
+                            "bm25_and,bm25_sdr", REPO)
+    assert by_id == by_name and by_id["role"]["name"] == "lexical_composition"
+    single = reproduce_run([os.path.join(FORMS, "bm25_dec_sdr__clean_v2.jsonl")], "bm25_dec_sdr", REPO)
+    assert single["role"]["name"] == "bm25_sdr" and single["runs"][0]["agreement"]["kendall_tau_union"] == 1.0
+
+
+def test_a_short_list_s_rbo_below_1_is_explained():
+    """Issue 57: the released file against itself has RBO below 1 where a list is shorter than 10 (repro_eval's
+    truncated definition); the output says for how many queries."""
+    result = reproduce_run([os.path.join(FORMS, "bm25_and__clean_v2.jsonl")], "bm25_and", REPO)
+    agreement = result["runs"][0]["agreement"]
+    short = agreement["rbo_short_lists"]
+    assert 0 < short < agreement["queries"] and agreement["rbo"] < 1.0
+    text = dict(((r[0], r[2]), r[6]) for r in rows(result))[("agreement", "rbo@10(p=0.95)")]
+    assert "%d of them rank fewer than 10 documents" % short in text and "below 1 even for identical" in text

@@ -60,6 +60,12 @@ WHOLE_QUERY_CLAIMS = (SCORECARD, MATRIX, FORMS, V2_FORMS)
 OUTCOMES = ("complete first", "subset first", "no gold")
 
 
+# repro_eval's truncated RBO divides the overlap at depth d by d: a list shorter than the depth stays below 1 even
+# against itself (docs/usage.md#checking-a-re-run)
+RBO_SHORT_NOTE = ("; %d of them rank fewer than %d documents on one side, where repro_eval's truncated RBO is below 1 "
+                  "even for identical lists")
+
+
 def _outcome(hit, success):
     return OUTCOMES[0] if success else OUTCOMES[1] if hit else OUTCOMES[2]
 
@@ -69,8 +75,7 @@ def role_systems(crosswalk, role):
     and variant, :data:`nclue.paperaudit.roles.BLOCKS`, through the crosswalk).  An unknown role, or one this
     instrument cannot play, is a :class:`~nclue.core.errors.UsageError` saying which roles there are."""
     systems = crosswalk.rows["system"]
-    if "," in role:
-        role = _block_of_pair(role)
+    role = resolve_role(crosswalk, role)
     if role in systems:
         sides = [("system", role)]
         kind = "system"
@@ -91,13 +96,34 @@ def role_systems(crosswalk, role):
     return kind, out
 
 
-def _block_of_pair(role):
-    """The Table 5 block a ``BASE,VARIANT`` role names (its two sides as the crosswalk names them, e.g.
-    ``bm25_and,bm25_sdr``); a pair that is no block's is a :class:`~nclue.core.errors.UsageError` listing the
-    blocks' pairs."""
+def resolve_role(crosswalk, role):
+    """The paper's name of a ``--role``: a role as the paper names it, a ``BASE,VARIANT`` pair (:func:`_block_of_pair`)
+    or the id of the one system of the release that plays a role (``bm25_dec_sdr`` for ``bm25_sdr``).
+
+    >>> from collections import namedtuple
+    >>> cw = namedtuple("Crosswalk", "rows")({"system": {"bm25_and": "bm25_and", "bm25_sdr": "bm25_dec_sdr"}})
+    >>> resolve_role(cw, "bm25_dec_sdr"), resolve_role(cw, "bm25_sdr"), resolve_role(cw, "bm25_and,bm25_dec_sdr")
+    ('bm25_sdr', 'bm25_sdr', 'lexical_composition')
+    """
+    if "," in role:
+        return _block_of_pair(role, crosswalk)
+    systems = crosswalk.rows["system"]
+    if role in systems or role in roles.BLOCKS:
+        return role
+    played = sorted(key for key, sid in systems.items() if sid == role)
+    return played[0] if len(played) == 1 else role
+
+
+def _block_of_pair(role, crosswalk=None):
+    """The Table 5 block a ``BASE,VARIANT`` role names: its two sides as the paper's roles (``bm25_and,bm25_sdr``)
+    or, given the crosswalk, as the ids of the systems that play them (``bm25_and,bm25_dec_sdr``); a pair that
+    is no block's is a :class:`~nclue.core.errors.UsageError` listing the blocks' pairs."""
     pair = tuple(part.strip() for part in role.split(","))
     for name, block in sorted(roles.BLOCKS.items()):
         if pair == (block.base[1], block.variant[1]):
+            return name
+        if crosswalk is not None and pair == tuple(crosswalk.rows.get(ns, {}).get(key) for ns, key in
+                                                   (block.base, block.variant)):
             return name
     raise UsageError("--role %s: the base and variant do not form a Table 5 block (blocks: %s)" % (
         bounded(repr(role), 80), ", ".join("%s = %s,%s" % (name, b.base[1], b.variant[1])
@@ -116,7 +142,7 @@ def _released_files(inst, sid, form):
 def _agreement(released, rerun, qids):
     """Mean Kendall's tau union and RBO over the queries the re-run ranks, as repro_eval averages over the
     re-run's topics, with the per-query values."""
-    taus, rbos = {}, {}
+    taus, rbos, short = {}, {}, 0
     for q in qids:
         if q not in rerun:
             continue
@@ -124,11 +150,12 @@ def _agreement(released, rerun, qids):
         b = list(rerun[q].docids)
         taus[q] = repro.kendall_tau_union(a, b)
         rbos[q] = repro.rank_biased_overlap(a, b)
+        short += min(len(a), len(b)) < repro.DEPTH
     defined = [t for t in taus.values() if t is not None]
     return {"kendall_tau_union": math.fsum(defined) / len(defined) if defined else None,
             "rbo": math.fsum(rbos.values()) / len(rbos) if rbos else None,
             "rbo_p": repro.RBO_P, "depth": repro.DEPTH, "queries": len(rbos),
-            "tau_undefined": len(taus) - len(defined)}, taus, rbos
+            "tau_undefined": len(taus) - len(defined), "rbo_short_lists": short}, taus, rbos
 
 
 def _per_query(measure, out):
@@ -405,8 +432,9 @@ def _role(inst, role, n_runs):
     """``(instrument, role, kind, sides)`` of ``--role`` on ``--release`` (a ``BASE,VARIANT`` pair named as its
     block); a block on SourceShift, or a number of runs the role does not take, is a
     :class:`~nclue.core.errors.UsageError`."""
-    role = _block_of_pair(role) if "," in role else role
-    kind, sides = role_systems(load_crosswalk(inst.root), role)
+    crosswalk = load_crosswalk(inst.root)
+    role = resolve_role(crosswalk, role)
+    kind, sides = role_systems(crosswalk, role)
     if kind == "block" and not inst.spec.can(layout.RAW_MATRIX):
         raise UsageError("--role %s is a Table 5 block, whose contrasts run on %s: give --release %s" % (
             role, " and ".join(r.title for r in layout.releases_with(layout.RAW_MATRIX)),
@@ -513,7 +541,8 @@ def rows(result):
         out.append(("agreement", run["system"], "kendall_tau_union@%d" % a["depth"], "", _num(a["kendall_tau_union"]),
                     "", "%d queries, %d undefined" % (a["queries"], a["tau_undefined"])))
         out.append(("agreement", run["system"], "rbo@%d(p=%g)" % (a["depth"], a["rbo_p"]), "", _num(a["rbo"]), "",
-                    "%d queries" % a["queries"]))
+                    "%d queries%s" % (a["queries"], RBO_SHORT_NOTE % (a["rbo_short_lists"], a["depth"])
+                                      if a.get("rbo_short_lists") else "")))
         for name, m in run["measures"].items():
             out.append(("measure", run["system"], name, _num(m["released"]), _num(m["rerun"]), _num(m["delta"]),
                         "rmse %s, p %s, se %s (%s)" % (_num(m["rmse"]), _num(m["p"]), _num(m["se"]), m["unit"])))
