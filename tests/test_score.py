@@ -615,3 +615,53 @@ def test_only_rebuild_without_deep_is_refused_at_once():
     code, out, err = run_reproduce("--data", REPO, "--only", "rebuild")
     assert code == 2 and "--only rebuild regenerates every release" in err and "--deep" in err, err
     assert out == "" and "Traceback" not in err and time.time() - started < 30
+
+
+def test_a_run_that_leaves_queries_out_scores_alike_as_jsonl_and_as_trec(tmp_path):
+    """Issue 57: one rule for both formats: an absent query is an empty list (trec_eval -c), stated in the output;
+    the JSONL run is no longer refused while the TREC one is scored."""
+    rows = [json.loads(line) for line in open(_rankings("bm25_and"), encoding="utf-8")][:980]
+    jsonl = tmp_path / "part.jsonl"
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    trec = tmp_path / "part.trec"
+    trec.write_text("".join("%s Q0 %s %d %r x\n" % (r["qid"], d, k + 1, s) for r in rows
+                            for k, (d, s) in enumerate(zip(r["docids"], r["scores"]))), encoding="utf-8")
+    a = score([str(jsonl)], REPO, against=["bm25_or"])["runs"][0]
+    b = score([str(trec)], REPO, against=["bm25_or"])["runs"][0]
+    assert a["measures"] == b["measures"] and a["comparisons"] == b["comparisons"]
+    assert a["ranked_queries"] == b["ranked_queries"] < 1000
+    full = score([_rankings("bm25_and")], REPO, against=[])["runs"][0]
+    assert a["measures"]["nclue_score_at_10"]["value"] < full["measures"]["nclue_score_at_10"]["value"]
+    code, out, err = _cli("score", str(jsonl), "--data", REPO, "--against", "none")
+    assert code == 0 and "%d of 1000 queries ranked, absent queries score as empty lists" % a["ranked_queries"] in out
+
+
+def test_paired_tests_run_on_the_measure_shown(tmp_path):
+    """Issue 57: with `-m ndcg_cut.10` the paired tests compare graded NDCG@10 (no n-Clue success count, no
+    Delta n-Clue table); the delta is the mean per-query difference, checked against pytrec_eval's ndcg_cut_10,
+    and an identical reference gives delta 0 and p 1."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    graded, _ = _graded_qrels(tmp_path)
+    run, run_path = _trec_run(tmp_path)
+    _, or_path = _trec_run(tmp_path, "bm25_or")
+    result = score([run_path, or_path], REPO, against=[], measures=["ndcg_cut.10"])
+    (c,) = result["runs"][0]["comparisons"]
+    assert c["measure"] == "graded_ndcg_at_10" and "delta_score" not in c
+    assert result["randomization"]["measure"] == "graded_ndcg_at_10"
+    other = {}
+    for line in open(or_path, encoding="utf-8"):
+        q, _, d, rank, s, _ = line.split()
+        other.setdefault(q, {})[d] = float(s)
+    evaluator = pytrec_eval.RelevanceEvaluator(graded, {"ndcg_cut.10"})
+    mine, theirs = evaluator.evaluate(run), evaluator.evaluate(other)
+    expected = sum(mine.get(q, {}).get("ndcg_cut_10", 0.0) - theirs.get(q, {}).get("ndcg_cut_10", 0.0)
+                   for q in graded) / len(graded)
+    assert c["delta"] == pytest.approx(expected, abs=1e-9) and c["ci_low"] <= c["delta"] <= c["ci_high"]
+    same = score([run_path, run_path], REPO, against=[], measures=["ndcg_cut.10"], names=["a", "b"])
+    (c,) = same["runs"][0]["comparisons"]
+    assert c["delta"] == 0.0 and c["p"] == 1.0
+    code, out, err = _cli("score", run_path, or_path, "--data", REPO, "--against", "none", "-m", "ndcg_cut.10")
+    assert code == 0 and "n-Clue" not in out and "Delta graded NDCG@10 (NDCG (0-1)) vs" in out, out
+    # a measure with no paired test here (pairwise AUC): no comparison, and the header says so
+    auc = score([run_path, or_path], REPO, against=[], measures=["pairwise_auc"])
+    assert auc["runs"][0]["comparisons"] == [] and auc["randomization"]["measure"] is None

@@ -313,10 +313,12 @@ def _ranking_scores(row, scores):
     return vals
 
 
-def load_ranking(root, rel, queries, corpus, depth=10, text=None):
-    """One ranking file: every query exactly once, at most ``depth`` distinct known docs,
-    scores as many as docids and non-increasing (file order is the ranking).  ``text``: the file's decoded
-    contents when the caller read them (a run given to ``score``, perhaps decompressed); ``rel`` names it."""
+def load_ranking(root, rel, queries, corpus, depth=10, text=None, complete=True):
+    """One ranking file: every query at most once (and, ``complete``, every query: a released ranking), at most
+    ``depth`` distinct known docs, scores as many as docids and non-increasing (file order is the ranking).
+    ``text``: the file's decoded contents when the caller read them (a run given to ``score``, perhaps
+    decompressed); ``rel`` names it.  A run a user gives (``complete`` false) may leave queries out: an absent
+    query is an empty list, as in a TREC run (docs/usage.md#run-formats)."""
     out = {}
     for line, obj in iter_jsonl(None if text is not None else _path(root, rel), rel, text=text):
         row = Row(obj, rel, line)
@@ -333,7 +335,7 @@ def load_ranking(root, rel, queries, corpus, depth=10, text=None):
             raise row.error("scores", "has %d entries for %d docids" % (len(scores), len(docids)))
         _check_docids(row, docids, corpus)
         out[qid] = RankingRow(qid, tuple(docids), tuple(_ranking_scores(row, scores)))
-    missing = [q for q in queries if q not in out]
+    missing = [q for q in queries if q not in out] if complete else []
     if missing:
         raise InputError(rel, "%d queries have no ranking row (first: %s)" % (len(missing), sorted(missing)[0]))
     return out

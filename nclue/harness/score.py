@@ -20,6 +20,7 @@ Nothing is written anywhere; :func:`score` is the Python API, :func:`render` the
 formats.
 """
 
+import math
 import os
 
 from ..analyses.shared.outcome_vectors import gold_sets, ideals, outcomes
@@ -84,7 +85,7 @@ def read_run(path, queries, corpus, fmt="auto", ties="trec", stdin=None, tags=No
     if fmt == "auto":
         fmt = detect_format(text)
     if fmt == "jsonl":
-        return load_ranking(None, where, queries, corpus, text=text), "file order (JSONL rule)"
+        return load_ranking(None, where, queries, corpus, text=text, complete=False), "file order (JSONL rule)"
     return read_trec_run(None, where, queries, corpus, ties=ties, text=text, tags=tags), ORDER_TEXT[ties]
 
 
@@ -228,30 +229,63 @@ def intervals(design, out, measures=measure_table.SCORE_COMMAND_MEASURES):
     return result
 
 
-def comparisons(design, run_out, references):
-    """Run minus each reference on n-Clue Score: ``[{against, delta_score, ci_low, ci_high, p, p_max_t,
-    p_holm}]``; ``p_max_t`` is the studentized single-step max-|T| over these comparisons
-    (:func:`nclue.stats.randomization.max_t_p_values`, docs/statistics.md#multiplicity), ``p_holm`` Holm's
-    step-down over the same raw p-values."""
+def tested_measure(picked):
+    """The measure the paired tests compare runs on: n-Clue Score when it is among the measures shown (the
+    default), else the first shown that is a mean over every query (``-m ndcg_cut.10``: graded NDCG); None when
+    none is (a pairwise AUC is a mean over the queries it is defined on, and has no paired test here).
+
+    >>> from nclue.core import measures as table
+    >>> tested_measure(table.score_measures(["ndcg_cut.10"])).name, tested_measure(table.score_measures()).name
+    ('graded_ndcg_at_10', 'nclue_score_at_10')
+    >>> tested_measure(table.score_measures(["pairwise_auc"])) is None
+    True
+    """
+    for m in picked:
+        if m.name == measure_table.NCLUE_SCORE.name:
+            return m
+    return next((m for m in picked if m.aggregate == "mean" and m.per_query is not None), None)
+
+
+def comparisons(design, run_out, references, measure=None):
+    """Run minus each reference on ``measure`` (:func:`tested_measure`; None: n-Clue Score, in exact integer
+    counts): ``[{against, measure, delta, ci_low, ci_high, p, p_max_t, p_holm}]`` in the measure's unit (and
+    ``delta_score``, the same delta, for n-Clue Score); ``p_max_t`` is the studentized single-step max-|T| over
+    these comparisons (:func:`nclue.stats.randomization.max_t_p_values`, docs/statistics.md#multiplicity),
+    ``p_holm`` Holm's step-down over the same raw p-values.  The per-query differences are summed per
+    exact-gold-set family and sign-flipped as for n-Clue Score (docs/statistics.md#paired-tests)."""
     if not references:
         return []
+    measure = measure or measure_table.NCLUE_SCORE
     names = [name for name, _ in references]
     diffs, deltas = [], []
     for _, ref in references:
-        diffs.append(randomization.family_differences(design.design, ref.success, run_out.success))
-        deltas.append([v - b for v, b in zip(run_out.success, ref.success)])
+        base, run = _tested_values(measure, ref), _tested_values(measure, run_out)
+        diffs.append(randomization.family_differences(design.design, base, run))
+        deltas.append([v - b for v, b in zip(run, base)])
     tests = randomization.sign_flip_tests(diffs, design.masks)
     p_max = randomization.max_t_p_values(tests, studentize=True)
     p_raw = [t.p_value() for t in tests]
     p_holm = randomization.holm(p_raw)
-    sums = bootstrap.draw_sums(design.design, deltas, design.draws)
+    units = [_integer_units(delta) for delta in deltas]
+    sums = bootstrap.draw_sums(design.design, [u for u, _ in units], design.draws)
     n = len(design.qids)
     out = []
-    for name, delta, column, p, pm, ph in zip(names, deltas, sums, p_raw, p_max, p_holm):
-        lo, hi = bootstrap.percentile_interval([100.0 * s / d for s, d in zip(column, design.denominators)])
-        out.append({"against": name, "delta_score": 100.0 * sum(delta) / n, "ci_low": lo, "ci_high": hi,
-                    "p": p, "p_max_t": pm, "p_holm": ph})
+    for name, delta, (_, fixed), column, p, pm, ph in zip(names, deltas, units, sums, p_raw, p_max, p_holm):
+        factor = measure.scale / fixed
+        lo, hi = bootstrap.percentile_interval([factor * s / d for s, d in zip(column, design.denominators)])
+        entry = {"against": name, "measure": measure.name, "delta": measure.scale * math.fsum(delta) / n,
+                 "ci_low": lo, "ci_high": hi, "p": p, "p_max_t": pm, "p_holm": ph}
+        if measure.name == measure_table.NCLUE_SCORE.name:
+            entry["delta_score"] = entry["delta"]
+        out.append(entry)
     return out
+
+
+def _tested_values(measure, out):
+    """A tested measure's per-query values (a success is the integer 1, for exact sums)."""
+    if measure.name == measure_table.NCLUE_SCORE.name:
+        return list(out.success)
+    return [0 if v is None else v for v in measure.values(out)]
 
 
 def _reference_runs(inst):
@@ -463,6 +497,7 @@ def _score_run(inst, judged, i, run, run_format, ties, stdin, found, allow_empty
 
 def _header(inst, root, judged, wanted, design, picked):
     """The result's description of the instrument, the depth, the measures, the references and the protocol."""
+    tested = tested_measure(picked)
     return {"instrument": {"root": os.path.abspath(root), "release": inst.base, "qrels": judged.label,
                            "queries": len(judged.queries), "synthetic": _synthetic(inst)},
             "measures": [m.name for m in picked],
@@ -473,8 +508,10 @@ def _header(inst, root, judged, wanted, design, picked):
             "bootstrap": {"draws": len(design.draws), "families": design.design.n_families,
                           "level": protocol.INTERVAL_LEVEL, "interval": "percentile (type-7 quantiles)",
                           "stream": design.streams[0]},
-            "randomization": {"draws": design.masks.n_draws, "statistic": "Delta n-Clue successes, run minus "
-                              "reference, summed per exact-gold-set family", "p": "(1 + c) / (B + 1), two-sided",
+            "randomization": {"draws": design.masks.n_draws, "measure": tested.name if tested else None,
+                              "statistic": "Delta %s, run minus reference, per query, summed per exact-gold-set "
+                              "family" % (tested.label if tested else "(no measure shown has a paired test)"),
+                              "p": "(1 + c) / (B + 1), two-sided",
                               "stream": design.streams[1], "max_t": "studentized single-step max-|T| over the "
                               "run's comparisons (each statistic divided by its permutation SD)",
                               "holm": "over the same comparisons"},
@@ -489,9 +526,10 @@ def _run_entry(design, label, where, order, out, ranked, refs, per_query, picked
     measures = {m.name: {"value": _on_scale(m, s[m.key]), "unit": m.unit, "label": m.label, "decimals": m.decimals,
                          "ci_low": ivs.get(m.name, (None, None))[0], "ci_high": ivs.get(m.name, (None, None))[1]}
                 for m in picked}
+    tested = tested_measure(picked)
     entry = {"run": label, "file": where, "order": order, "ranked_queries": ranked,
              "successes": s["success_count"], "measures": measures,
-             "comparisons": comparisons(design, out, refs)}
+             "comparisons": comparisons(design, out, refs, tested) if tested is not None else []}
     if per_query:
         columns = [(m, m.values(out)) for m in picked if m.per_query_rows]
         entry["per_query"] = [{"qid": q, "measure": m.name, "unit": m.unit, "value": _per_query_value(m, values[k])}
@@ -569,9 +607,11 @@ def _rows(result):
             rows.append((name, v["label"], "all", _in_unit(v, v["value"]), _in_unit(v, v["ci_low"]),
                          _in_unit(v, v["ci_high"]), v["unit"], "", "", ""))
         for c in run["comparisons"]:
-            rows.append((name, "Delta n-Clue Score@10 vs %s" % c["against"], "all", _num(c["delta_score"], 2),
-                         _num(c["ci_low"], 2), _num(c["ci_high"], 2), "points", _num(c["p"], P_DIGITS),
-                         _num(c["p_max_t"], P_DIGITS), _num(c["p_holm"], P_DIGITS)))
+            m = measure_table.MEASURES[c["measure"]]
+            rows.append((name, "Delta %s vs %s" % (run["measures"][m.name]["label"], c["against"]), "all",
+                         _num(c["delta"], 2), _num(c["ci_low"], 2), _num(c["ci_high"], 2),
+                         run["measures"][m.name]["unit"], _num(c["p"], P_DIGITS), _num(c["p_max_t"], P_DIGITS),
+                         _num(c["p_holm"], P_DIGITS)))
         for row in run.get("per_query", ()):
             m = run["measures"][row["measure"]]
             rows.append((name, m["label"], row["qid"], _in_unit(m, row["value"]), "", "", row["unit"], "", "", ""))
@@ -627,8 +667,10 @@ def _text(result):
     lines = [_banner(result),
         "intervals: 95%% family-clustered percentile bootstrap, %d draws over %d exact-gold-set families, %s" % (
             bs["draws"], bs["families"], bs["stream"]),
-        "paired tests: n-Clue Score@10, run minus reference; %d whole-family sign flips, %s; p = (1 + c)/(B + 1); "
-        "studentized max-|T| and Holm over each run's comparisons" % (rnd["draws"], rnd["stream"]),
+        "paired tests: %s, run minus reference; %d whole-family sign flips, %s; p = (1 + c)/(B + 1); "
+        "studentized max-|T| and Holm over each run's comparisons" % (
+            measure_table.MEASURES[rnd["measure"]].label if rnd.get("measure") else "none (no measure shown is a "
+            "mean over every query)", rnd["draws"], rnd["stream"]),
         "references: %s" % (", ".join(result["references"]) or "none")]
     itself = sorted({sid for run in result["runs"] for sid in run.get("not_compared", {})})
     if itself:
@@ -647,13 +689,17 @@ def _text_run(run, queries, measures):
         v = run["measures"][m.name]
         ci = "" if v["ci_low"] is None else "  [%s, %s]" % (_in_unit(v, v["ci_low"]), _in_unit(v, v["ci_high"]))
         lines.append("  %-18s %10s %-11s%s" % (m.label, _in_unit(v, v["value"]), v["unit"], ci))
-    lines.append("  %-18s %10d queries" % ("n-Clue successes", run["successes"]))
+    if measure_table.NCLUE_SCORE.name in run["measures"]:
+        lines.append("  %-18s %10d queries" % ("n-Clue successes", run["successes"]))
     if run["comparisons"]:
-        lines.append("  %-34s %10s %-20s %8s %8s %8s" % ("Delta n-Clue Score@10 (points) vs", "delta", "95% CI",
-                                                         "p", "p_maxT", "p_Holm"))
+        tested = run["measures"][run["comparisons"][0]["measure"]]
+        lines.append("  %-34s %10s %-20s %8s %8s %8s" % ("Delta %s (%s) vs" % (tested["label"], tested["unit"]),
+                                                         "delta", "95% CI", "p", "p_maxT", "p_Holm"))
+        digits = 2 if tested["unit"] == "points" else 4
         for c in run["comparisons"]:
-            lines.append("  %-34s %+10.2f [%7.2f, %7.2f]  %8.4f %8.4f %8.4f" % (
-                c["against"], c["delta_score"], c["ci_low"], c["ci_high"], c["p"], c["p_max_t"], c["p_holm"]))
+            lines.append("  %-34s %+10.*f [%7.*f, %7.*f]  %8.4f %8.4f %8.4f" % (
+                c["against"], digits, c["delta"], digits, c["ci_low"], digits, c["ci_high"], c["p"], c["p_max_t"],
+                c["p_holm"]))
     if run.get("per_query"):
         lines.append("  %-18s %-14s %10s %s" % ("per query", "qid", "value", "unit"))
     for row in run.get("per_query", ()):
