@@ -301,3 +301,13 @@ def test_a_short_list_s_rbo_below_1_is_explained():
     assert 0 < short < agreement["queries"] and agreement["rbo"] < 1.0
     text = dict(((r[0], r[2]), r[6]) for r in rows(result))[("agreement", "rbo@10(p=0.95)")]
     assert "%d of them rank fewer than 10 documents" % short in text and "below 1 even for identical" in text
+
+
+def test_a_pair_recomputes_its_interval_and_p_cells():
+    """Issue 57: every Table 5 cell of a re-run pair is recomputed, the interval and the Sel.+Holm p included:
+    BASE given as VARIANT gives delta 0, interval [0, 0] and p 1 (not the released [34.26, 41.60] and p 0)."""
+    raw = os.path.join(REPO, "data", "v1", "rankings", "bm25_and.jsonl")
+    result = reproduce_run([raw, raw], "lexical_composition", REPO)
+    cells = {c["number"].rsplit(".", 1)[1]: c for c in result["cells"]}
+    assert cells["delta"]["rerun"] == 0.0 and cells["ci_lo"]["rerun"] == 0.0 and cells["ci_hi"]["rerun"] == 0.0
+    assert cells["p"]["rerun"] == 1.0 and cells["ci_lo"]["released"] != 0.0

@@ -65,7 +65,10 @@ class Instrument:
             if source is not None:
                 for key, entry in source._memo.items():
                     reads = source._reads.get(key, frozenset())
-                    if not key.startswith("release:") and key not in replaced and not reads & changed:
+                    # a memoised object that holds its instrument (an inference context) reads more files later,
+                    # through that instrument: it is built again on the new one, never shared (issue 57)
+                    bound = getattr(entry[1], "inst", None) is source
+                    if not key.startswith("release:") and key not in replaced and not reads & changed and not bound:
                         other._memo[key], other._reads[key] = entry, reads
             for rel, ranking in replaced.items():
                 other._memo[rel] = (True, ranking)
