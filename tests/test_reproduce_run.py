@@ -311,3 +311,22 @@ def test_a_pair_recomputes_its_interval_and_p_cells():
     cells = {c["number"].rsplit(".", 1)[1]: c for c in result["cells"]}
     assert cells["delta"]["rerun"] == 0.0 and cells["ci_lo"]["rerun"] == 0.0 and cells["ci_hi"]["rerun"] == 0.0
     assert cells["p"]["rerun"] == 1.0 and cells["ci_lo"]["released"] != 0.0
+
+
+def test_a_run_of_another_form_or_system_is_named_with_a_warning():
+    """Issue 57: a raw-form run checked against the default clean form, and a BM25 run given --role jina_joint,
+    each get a warning naming the released ranking they agree with best; the role's own ranking gets none."""
+    raw = os.path.join(REPO, "data", "v1", "rankings", "bm25_and.jsonl")
+    clean = os.path.join(FORMS, "bm25_and__clean_v2.jsonl")
+    warnings = []
+    result = reproduce_run([raw], "bm25_and", REPO, warn=warnings.append)
+    other = result["runs"][0]["looks_like"]
+    assert other["system"] == "bm25_and" and other["form"] == "raw" and other["rbo"] > result["runs"][0][
+        "agreement"]["rbo"] + 0.02
+    assert len(warnings) == 1 and "is --form raw right?" in warnings[0]
+    warnings.clear()
+    result = reproduce_run([clean], "jina_joint", REPO, warn=warnings.append)
+    assert result["runs"][0]["looks_like"]["system"] == "bm25_and" and "is --role right?" in warnings[0]
+    warnings.clear()
+    assert reproduce_run([clean], "bm25_and", REPO, warn=warnings.append)["runs"][0]["looks_like"] is None
+    assert warnings == []

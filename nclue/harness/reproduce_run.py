@@ -386,6 +386,13 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
         entries.append(_run_entry(inst, judged, design, path, order, key, sid, rel, ranking, out, per_query))
         rankings.append(ranking)
         outs.append(out)
+    for entry in entries:
+        other = entry["looks_like"]
+        if other is not None and warn is not None:
+            warn("WARNING: %s agrees better with %s's %s-form released ranking (mean RBO %.3f) than with the role's "
+                 "(%.3f): is %s right?\n" % (
+                     entry["run"], other["system"], other["form"], other["rbo"], entry["agreement"]["rbo"],
+                     "--form %s" % other["form"] if other["system"] == entry["system"] else "--role"))
     ses = {name: row["se"] for name, row in entries[0]["measures"].items()} if kind == "system" else {}
     synthetic = _synthetic(inst) is not False
     replaced = {rel: ranking for found, ranking in zip(files, rankings) for rel in found}
@@ -501,6 +508,30 @@ def _role_files(inst, role, kind, sides, form):
     return form, files
 
 
+LOOKS_LIKE_MARGIN = 0.02     # a released ranking agrees this much better (mean RBO) than the role's: a warning
+
+
+def looks_like(inst, sid, form, ranking, qids, own_rbo):
+    """The released ranking a re-run agrees with best (mean RBO), when it is not the role's own and beats it by
+    :data:`LOOKS_LIKE_MARGIN`: ``{"system", "form", "rbo", "rel"}`` or None.  Candidates: the role's system in the
+    other query forms (a raw-form run checked against the clean form) and every other system of the release in
+    this form (a BM25 run given ``--role jina_joint``)."""
+    candidates = [(sid, other) for other in layout.QUERY_FORMS if other != form]
+    systems, _ = inst.systems()
+    candidates += [(other, form) for other in sorted(systems) if other != sid]
+    best = None
+    for system, candidate_form in candidates:
+        found = _released_files(inst, system, candidate_form)
+        if not found:
+            continue
+        rbo = _agreement(inst.ranking(found[0]), ranking, qids)[0]["rbo"]
+        if rbo is not None and (best is None or rbo > best["rbo"]):
+            best = {"system": system, "form": candidate_form.key, "rbo": rbo, "rel": found[0]}
+    if best is None or own_rbo is None or best["rbo"] <= own_rbo + LOOKS_LIKE_MARGIN:
+        return None
+    return best
+
+
 def _run_entry(inst, judged, design, path, order, key, sid, rel, ranking, out, per_query):
     """One re-run against its released ranking: agreement, measures and outcome changes."""
     released_out = judged.outcomes(inst, rel)
@@ -509,10 +540,20 @@ def _run_entry(inst, judged, design, path, order, key, sid, rel, ranking, out, p
              "ranked_queries": sum(1 for q in judged.queries if q in ranking and ranking[q].docids),
              "agreement": agreement, "measures": _measures(design, released_out, out),
              "outcomes": _outcome_changes(released_out, out, per_query)}
+    entry["looks_like"] = looks_like(inst, sid, _form_of(inst, sid, rel), ranking, sorted(judged.queries),
+                                     agreement["rbo"])
     if per_query:
         entry["per_query"] = [{"qid": q, "kendall_tau_union": taus.get(q), "rbo": rbos.get(q)}
                               for q in sorted(judged.queries)]
     return entry
+
+
+def _form_of(inst, sid, rel):
+    """The query form a released ranking file of ``sid`` ranks."""
+    for form in layout.QUERY_FORMS:
+        if rel in _released_files(inst, sid, form):
+            return form
+    return layout.RAW
 
 
 FORMATS = ("text", "json", "tsv", "markdown")
