@@ -330,3 +330,19 @@ def test_a_run_of_another_form_or_system_is_named_with_a_warning():
     warnings.clear()
     assert reproduce_run([clean], "bm25_and", REPO, warn=warnings.append)["runs"][0]["looks_like"] is None
     assert warnings == []
+
+
+def test_per_query_tau_and_rbo_in_every_format_and_text_has_column_heads():
+    """Issue 57: --per-query lists tau and RBO per query in every format (not only JSON); the text format has
+    column heads and names both meanings of "difference"."""
+    result = reproduce_run([os.path.join(FORMS, "bm25_and__clean_v2.jsonl")], "bm25_and", REPO, per_query=True)
+    per_query = {q["qid"]: q for q in result["runs"][0]["per_query"]}
+    for fmt in ("text", "tsv", "markdown"):
+        text = render(result, fmt)
+        lines = [line for line in text.splitlines() if "nclue_0001" in line and "rbo" in line]
+        assert len(lines) == 1, fmt
+        assert "rbo %.4f" % per_query["nclue_0001"]["rbo"] in lines[0], (fmt, lines[0])
+    head = render(result, "text").splitlines()[1].split()
+    assert head[:6] == ["section", "item", "measure", "released", "re-run", "difference"]
+    assert "re-run minus released" in render(result, "text").splitlines()[1] and \
+        "re-run minus published" in render(result, "text").splitlines()[1]

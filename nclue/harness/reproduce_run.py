@@ -586,12 +586,16 @@ def rows(result):
                                       if a.get("rbo_short_lists") else "")))
         for name, m in run["measures"].items():
             out.append(("measure", run["system"], name, _num(m["released"]), _num(m["rerun"]), _num(m["delta"]),
-                        "rmse %s, p %s, se %s (%s)" % (_num(m["rmse"]), _num(m["p"]), _num(m["se"]), m["unit"])))
+                        "rmse %s, p %s, se %s (%s; difference: re-run minus released)" % (
+                            _num(m["rmse"]), _num(m["p"]), _num(m["se"]), m["unit"])))
         o = run["outcomes"]
         out.append(("outcomes", run["system"], "changed", "", str(o["changed"]), "", "; ".join(
             "%s: %d" % kv for kv in o["transitions"].items()) or "none"))
         for q in o.get("changed_queries", ()):
             out.append(("outcome", run["system"], q["qid"], q["released"], q["rerun"], "", ""))
+        for q in run.get("per_query", ()):
+            out.append(("query", run["system"], q["qid"], "", _num(q["kendall_tau_union"]), "",
+                        "tau union %s, rbo %s" % (_num(q["kendall_tau_union"]), _num(q["rbo"]))))
     pair = result.get("pair")
     if pair:
         for name, m in pair["measures"].items():
@@ -627,6 +631,10 @@ def _cell_value(value):
 
 
 HEADER = ("section", "item", "measure", "released", "rerun", "difference", "detail")
+# the text format's column heads: "difference" is re-run minus released for a measure (a row says so) and re-run
+# minus published for a cell
+TEXT_HEADER = ("section", "item", "measure", "released", "re-run", "difference", "detail (a measure's difference: "
+               "re-run minus released; a cell's: re-run minus published)")
 
 
 def render(result, fmt="text"):
@@ -645,7 +653,7 @@ def render(result, fmt="text"):
                                   for r in rows(result)]) + "\n"
     if fmt != "text":
         raise UsageError("unknown format %s (formats: %s)" % (bounded(repr(fmt), 80), ", ".join(FORMATS)))
-    lines = [_banner(result)]
+    lines = [_banner(result), "  %-9s %-24s %-30s %10s %10s %10s  %s" % TEXT_HEADER]
     for r in rows(result):
         lines.append("  %-9s %-24s %-30s %10s %10s %10s  %s" % r)
     if result.get("release_claims") is not None:
