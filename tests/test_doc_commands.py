@@ -99,6 +99,15 @@ def check_reproduce(ctx):
     shown = [line for line in open(os.path.join(REPO, "docs", "usage.md"), encoding="utf-8").read().splitlines()
              if line.startswith("COUNTS: ")]
     assert shown == [line.strip() for line in lines if line.strip().startswith("COUNTS: ")][:1], shown
+    # every output line the README and docs/usage.md quote is this release's (issue 57: stale figures)
+    readme = " ".join(open(os.path.join(REPO, "README.md"), encoding="utf-8").read().split())
+    quote = re.search(r'On the synthetic stand-in it reads "([^"]+)"', readme).group(1)
+    headline = next(line for line in lines if "published results verified against data:" in line)
+    assert quote in headline, (quote, headline)
+    usage = " ".join(open(os.path.join(REPO, "docs", "usage.md"), encoding="utf-8").read().split())
+    quote = re.search(r'A skip list line such as "(blocked configurations: \d+ checks)"', usage).group(1)
+    assert any(line.strip() == "SKIP " + quote or line.strip().startswith("SKIP " + quote + " ") for line in lines), \
+        quote
 
 
 def check_module_reproduce(ctx):
