@@ -166,6 +166,17 @@ PROBE = r"""
     if(b.right>W+1){out.offscreen.push("table '"+(t.caption?t.caption.textContent.slice(0,50):"")+"' ends at "+Math.round(b.right)+" px");}});
   document.querySelectorAll("svg.forest").forEach(function(f){var b=f.getBoundingClientRect();
     if(b.right>W+1){out.offscreen.push("forest plot "+f.id+" ends at "+Math.round(b.right)+" px");}});
+  // a table wider than the screen, scrolled to its right end, still shows each row's label (its first cell)
+  out.lost_labels=[];
+  document.querySelectorAll("div.table-wrap").forEach(function(w){
+    if(w.scrollWidth<=w.clientWidth+1){return;}
+    var t=w.querySelector("table"),row=t.tBodies[0]&&t.tBodies[0].rows[0];if(!row){return;}
+    w.scrollLeft=w.scrollWidth;
+    var cb=row.cells[0].getBoundingClientRect(),wb=w.getBoundingClientRect();
+    if(cb.left<wb.left-1){out.lost_labels.push((t.caption?t.caption.textContent.slice(0,50):"a table")+
+      ": its first column scrolls out of view");}
+    w.scrollLeft=0;
+  });
   out.forests=document.querySelectorAll("svg.forest").length;out.card_tables=document.querySelectorAll("table.cards").length;
   var pre=document.createElement("pre");pre.id="probe";pre.textContent=JSON.stringify(out);document.body.appendChild(pre);
   if(window.parent!==window){window.parent.postMessage(pre.textContent,"*");}
@@ -216,6 +227,7 @@ def _problems(found, width):
     if width >= 1280:
         bad += ["table wider than the page at 1280 px: " + t for t in found["wide_tables"]]
     bad += found["unmatched"] + ["at %d px: %s" % (width, o) for o in found["offscreen"]]
+    bad += ["at %d px: %s" % (width, lost) for lost in found["lost_labels"]]
     bad += ["the page was %d px wide, not %d" % (found["inner_width"], width)] if found["inner_width"] != width else []
     d = found["diagonal"]
     if d is None:
@@ -302,6 +314,21 @@ def test_the_narrow_probe_fails_on_the_old_captions_tables_and_forest_plot(repor
     assert any("forest plot fig-contrasts ends at" in line for line in bad), bad
     assert any("table 'Findings" in line for line in bad), bad
     assert any("point %s " % bare in line and "from its dot" in line for line in bad), bad
+
+
+def test_the_narrow_probe_fails_when_a_wide_table_loses_its_row_labels(reports, tmp_path):
+    """Issue 57: at a true 420 px a table wider than the screen keeps its first column (each row's label) in view
+    when scrolled; without the sticky first column the probe names the tables whose labels scroll away."""
+    from nclue.harness.html_page import STYLE
+
+    browser = _need_browser()
+    paths, _, _ = reports
+    html = open(paths["html"], encoding="utf-8").read()
+    sticky = ".table-wrap td:first-child,.table-wrap th:first-child{position:sticky;left:0;z-index:1;background:#fff}"
+    assert sticky in STYLE
+    found, _ = probe(browser, html.replace(STYLE, STYLE.replace(sticky, "")), tmp_path, 420, name="unsticky")
+    lost = [line for line in _problems(found, 420) if "first column scrolls out of view" in line]
+    assert len(lost) > 10, lost
 
 
 def test_published_results_are_grouped_by_table_and_filter_to_their_fails(tmp_path):

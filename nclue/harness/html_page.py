@@ -29,6 +29,8 @@ th{background:#f6f8fa;text-align:left}
 table.sortable th{cursor:pointer}table.sortable th:after{content:" \\2195";color:#8c959f}
 td{text-align:left;white-space:normal;overflow-wrap:break-word}td.long{overflow-wrap:anywhere}
 td:first-child{white-space:nowrap}table.wrap td:first-child{white-space:normal}
+.table-wrap td:first-child,.table-wrap th:first-child{position:sticky;left:0;z-index:1;background:#fff}
+.table-wrap th:first-child{background:#f6f8fa}
 td.num{text-align:right;white-space:nowrap}
 .pass{color:#116329}.fail{color:#a40e26;font-weight:600}.skip{color:#6e5800}
 .banner{border:2px solid #bf8700;background:#fff8c5;padding:.6rem .8rem;border-radius:6px}

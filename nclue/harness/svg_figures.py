@@ -55,7 +55,7 @@ class Box:
 
 
 # (dx, dy, anchor) offsets from a point to a label's anchor, tried in order (nearest first)
-_SPOTS = tuple((k * dx, k * dy, anchor) for k in (1, 2, 3) for dx, dy, anchor in (
+_SPOTS = tuple((k * dx, k * dy, anchor) for k in (1, 2, 3, 4, 5, 6) for dx, dy, anchor in (
     (7, 4, "start"), (-7, 4, "end"), (0, -8, "middle"), (0, 15, "middle"), (6, -6, "start"), (-6, -6, "end"),
     (6, 13, "start"), (-6, 13, "end")))
 
