@@ -540,6 +540,8 @@ def _tampered_numbers(root, number_id, **changes):
     ("T3.bm25_and.score", {"kind": "count"}, "kind", "a count cannot display '26.8'"),
     ("T3.bm25_and.score", {"kind": "p"}, "kind", "a p cannot display '26.8'"),
     ("S8.kappa_w", {"denominator": 300}, "denominator", "has no denominator"),
+    # issue 58 item 10: a share no count of its denominator can display
+    ("X.abs.hybrid_hit", {"denominator": 7}, "denominator", "no count of 7 shows as 81.1% at 1 decimals"),
 ])
 def test_a_tampered_transcription_is_caught_naming_the_field(release_copy, number_id, changes, field, needle):
     """The paper's transcription changed and re-signed: quote, text, pick, decimals, kind and denominator must agree

@@ -10,6 +10,8 @@
 """
 
 
+from fractions import Fraction
+
 from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import read_json
@@ -97,7 +99,27 @@ def transcription_problem(r, num):
         return "kind", "a %s cannot display %r" % (r["kind"], r["text"])
     if r.get("denominator") is not None and r["kind"] not in DENOMINATOR_KINDS:
         return "denominator", "a %s has no denominator (only %s do)" % (r["kind"], " and ".join(DENOMINATOR_KINDS))
+    if r.get("denominator") is not None and not attainable(num.value, num.decimals, r["denominator"]):
+        return "denominator", "no count of %d shows as %s%% at %d decimals: the share and its denominator disagree" % (
+            r["denominator"], r["text"], num.decimals)
     return None
+
+
+def attainable(value, decimals, denominator):
+    """Whether some whole count ``c`` (``|c| <= denominator``) gives ``100 c / denominator`` that displays as
+    ``value`` at ``decimals`` (rounded half either way: the paper's rounding is not stated).
+
+    >>> from fractions import Fraction
+    >>> attainable(Fraction("81.1"), 1, 1000), attainable(Fraction("81.1"), 1, 7), attainable(Fraction("85.7"), 1, 7)
+    (True, False, True)
+    >>> attainable(Fraction("-14.3"), 1, 7), attainable(Fraction("12.5"), 1, 8), attainable(Fraction("14"), 0, 8)
+    (True, True, False)
+    """
+    half = Fraction(1, 2 * 10 ** decimals)
+    low, high = denominator * (value - half) / 100, denominator * (value + half) / 100
+    first = -((-low.numerator) // low.denominator)          # ceil
+    last = high.numerator // high.denominator               # floor
+    return max(first, -denominator) <= min(last, denominator)
 
 
 class AuditResult:
