@@ -248,7 +248,7 @@ def _first_query_condition(root, release):
     return query["conditions"][0]["cid"]
 
 
-@pytest.mark.parametrize("release", ["v3", "v1"])
+@pytest.mark.parametrize("release", ["v3", "v1", "v2"])
 def test_a_label_changed_on_one_side_or_a_form_that_does_not_follow_fails_naming_it(release_copy, release):
     """Issue 58 item 2: a condition's label must agree wherever it is written (conditions.jsonl and each query
     that names the condition), and the forms must follow from the conditions as the builder renders them

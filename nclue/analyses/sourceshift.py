@@ -32,6 +32,7 @@ from ..core.structure import sourceshift_table
 from ..stats import montecarlo, protocol, randomization
 from ..stats.rank import spearman
 from .base import Analysis, Unit, Value
+from .shared.construction_checks import form_disagreements
 from .shared.outcome_vectors import measure_values, outcomes
 from .shared.release_systems import form_systems
 from .shared.robustness_values import S1I_GAP, S1I_PAIR, shared_document_values
@@ -63,7 +64,10 @@ def _structure_units(inst):
                       detail="; ".join(wrong[:6]))]
     return [Unit("structure", inputs, lambda: [Value(V2_STRUCTURE(k), v, source=src)
                                                for k, v in sorted(sourceshift_table(v2).items())]),
-            Unit("stats-file", inputs + [layout.V2_STATS], stats_file)]
+            Unit("stats-file", inputs + [layout.V2_STATS], stats_file),
+            Unit("forms", [layout.V2_CONDITIONS, layout.V2_QUERIES],
+                 lambda: form_disagreements(v2, "docs/schema.md#sourceshift-datav2 (the query forms)",
+                                            V2_STRUCTURE("form_disagreements")))]
 
 
 def _ranks_desc(values):

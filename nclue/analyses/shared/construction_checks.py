@@ -48,11 +48,12 @@ def declared_gates(inst):
     return out
 
 
-def form_disagreements(inst, source):
+def form_disagreements(inst, source, claim=None):
     """The queries whose forms are not what the release's rendering writes from its conditions
     (:data:`nclue.core.renderings.RENDERING`): the clean and natural forms from the conditions' labels, the raw
     form from their mined texts where the released conditions give them (RealPage).  (That each query's
-    condition labels are the catalog's is the loader's check, at file:line:field.)"""
+    condition labels are the catalog's is the loader's check, at file:line:field.)  ``claim``: the claim id of the
+    count (default ``<release>.construction.form_disagreements``; SourceShift's is ``v2.structure``'s)."""
     render, mined = renderings.RENDERING[inst.spec.name]
     conditions = inst.conditions()
     wrong = []
@@ -68,5 +69,5 @@ def form_disagreements(inst, source):
             if query.forms[form.key] != expected[form.key]:
                 wrong.append("%s: %s forms.%s is %r, its conditions give %r" % (
                     inst.spec.queries, qid, form.key, query.forms[form.key], expected[form.key]))
-    return [Value(CONSTRUCTION.on(inst.spec.name)(statistic="form_disagreements"), len(wrong), source=source,
-                  detail="; ".join(wrong[:3]))]
+    claim = claim or CONSTRUCTION.on(inst.spec.name)(statistic="form_disagreements")
+    return [Value(claim, len(wrong), source=source, detail="; ".join(wrong[:3]))]
