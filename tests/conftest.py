@@ -205,9 +205,18 @@ def retranscribe(row, text):
     """Give a transcribed number (a row of reference_metrics/paper/numbers.json) another displayed ``text``, as a
     rehearsal does: its value follows, and its quote becomes the new text alone (the transcription's check holds
     quote and text to each other, so a number changed while its quote is kept is refused)."""
+    from fractions import Fraction
+
+    from nclue.paperaudit.consistency import attainable
+
     row["text"] = text
     row["value"] = float(text.replace(",", ""))
     row["quote"], row["pick"] = "(rehearsal value) " + text, 0
+    # a share's denominator is the paper's: a rehearsal value no count of it can display keeps none
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    if row.get("denominator") and not attainable(Fraction(text.replace(",", "").lstrip("+")), decimals,
+                                                 row["denominator"]):
+        row["denominator"] = None
 
 
 def assert_run_fails_naming(root, levels, text):

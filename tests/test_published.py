@@ -315,3 +315,17 @@ def test_only_paper_keeps_each_numbers_kind_from_its_frozen_claim(repo_run):
     assert code == 0
     assert only["bound_by_kind"] == full["bound_by_kind"] and only["monte_carlo"]["numbers"] == \
         full["monte_carlo"]["numbers"] > 0
+
+
+def test_every_claim_is_bound_under_one_kind(repo_run):
+    """Issue 56: one quantity, one kind: no claim is a result in one binding and a design count in another
+    (the table of rules, and the bindings a full run made, templates filled)."""
+    assert results.mixed_kinds() == {}
+    concrete = next(r for r in results.RULES if "{" not in r.claim)
+    probe = results.RULES + (results.ResultRule("X.probe", concrete.claim, design=not concrete.design),)
+    assert list(results.mixed_kinds(probe)) == [concrete.claim]
+    kinds = {}
+    for b in repo_run["report"]["published_results"]["bindings"]:
+        if b.get("claim"):
+            kinds.setdefault(b["claim"], set()).add("design" if b["kind"] == "design" else "data")
+    assert {c: k for c, k in kinds.items() if len(k) > 1} == {}

@@ -303,7 +303,7 @@ _RULES = [
     ResultRule("S13.all.corrected", POLICY(statistic="changed")),
     # ---- 10.5: the residual-qrel challenge
     ResultRule("X.s105.agree", CHALLENGE_SECTION(section="protocol", statistic="agreeing_conditions")),
-    ResultRule("X.s105.agree_of", CHALLENGE_SECTION(section="protocol", statistic="conditions"), design=True),
+    ResultRule("X.s105.agree_of", CHALLENGE_SECTION(section="protocol", statistic="conditions")),
     ResultRule("X.s105.quotes", CHALLENGE_SECTION(section="protocol", statistic="tiebreak_selected_quotes_on_page"),
                note=PAGE_QUOTES),
     ResultRule("X.s105.tiebreak", CHALLENGE_SECTION(section="protocol", statistic="tiebreak_conditions")),
@@ -323,9 +323,9 @@ _RULES = [
     ResultRule("X.s105.targets", CHALLENGE_SECTION(section="decisions", statistic="targets")),
     ResultRule("X.s105.to_gold", CHALLENGE_SECTION(section="decisions", statistic="targets_to_gold")),
     ResultRule("X.s105.controls_kept", CHALLENGE_SECTION(section="decisions", statistic="controls_retained")),
-    ResultRule("X.s105.controls", CHALLENGE_SECTION(section="decisions", statistic="controls")),
+    ResultRule("X.s105.controls", CHALLENGE_SECTION(section="decisions", statistic="controls"), design=True),
     ResultRule("X.s105.n_targets", CHALLENGE(statistic="targets")),
-    ResultRule("X.s105.n_controls", CHALLENGE(statistic="controls")),
+    ResultRule("X.s105.n_controls", CHALLENGE(statistic="controls"), design=True),
     ResultRule("X.s101.challenge_pairs", CHALLENGE(statistic="pairs")),
     ResultRule("X.s101.challenge_conditions", CHALLENGE(statistic="conditions")),
     # ---- Table S14 and 10.6: both validation stages (gold-only NDCG@10, 0-1)
@@ -504,8 +504,8 @@ _RULES += [
     ResultRule("X.s101.pairs", PACKET(statistic="pairs"), design=True),
     ResultRule("X.s1021.packet_pairs", PACKET(statistic="pairs"), design=True),
     ResultRule("X.s1021.rubrics", PACKET(statistic="conditions"), design=True),
-    # "2,130 nonempty page contexts" (10.2.1): one per condition and shown page, three per condition by design
-    ResultRule("X.s1021.page_contexts", PACKET(statistic="page_contexts"), design=True),
+    # "2,130 nonempty page contexts" (10.2.1) depend on the pages each condition shows (the stand-in has 2,128):
+    # a result, bound once, in bindings.STRUCTURE
     ResultRule("X.s101.cp", PACKET(statistic="v1_pairs"), design=True),
     ResultRule("X.s101.ss", PACKET(statistic="v2_pairs"), design=True),
     ResultRule("S7.cp_wb.pairs", PACKET(statistic="v1_wb_pairs"), design=True),
@@ -537,10 +537,10 @@ _RULES += [
                key="fusion"),
     ResultRule("X.s42.fusion_p", PAPER_BLOCK(block="{key}", statistic="p_holm"), "block", key="fusion",
                note=PAPER_FAMILY),
-    ResultRule("X.s32.audit_pairs", INTEGRITY(statistic="pairs")),
-    ResultRule("X.s32.audit_conditions", INTEGRITY(statistic="conditions")),
+    ResultRule("X.s32.audit_pairs", INTEGRITY(statistic="pairs"), design=True),
+    ResultRule("X.s32.audit_conditions", INTEGRITY(statistic="conditions"), design=True),
     ResultRule("X.s32.agree", AGREEMENT(stage="initial", statistic="grade_agree")),
-    ResultRule("X.s32.agree_of", AGREEMENT(stage="initial", statistic="pairs")),
+    ResultRule("X.s32.agree_of", AGREEMENT(stage="initial", statistic="pairs"), design=True),
     ResultRule("X.s32.agree_pct", AGREEMENT(stage="initial", statistic="grade_agreement")),
     ResultRule("X.s32.kappa_w", AGREEMENT(stage="initial", statistic="grade_kappa_linear")),
     ResultRule("X.s32.repairs", DIAGNOSTIC(check="repairs", statistic="count")),
@@ -629,11 +629,27 @@ for _a in range(4):
 # the structural counts of Table 1, supplement 8 and S14 (the bindings stats.json's paper columns use)
 # of those, the counts the construction fixes by fiat (the corpus and query targets, the audit packet's
 # stratified sample) are design numbers; every other structural count is an outcome of the data, a result
-FIXED_BY_CONSTRUCTION = ("T1.queries", "T1.documents", "X.s32.wb_docs", "X.s32.pmc_docs", "X.s8.per_source", "S7.*")
+FIXED_BY_CONSTRUCTION = ("T1.queries", "T1.documents", "X.s32.wb_docs", "X.s32.pmc_docs", "X.s8.per_source", "X.s8.docs",
+                         "X.s101.conditions", "S7.*")
 _RULES += [ResultRule(b.number, b.claim, None, b.scale,
                       design=any(fnmatchcase(b.number, pattern) for pattern in FIXED_BY_CONSTRUCTION),
                       note=PER_SOURCE if b.number == "X.s8.per_source" else "") for b in STRUCTURE]
 RULES = tuple(_RULES)
+
+
+def mixed_kinds(rules=RULES):
+    """``{claim: {design flag: [numbers]}}`` of the claims bound under two kinds (a result in one binding, a design
+    count in another): empty for a consistent table.  One quantity has one kind (docs/paper-audit.md#kinds-of-
+    published-numbers); a claim template with a row or key to fill is judged per filled claim at run time.
+
+    >>> mixed_kinds([ResultRule("A", "c.x"), ResultRule("B", "c.x", design=True), ResultRule("C", "c.y")])
+    {'c.x': {False: ['A'], True: ['B']}}
+    """
+    by_claim = {}
+    for rule in rules:
+        if "{" not in rule.claim:
+            by_claim.setdefault(rule.claim, {}).setdefault(rule.design, []).append(rule.pattern)
+    return {claim: kinds for claim, kinds in sorted(by_claim.items()) if len(kinds) > 1}
 
 # Why a transcribed number is not bound: a short declared list of reasons (docs/paper-audit.md#unbound-numbers),
 # and which numbers each applies to (first matching pattern wins).
