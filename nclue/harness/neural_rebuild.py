@@ -4,8 +4,8 @@ neural extra and compared with the released ones within the written tolerance
 packages, one skip names what is missing and what the run still checked: the released runs' hashes, and every
 metric and statistic on them.
 
-The page embeddings are read from the cache (:mod:`nclue.builder.neural.page_cache`), and a seeded sample of
-:data:`PAGE_SAMPLE` pages is encoded again and compared with them (cosine at least :data:`MIN_COSINE`), so that a
+The page embeddings are read from the cache (:mod:`nclue.builder.neural.page_cache`), and :data:`PAGE_SAMPLE`
+pages evenly spaced through the corpus is encoded again and compared with them (cosine at least :data:`MIN_COSINE`), so that a
 stale or foreign cache cannot pass for the model's.
 """
 
@@ -63,7 +63,6 @@ def _recompute(root, packages_folder, tmp, log):
 
     from ..builder.export import export_pages
     from ..builder.neural import compare, embedder, page_cache, runs
-    from ..core.rng import Stream
 
     model = embedder.load()
     cached = page_cache.read(page_cache.cache_folder(os.path.basename(embedder.model_folder())))
@@ -75,8 +74,8 @@ def _recompute(root, packages_folder, tmp, log):
             digest = page_cache.page_sha256(row["text"])
             texts[digest] = row["text"]
             order.append(digest)
-    picks = Stream.derived(0, "neural-rebuild-sample").sample_distinct(len(order), min(PAGE_SAMPLE, len(order)))
-    sampled = [order[k] for k in picks]
+    step = max(1, len(order) // PAGE_SAMPLE)
+    sampled = order[::step][:PAGE_SAMPLE]          # evenly spaced through the corpus, in page order
     fresh = embedder.encode(model, [texts[h] for h in sampled])
     sample = [(h, sum(a * b for a, b in zip(cached[h], v)) if h in cached else 0.0) for h, v in zip(sampled, fresh)]
     problem = _cache_problem(order, cached, sample)

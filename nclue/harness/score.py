@@ -252,7 +252,7 @@ def comparisons(design, run_out, references, measure=None):
     ``delta_score``, the same delta, for n-Clue Score); ``p_max_t`` is the studentized single-step max-|T| over
     these comparisons (:func:`nclue.stats.randomization.max_t_p_values`, docs/statistics.md#multiplicity),
     ``p_holm`` Holm's step-down over the same raw p-values.  The per-query differences are summed per
-    exact-gold-set family and sign-flipped as for n-Clue Score (docs/statistics.md#paired-tests)."""
+    exact-gold-set family and sign-flipped as for n-Clue Score (docs/statistics.md#paired-randomization)."""
     if not references:
         return []
     measure = measure or measure_table.NCLUE_SCORE

@@ -173,6 +173,10 @@ _RULES = [
     # ---- Table S4: SourceShift query-paired contrasts
     ResultRule("X.s4.n", V2_STRUCTURE(statistic="queries")),
     # ---- Table S5a: condition masking (Delta Gold-NDCG, points)
+    # S2a's raw column is the dense retriever's raw-form n-Clue Score, the raw-form matrix's cell of the role the
+    # crosswalk's mask row plays (the relations equate it to S2b's raw column and Table 5's bases); its
+    # paraphrase column and Delta need the paraphrases, which no release ships
+    ResultRule("S2a.*.raw", MATRIX(system="{row}", measure="nclue_score_at_10"), "mask"),
     ResultRule("S5a.*.c1", MASKING(system="{row}", dropped="drop_c1", statistic="delta_gold_ndcg"), "mask"),
     ResultRule("S5a.*.c2", MASKING(system="{row}", dropped="drop_c2", statistic="delta_gold_ndcg"), "mask"),
     ResultRule("S5a.*.c3", MASKING(system="{row}", dropped="drop_c3", statistic="delta_gold_ndcg"), "mask"),
@@ -639,8 +643,9 @@ RULES = tuple(_RULES)
 
 def mixed_kinds(rules=RULES):
     """``{claim: {design flag: [numbers]}}`` of the claims bound under two kinds (a result in one binding, a design
-    count in another): empty for a consistent table.  One quantity has one kind (docs/paper-audit.md#kinds-of-
-    published-numbers); a claim template with a row or key to fill is judged per filled claim at run time.
+    count in another): empty for a consistent table.  One quantity has one kind
+    (docs/paper-audit.md#kinds-of-published-numbers); a claim template with a row or key to fill is judged per
+    filled claim at run time.
 
     >>> mixed_kinds([ResultRule("A", "c.x"), ResultRule("B", "c.x", design=True), ResultRule("C", "c.y")])
     {'c.x': {False: ['A'], True: ['B']}}
@@ -670,7 +675,7 @@ UNBOUND = (
     ("T2.*", STUDY_COUNT), ("S2.*", STUDY_COUNT), ("X.t2.*", STUDY_COUNT), ("X.s33.*", STUDY_COUNT),
     ("X.abs.configs", STUDY_COUNT), ("X.s106.systems", STUDY_COUNT), ("X.s13.rankings", STUDY_COUNT),
     ("X.s13.form_rankings", STUDY_COUNT), ("X.s8.runs", STUDY_COUNT), ("X.s5b.pairs", STUDY_COUNT),
-    ("S2a.*", NEURAL_ONLY), ("X.s2a.*", NEURAL_ONLY), ("X.s43.para_*", NEURAL_ONLY), ("X.s5.para_*", NEURAL_ONLY),
+    ("S2a.*.para", NEURAL_ONLY), ("S2a.*.delta", NEURAL_ONLY), ("X.s2a.*", NEURAL_ONLY), ("X.s43.para_*", NEURAL_ONLY), ("X.s5.para_*", NEURAL_ONLY),
     ("X.s5.mask_*", NEURAL_ONLY), ("X.s5a.*", NEURAL_ONLY), ("X.s5b.mask_*", NEURAL_ONLY),
     ("X.s1j.long_gap_min", RANGE),
     ("S8.clear*", NOT_RECORDED),
