@@ -2,8 +2,13 @@
 docs/usage.md#checking-a-re-run).
 
 >>> from nclue.api import score
->>> callable(score)
-True
+>>> from nclue.harness.locate import CHECKOUT
+>>> from nclue.core import layout
+>>> ranking = layout.abspath(CHECKOUT, layout.CROSSPAGE.ranking("bm25_and"))
+>>> result = score([ranking], CHECKOUT, against=["bm25_or"])
+>>> run = result["runs"][0]
+>>> run["measures"]["nclue_score_at_10"]["value"], run["successes"], round(run["comparisons"][0]["delta"], 2)
+(33.1, 331, 2.0)
 """
 
 from .harness.export_qrels import export as export_qrels

@@ -580,11 +580,19 @@ def check_draws_bench(ctx):
     assert all(re.search(r"--draws-multiplier %d +cpu .* x K=1" % k, proc.stdout) for k in (1, 2, 4)), proc.stdout
 
 
+# trec_eval's command-line options (trec_eval 9.0.x, `trec_eval -h`), for the prose that names one
+TREC_EVAL_OPTIONS = {"-q": "per-query values", "-c": "average over every query of the qrels (a missing one is 0)",
+                     "-m": "a measure", "-l": "the lowest relevance level counted relevant", "-n": "no summary",
+                     "-M": "the maximum retrieved per query", "-J": "judged documents only", "-R": "a rel_info format",
+                     "-T": "a results format", "-Z": "a zscore file", "-h": "help", "-v": "version"}
+
+
 def synopsis(command):
     """The check of a synopsis: its command exists and its ``--help`` lists every option it names."""
     def check(ctx):
         words = command.split()
         if words[0] == "trec_eval":
+            assert [w for w in words[1:] if w.startswith("-") and w not in TREC_EVAL_OPTIONS] == [], command
             return
         if words[0] == "python" and words[1:3] == ["-m", "nclue"]:
             words = ["nclue"] + words[3:]
@@ -609,8 +617,11 @@ def name(command):
         words = command.split()
         if words[0] == "nclue":
             assert words[1] in COMMANDS, command
-        elif words[0] in ("trec_eval", "sha256sum"):
-            assert words[1].startswith("-")          # an option of the tool discussed in the text
+        elif words[0] == "trec_eval":           # not installed here: its options as trec_eval 9.0 documents them
+            assert words[1] in TREC_EVAL_OPTIONS, command
+        elif words[0] == "sha256sum":           # coreutils: the option is in the tool's own help
+            helped = subprocess.run(["sha256sum", "--help"], capture_output=True, text=True).stdout
+            assert re.search(r"^\s*%s[, ]" % re.escape(words[1]), helped, re.M), command
         else:
             assert os.path.isfile(os.path.join(REPO, words[1])), command
     return check

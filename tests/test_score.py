@@ -180,6 +180,13 @@ def test_the_python_api_is_the_command():
                           "--against", "bm25_or", "--format", "json"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["runs"][0]["measures"] == via_api["runs"][0]["measures"]
+    # and both are the analyses' own frozen values (v1.matrix, computed by the harness's analyses, not by score)
+    frozen = _frozen("v1.matrix")
+    measures = via_api["runs"][0]["measures"]
+    assert measures["nclue_score_at_10"]["value"] == frozen["v1.matrix.bm25_and.nclue_score_at_10"]
+    assert measures["gold_hit_at_10"]["value"] == frozen["v1.matrix.bm25_and.gold_hit_at_10"]
+    assert measures["graded_ndcg_at_10"]["value"] == pytest.approx(frozen["v1.matrix.bm25_and.graded_ndcg_at_10"],
+                                                                   abs=1e-12)
 
 
 def test_several_runs_are_compared_with_each_other_once(tmp_path):

@@ -167,11 +167,6 @@ def hash_into(path, where, hasher, budget=None, size=1 << 20):
             hasher.update(view[:count])
 
 
-def is_gzip(path, where):
-    with open_input(path, where) as fh:
-        return fh.read(2) == GZIP_MAGIC
-
-
 def read_maybe_gzip(path, where, budget=None):
     """The bytes of a file, expanded when it is gzip-compressed; the budget counts decompressed bytes and is
     checked while streaming (a gzip bomb stops at the limit)."""

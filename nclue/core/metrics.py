@@ -199,22 +199,6 @@ def evaluate(ranking, queries, qrels, sets, k=10, ideals=None):
                     tuple(gold_gain), tuple(graded_gain), tuple(auc))
 
 
-def evaluate_changed(base, ranking, queries, qrels, sets, qids, k=10):
-    """``base`` (outcomes under one qrel copy) with the queries ``qids`` re-evaluated under another:
-    equal to :func:`evaluate` on the other copy when only those queries' qrels differ."""
-    changed = sorted(set(qids) & set(base.qids))
-    if not changed:
-        return base
-    part = evaluate(ranking, {q: queries[q] for q in changed}, qrels, sets, k)
-    where = {q: i for i, q in enumerate(base.qids)}
-    cols = {name: list(getattr(base, name)) for name in Outcomes._fields}
-    for j, q in enumerate(part.qids):
-        i = where[q]
-        for name in Outcomes._fields:
-            cols[name][i] = getattr(part, name)[j]
-    return Outcomes(**{name: tuple(v) for name, v in cols.items()})
-
-
 def percent(count, total):
     """``100 * count / total`` (None for an empty denominator)."""
     return None if total == 0 else 100.0 * count / total

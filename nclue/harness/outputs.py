@@ -88,12 +88,6 @@ def _identity(path):
     return (st.st_dev, st.st_ino)
 
 
-def write_output(path, text, root, what="the output"):
-    """Write a command's output ``text`` to ``path`` (:func:`nclue.core.jsonio.write_text`), refusing at write
-    time any folder of the release at ``root`` (:class:`ReleaseGuard`)."""
-    write_text(path, text, what, guard=ReleaseGuard(root))
-
-
 def _shown(path):
     return shown_path(path)
 

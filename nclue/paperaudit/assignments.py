@@ -67,9 +67,3 @@ def _fits(disagreements, p, q, n):
     return abs(p - q) <= disagreements <= min(p + q, 2 * n - p - q) and (disagreements - p - q) % 2 == 0
 
 
-def group_of(number_id):
-    """The :class:`Assignment` ``number_id`` belongs to, or None."""
-    for group in ASSIGNMENTS:
-        if number_id in group.numbers:
-            return group
-    return None
