@@ -34,3 +34,20 @@ def test_build_json_parameters_are_the_codes_full_configuration(release):
                            for k in differing]
     assert recorded["text"] == _json(crosspage.text_parameters(cfg.text))
     assert recorded["miner"] == _json(crosspage.miner_parameters(cfg.miner))
+
+
+def test_a_rebuild_step_runs_in_a_child_and_its_failure_is_named():
+    """Issue 60: --deep runs each build in a child interpreter (its memory is its own); a step whose child fails is
+    one ChildFailed naming the step and the child's last line, and an unknown step is refused."""
+    import tempfile
+
+    from nclue.harness.rebuild import ChildFailed, _in_child
+
+    lines = []
+    with tempfile.TemporaryDirectory() as empty:
+        with pytest.raises(ChildFailed) as failed:
+            _in_child("freeze", {"out": os.path.join(empty, "no-such-root")}, lines.append)
+    assert failed.value.step == "freeze" and "the rebuild's freeze step failed in its child process" in str(failed.value)
+    assert "error:" in str(failed.value) and "Traceback" not in str(failed.value)
+    with pytest.raises(ChildFailed, match="unknown rebuild step 'nope'"):
+        _in_child("nope", {}, lines.append)

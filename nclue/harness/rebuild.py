@@ -1,9 +1,15 @@
 """Rebuild level (``--deep``): regenerate the stand-in from its seed in a temporary
-folder and compare the sha256 of every released file with the manifest."""
+folder and compare the sha256 of every released file with the manifest.
+
+Each build (the stand-in, RealPage, the freeze of the rebuilt tree) runs in a child interpreter of its own
+(:func:`child_main`), one after the other, so that the run's memory peak is the largest build's, not their sum
+(docs/usage.md#speed-and---jobs); a child's failure is one failed check naming the step and its message."""
 
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 from ..builder.build import write_all
@@ -68,7 +74,7 @@ def _realpage(root, tmp, listed, log):
     """RealPage (data/v3) in the rebuild: rebuilt from the pinned packages when all are present, else its
     released files are carried over (so that the frozen claims can be compared) and one skip names the
     missing packages.  Returns ``(checks, paths not rebuilt)``."""
-    from ..builder.realpage import packages, v3_neural, v3_writer
+    from ..builder.realpage import packages, v3_neural
 
     files = [rel for rel in listed if rel.startswith(layout.V3 + "/")]
     if not files:
@@ -91,8 +97,64 @@ def _realpage(root, tmp, listed, log):
                       % (layout.REALPAGE.build, seed))], set()
     # the dense runs are shipped as they were built (a model's floating point differs across machines): the
     # rebuild takes the released ones in, and recomputing them is the neural check's (docs/realpage.md#neural)
-    v3_writer.write_release(tmp, folder, seed, log=log, neural=v3_neural.released_folder(root))
+    _in_child("realpage", {"out": tmp, "packages": folder, "seed": seed, "neural": v3_neural.released_folder(root)},
+              log)
     return [], set()
+
+
+class ChildFailed(Exception):
+    """A rebuild step's child interpreter ended with an error: the step and its last lines."""
+
+    def __init__(self, step, message):
+        super().__init__("the rebuild's %s step failed in its child process: %s" % (step, message))
+        self.step = step
+
+
+def child_main(argv):
+    """One rebuild step in a child interpreter: ``STEP ARGS-JSON`` with STEP ``stand-in`` (the seeded builder),
+    ``realpage`` (RealPage from its packages, the released dense runs taken in) or ``freeze`` (the rebuilt
+    tree's claims and manifest).  Progress goes to stderr; an error is one line there and exit 2."""
+    from ..core.errors import NclueError
+
+    step, args = argv[0], json.loads(argv[1])
+    log = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        if step == "stand-in":
+            write_all(args["out"], CONFIGS[args["config"]], args["seed"], args["shift_seed"], log=log)
+        elif step == "realpage":
+            from ..builder.realpage import v3_writer
+            v3_writer.write_release(args["out"], args["packages"], args["seed"], log=log, neural=args["neural"])
+        elif step == "freeze":
+            freeze(args["out"], log=log)
+        else:
+            print("error: unknown rebuild step %r" % step, file=sys.stderr)
+            return 2
+    except NclueError as error:
+        print("error: %s" % error, file=sys.stderr)
+        return 2
+    return 0
+
+
+def _in_child(step, args, log):
+    """Run :func:`child_main` ``step`` in a fresh interpreter (this package, this Python) and wait for it; its
+    progress lines go to ``log``; a failure is a :class:`ChildFailed`.  An interrupted run (Ctrl-C, SIGTERM)
+    stops the child before it goes on."""
+    home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = ("import sys; sys.path.insert(0, %r); from nclue.harness.rebuild import child_main; "
+            "sys.exit(child_main(sys.argv[1:]))" % home)
+    proc = subprocess.Popen([sys.executable, "-c", code, step, json.dumps(args)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace")
+    try:
+        _, err = proc.communicate()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines = err.splitlines()
+    for line in lines:
+        log(line)
+    if proc.returncode != 0:
+        raise ChildFailed(step, " | ".join(lines[-3:]) or "exit %d" % proc.returncode)
 
 
 def _dense(root, log):
@@ -116,13 +178,17 @@ def rebuild_checks(root, result, log=None):
     tmp = tempfile.mkdtemp(prefix="nclue-rebuild-")
     try:
         quiet = (lambda *a: None) if log is None else log
-        write_all(tmp, CONFIGS[gen["config"]], gen["seed"], gen.get("shift_seed"), log=quiet)
-        checks, carried = _realpage(root, tmp, [entry["path"] for entry in manifest["files"]], quiet)
-        checks += _dense(root, quiet)
-        paper = layout.abspath(root, layout.PAPER_DIR)
-        if os.path.isdir(paper):   # the hand transcription is not generated: carry it over
-            shutil.copytree(paper, layout.abspath(tmp, layout.PAPER_DIR))
-        freeze(tmp, log=quiet)
+        try:
+            _in_child("stand-in", {"out": tmp, "config": gen["config"], "seed": gen["seed"],
+                                   "shift_seed": gen.get("shift_seed")}, quiet)
+            checks, carried = _realpage(root, tmp, [entry["path"] for entry in manifest["files"]], quiet)
+            checks += _dense(root, quiet)
+            paper = layout.abspath(root, layout.PAPER_DIR)
+            if os.path.isdir(paper):   # the hand transcription is not generated: carry it over
+                shutil.copytree(paper, layout.abspath(tmp, layout.PAPER_DIR))
+            _in_child("freeze", {"out": tmp}, quiet)
+        except ChildFailed as failed:
+            return [Check("rebuild:" + failed.step, "rebuild", "fail", str(failed))]
         for entry in manifest["files"]:
             rel = entry["path"]
             if rel.startswith(layout.PAPER_DIR + "/") or rel in carried:
