@@ -244,6 +244,10 @@ def draws(args):
         print("  %-48s cpu %6.2f  wall %6.2f  x K=1 %5.2f" % (label, cpu, wall, cpu / base if base else 0))
 
 
+# the speed bounds the release holds itself to (issue 60; docs/usage.md#speed-and---jobs): ratios in one run
+BOUNDS = {"full": 6.0, "integrity": 1.5, "jobs": 1.0}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=3)
@@ -273,12 +277,18 @@ def main():
     for label, _, _, _ in rows:
         cpu, wall = med[label]
         print("  %-48s cpu %6.2f  wall %6.2f  x floor %5.2f" % (label, cpu, wall, cpu / floor if floor else 0))
+    integrity = med["reproduce.py --only integrity"][0] / sums if sums else 0
+    full = med["reproduce.py --jobs 1"][0] / floor if floor else 0
+    jobs = med["reproduce.py (default --jobs)"][1] / med["reproduce.py --jobs 1"][1]
     print("  integrity / sha256sum -c (CPU): %.2f; with the default --jobs: %.2f" % (
-        med["reproduce.py --only integrity"][0] / sums if sums else 0,
-        med["reproduce.py --only integrity (default --jobs)"][0] / sums if sums else 0))
-    print("  default --jobs (%d on this machine now) wall / --jobs 1 wall: %.2f" % (
-        _default_jobs(), med["reproduce.py (default --jobs)"][1] / med["reproduce.py --jobs 1"][1]))
+        integrity, med["reproduce.py --only integrity (default --jobs)"][0] / sums if sums else 0))
+    print("  default --jobs (%d on this machine now) wall / --jobs 1 wall: %.2f" % (_default_jobs(), jobs))
     print("  --jobs 2 wall / --jobs 1 CPU: %.2f" % (med["reproduce.py --jobs 2"][1] / med["reproduce.py --jobs 1"][0]))
+    print("bounds (issue 60; each figure beside its bound, measured on an idle machine):")
+    for what, figure, bound in (("full run CPU / floor CPU", full, BOUNDS["full"]),
+                                ("--only integrity CPU / sha256sum -c CPU", integrity, BOUNDS["integrity"]),
+                                ("default --jobs wall / --jobs 1 wall", jobs, BOUNDS["jobs"])):
+        print("  %-44s %6.2f  bound %5.2f  %s" % (what, figure, bound, "within" if figure <= bound else "OVER"))
     if args.build:
         build(args)
     if args.scaling:
