@@ -383,8 +383,8 @@ def cmd_export(argv, prog):
 
 def _measure_lines():
     """score --help's measure lines, from the measures table (nclue/core/measures.py)."""
-    from .core.measures import SCORE_COMMAND_MEASURES
-    return "\n".join("  %-17s %s: %s" % (m.label, m.unit, m.help) for m in SCORE_COMMAND_MEASURES)
+    from .core.measures import SCORE_COMMAND_MEASURES, STANDARD_MEASURES
+    return "\n".join("  %-17s %s: %s" % (m.label, m.unit, m.help) for m in SCORE_COMMAND_MEASURES + STANDARD_MEASURES)
 
 
 SCORE_EPILOG = """measures (all at depth {depth}; docs/metrics.md):
@@ -394,7 +394,8 @@ SCORE_EPILOG = """measures (all at depth {depth}; docs/metrics.md):
 {scales}
 {ids}
 intervals: {level:.0%} family-clustered percentile bootstrap ({bootstrap:,} draws over exact-gold-set families);
-paired tests: {randomization:,} whole-family sign flips of Delta n-Clue successes, p = (1 + c)/(B + 1), with
+paired tests: {randomization:,} whole-family sign flips of the per-query Delta of the tested measure (n-Clue
+Score when shown, else the first measure shown that is a mean over every query), p = (1 + c)/(B + 1), with
 studentized max-|T| and Holm over each run's comparisons (each pair of runs once).  References:
 the fair scorecard systems unless --against names others (controls, oracles, floors, ablations).
 On v1's final qrels the draws and masks are the harness's own, so a shipped ranking gets its
@@ -405,13 +406,13 @@ exit codes: 0 scored; 1 a release file failed verification, or a run ranks nothi
 
 def _score_epilog():
     """The epilog with the measures table's lines and the protocol's draws (nclue/stats/protocol.py)."""
-    from .core.measures import DEPTH, KINDS, PER_QUERY_MEASURES, SCORE_COMMAND_MEASURES
+    from .core.measures import DEPTH, KINDS, PER_QUERY_MEASURES, SCORE_COMMAND_MEASURES, STANDARD_MEASURES
     from .stats import protocol
     return SCORE_EPILOG.format(depth=DEPTH, measures=_measure_lines(),
                                per_query=", ".join(m.label for m in PER_QUERY_MEASURES),
                                scales="\n".join("  %-17s %s" % (k.unit, k.meaning) for k in KINDS.values()),
                                ids=textwrap.fill("-m picks measures by id: %s." % ", ".join(
-                                   n for m in SCORE_COMMAND_MEASURES for n in m.ids()), width=98,
+                                   n for m in SCORE_COMMAND_MEASURES + STANDARD_MEASURES for n in m.ids()), width=98,
                                    initial_indent="  ", subsequent_indent="    "),
                                level=protocol.INTERVAL_LEVEL, bootstrap=protocol.BOOTSTRAP.n_draws,
                                randomization=protocol.RANDOMIZATION.n_draws)

@@ -685,6 +685,7 @@ COMMANDS = {
         ("run", check_reproduce_run_sourceshift),
     "nclue reproduce-run swapped.jsonl --role bm25_and --format markdown": ("run", check_reproduce_run_example),
     "nclue score": ("name", None),
+    "nclue score -m": ("synopsis", None),
     "nclue reproduce": ("name", None),
     "nclue COMMAND": ("synopsis", None),
     "sha256sum -c": ("name", None),

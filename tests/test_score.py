@@ -560,8 +560,10 @@ def test_measures_are_picked_by_id_and_an_unknown_one_is_a_usage_error():
     assert list(result["runs"][0]["measures"]) == ["nclue_score_at_10", "pairwise_auc"]
     assert [r[1] for r in __import__("nclue.harness.score", fromlist=["_rows"])._rows(result)] == [
         "n-Clue Score@10", "pairwise AUC"]
-    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", "map,ndcg_cut.10")
-    assert code == 2 and "-m: unknown measure 'map'" in err and "ndcg_cut.10" in err and "Traceback" not in err
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", "mapp,ndcg_cut.10")
+    assert code == 2 and "-m: unknown measure 'mapp'" in err and "ndcg_cut.10" in err and "Traceback" not in err
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", "map")      # trec_eval's full-depth MAP
+    assert code == 2 and "-m map: every ranking is cut at depth 10" in err and "Traceback" not in err
     code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "--qrels", "final", "--qrels-file", "x")
     assert code == 2 and "give one of them" in err
 
@@ -672,3 +674,53 @@ def test_paired_tests_run_on_the_measure_shown(tmp_path):
     # a measure with no paired test here (pairwise AUC): no comparison, and the header says so
     auc = score([run_path, or_path], REPO, against=[], measures=["pairwise_auc"])
     assert auc["runs"][0]["comparisons"] == [] and auc["randomization"]["measure"] is None
+
+
+@pytest.mark.parametrize("release", ["v1", "v3"])
+def test_the_standard_measures_equal_pytrec_eval_on_every_released_run(release):
+    """Issue 57: P@10, RR@10, AP@10 and R@10 (on request: -m P@10 ...) are trec_eval's P_10, recip_rank,
+    map_cut_10 and recall_10 on the graded final qrels (every grade >= 1 relevant), per query, on every released
+    raw-form ranking of the release (file order kept: scores 100 - rank)."""
+    import glob
+
+    from nclue.core import layout
+    from nclue.core.instrument import Instrument
+    from nclue.core.metrics import STANDARD_FIELDS, standard_outcomes
+
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    inst = Instrument(REPO).release(release)
+    queries, qrels = inst.evaluation_queries(), inst.qrels(inst.copy())
+    graded = {q: {d: int(g) for d, g in qrels.get(q, {}).items()} for q in queries}
+    evaluator = pytrec_eval.RelevanceEvaluator(graded, {"P_10", "recip_rank", "map_cut_10", "recall_10"})
+    names = dict(zip(STANDARD_FIELDS, ("P_10", "recip_rank", "map_cut_10", "recall_10")))
+    files = sorted(glob.glob(os.path.join(REPO, layout.RELEASE_NAMED[release].base, "rankings", "*.jsonl")))
+    assert len(files) >= 41
+    for path in files:
+        ranking = inst.ranking(os.path.relpath(path, REPO))
+        mine = standard_outcomes(ranking, queries, qrels)
+        run = {q: {d: float(100 - k) for k, d in enumerate(ranking[q].docids)} for q in queries
+               if q in ranking and ranking[q].docids}
+        reference = evaluator.evaluate(run)
+        for k, q in enumerate(sorted(queries)):
+            for field, name in names.items():
+                expected = reference[q][name] if q in reference else 0.0
+                assert mine[field][k] == pytest.approx(expected, abs=1e-12), (path, q, field)
+
+
+def test_the_standard_measures_on_request_by_their_names(tmp_path):
+    """-m accepts ir_measures' and trec_eval's names (P@10, P.10, P_10, RR@10, recip_rank, AP@10, map_cut.10, R@10,
+    recall.10, nDCG@10); a measure deeper than the harness's depth (R@100) is refused saying why; the totals are
+    the per-query means; nothing of the kind appears unless asked for."""
+    from nclue.core.measures import score_measures
+
+    asked = ["P@10", "P.10", "P_10", "RR@10", "recip_rank", "AP@10", "map_cut.10", "R@10", "recall.10", "nDCG@10"]
+    assert [m.name for m in score_measures(asked)] == ["graded_ndcg_at_10", "precision_at_10", "reciprocal_rank",
+                                                       "average_precision_at_10", "recall_at_10"]
+    result = score([_rankings("bm25_and")], REPO, against=[], measures=["P@10"], per_query=True)
+    run = result["runs"][0]
+    values = [row["value"] for row in run["per_query"]]
+    assert run["measures"]["precision_at_10"]["value"] == pytest.approx(sum(values) / len(values), abs=1e-12)
+    default = score([_rankings("bm25_and")], REPO, against=[])["runs"][0]["measures"]
+    assert "precision_at_10" not in default
+    code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", "R@100")
+    assert code == 2 and "cut at depth 10" in err and "R@10" in err and "Traceback" not in err

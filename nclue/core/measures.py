@@ -56,6 +56,7 @@ class Measure(NamedTuple):
     integer: bool = False       # per-query values are 0/1 counts: a mean is scale * count / queries, exactly
     kind: str = "share"         # a key of KINDS: the scale ``score`` reports it on
     trec_eval: str = ""         # trec_eval's name of the same measure (``score -m`` accepts it)
+    ir_measures: str = ""       # ir_measures' name of the same measure (``score -m`` accepts it too)
 
     def values(self, out):
         """Its per-query values on the outcome vectors ``out`` (a sequence; None where undefined)."""
@@ -89,7 +90,9 @@ class Measure(NamedTuple):
         names = [self.name]
         if self.trec_eval:
             names += [self.trec_eval, self.trec_eval.replace(".", "_")]
-        return names
+        if self.ir_measures:
+            names.append(self.ir_measures)
+        return list(dict.fromkeys(names))
 
 
 class Kind(NamedTuple):
@@ -106,6 +109,7 @@ KINDS = {
     "ndcg": Kind("NDCG (0-1)", 1.0, "a mean NDCG on trec_eval's 0-1 scale"),
     "auc": Kind("AUC (0-1)", 1.0, "a mean pairwise AUC on the 0-1 scale"),
     "count": Kind("queries", 1.0, "an integer count of queries"),
+    "standard": Kind("(0-1)", 1.0, "a mean of a standard IR measure on trec_eval's 0-1 scale"),
 }
 
 
@@ -144,7 +148,8 @@ _TABLE = (
     Measure("graded_ndcg_at_10", "graded_ndcg", "graded NDCG@10", "NDCG (0-1)", 3,
             "trec_eval ndcg_cut.10: linear gain = grade, ideal from all nonzero qrels; mean on 0-1",
             "graded-ndcg10", _column("graded_ndcg"), scale=1.0, per_query_rows=True,
-            help="linear gain = grade (trec_eval ndcg_cut.10)", kind="ndcg", trec_eval="ndcg_cut.10"),
+            help="linear gain = grade (trec_eval ndcg_cut.10)", kind="ndcg", trec_eval="ndcg_cut.10",
+            ir_measures="nDCG@10"),
     Measure("pairwise_auc", "pairwise_auc", "pairwise AUC", "AUC (0-1)", 3,
             "per query mean over gold x subset pairs of 1[rank(g) < rank(s)], 0.5 when both unranked; macro mean",
             "pairwise-auc", _column("auc"), "mean_defined", 1.0, per_query_rows=True,
@@ -154,7 +159,22 @@ _TABLE = (
             lambda out: [0 if a is None else 1 for a in out.auc], "count", 1.0, integer=True, kind="count"),
 )
 
-MEASURES = {m.name: m for m in _TABLE}
+# the standard IR measures, on request only (``score -m P@10``): trec_eval's on graded qrels, where a subset is
+# as relevant as a gold (docs/metrics.md#standard-measures); never in the claims or the default output
+_STANDARD_HELP = "on request (-m); every grade >= 1 relevant, as in trec_eval"
+STANDARD_MEASURES = tuple(
+    Measure(name, key, label, "(0-1)", 3, definition, "standard-measures", _column(key), scale=1.0,
+            per_query_rows=True, help=_STANDARD_HELP, kind="standard", trec_eval=trec, ir_measures=ir)
+    for name, key, label, definition, trec, ir in (
+        ("precision_at_10", "precision", "P@10", "relevant documents in the top 10, over 10", "P.10", "P@10"),
+        ("reciprocal_rank", "reciprocal_rank", "RR@10", "1 / rank of the first relevant document in the top 10 "
+         "(0 when none)", "recip_rank", "RR@10"),
+        ("average_precision_at_10", "average_precision", "AP@10", "precision at each relevant rank of the top 10, "
+         "summed, over all relevant documents", "map_cut.10", "AP@10"),
+        ("recall_at_10", "recall", "R@10", "relevant documents in the top 10 over all relevant documents",
+         "recall.10", "R@10")))
+
+MEASURES = {m.name: m for m in _TABLE + STANDARD_MEASURES}
 BY_KEY = {m.key: m for m in _TABLE}
 
 
@@ -184,17 +204,28 @@ def score_measures(asked=None):
 
     >>> [m.name for m in score_measures(["ndcg_cut.10", "nclue_score_at_10"])]
     ['nclue_score_at_10', 'graded_ndcg_at_10']
+    >>> [m.name for m in score_measures(["P@10", "nDCG@10", "recip_rank", "map_cut_10", "recall.10"])]
+    ['graded_ndcg_at_10', 'precision_at_10', 'reciprocal_rank', 'average_precision_at_10', 'recall_at_10']
     """
     if not asked:
         return SCORE_COMMAND_MEASURES
-    known = {name: m for m in SCORE_COMMAND_MEASURES for name in m.ids()}
+    offered = SCORE_COMMAND_MEASURES + STANDARD_MEASURES
+    known = {name: m for m in offered for name in m.ids()}
     for name in asked:
         if name not in known:
             from .errors import UsageError, bounded
+            if name in BEYOND_DEPTH:
+                raise UsageError("-m %s: every ranking is cut at depth %d here, so a measure deeper than %d cannot be "
+                                 "computed; R@10 (recall.10) is the recall it can" % (name, DEPTH, DEPTH))
             raise UsageError("-m: unknown measure %s (measures: %s)" % (
-                bounded(repr(name), 80), ", ".join(n for m in SCORE_COMMAND_MEASURES for n in m.ids())))
+                bounded(repr(name), 80), ", ".join(n for m in offered for n in m.ids())))
     wanted = {known[name].name for name in asked}
-    return tuple(m for m in SCORE_COMMAND_MEASURES if m.name in wanted)
+    return tuple(m for m in offered if m.name in wanted)
+
+
+# measures deeper than the harness's depth that a researcher may ask for by habit
+BEYOND_DEPTH = ("R@100", "recall.100", "recall_100", "R@1000", "recall.1000", "recall_1000", "map", "AP",
+                "ndcg", "nDCG")
 
 
 class Display(NamedTuple):

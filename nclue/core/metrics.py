@@ -94,6 +94,48 @@ def graded_ndcg(docids, grades, k=10, ideal=None):
     return dcg / ideal
 
 
+def standard_values(docids, grades, k=10):
+    """The standard IR measures of one ranked list as trec_eval computes them on graded qrels, where every grade
+    of at least 1 is relevant (a subset as much as a gold; docs/metrics.md#standard-measures), at depth ``k``:
+    ``(P@k, RR, AP@k, R@k)`` -- precision at k (``P.k``), the reciprocal rank of the first relevant document in the
+    top k (``recip_rank`` of a list cut at k), average precision over the top k divided by all relevant
+    documents (``map_cut.k``) and recall at k (``recall.k``).  A query with no relevant document gives 0s.
+
+    >>> standard_values(["a", "x", "b"], {"a": 2, "b": 1, "c": 1, "z": 0}, k=10)
+    (0.2, 1.0, 0.5555555555555555, 0.6666666666666666)
+    >>> standard_values([], {"a": 1}), standard_values(["x"], {})
+    ((0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0))
+    """
+    relevant = sum(1 for g in grades.values() if g > 0)
+    found, first, precision_sum = 0, 0.0, 0.0
+    get = grades.get
+    for pos, d in enumerate(docids[:k], 1):
+        if get(d, 0) > 0:
+            found += 1
+            precision_sum += found / pos
+            if not first:
+                first = 1.0 / pos
+    if not relevant:
+        return 0.0, 0.0, 0.0, 0.0
+    return found / k, first, precision_sum / relevant, found / relevant
+
+
+STANDARD_FIELDS = ("precision", "reciprocal_rank", "average_precision", "recall")
+
+
+def standard_outcomes(ranking, queries, qrels, k=10):
+    """``{field: per-query tuple}`` of :func:`standard_values` for a ranking ``{qid: RankingRow}``, in sorted-qid
+    order as :class:`Outcomes` (an absent query is an empty list); the fields are :data:`STANDARD_FIELDS`."""
+    columns = [[] for _ in STANDARD_FIELDS]
+    no_grades = {}
+    for qid in sorted(queries):
+        row = ranking.get(qid)
+        values = standard_values(row.docids if row is not None else (), qrels.get(qid, no_grades), k)
+        for column, value in zip(columns, values):
+            column.append(value)
+    return dict(zip(STANDARD_FIELDS, (tuple(c) for c in columns)))
+
+
 def _auc_wins2(docids, gold, subset, k):
     """Twice the pairwise wins of ``gold`` over ``subset`` in ``docids[:k]`` (an integer)."""
     top = docids[:k]
@@ -235,8 +277,8 @@ def aggregate(measure, values):
 
 
 def summary(out, mask=None):
-    """Every measure of :data:`nclue.core.measures.MEASURES` over all queries (or those with ``mask[i]``
-    true), by its ``key``, aggregated from its per-query column (:func:`aggregate`), and the counts
+    """Every measure of :data:`nclue.core.measures.MEASURES` but the standard ones (on request only) over all
+    queries (or those with ``mask[i]`` true), by its ``key``, aggregated from its per-query column (:func:`aggregate`), and the counts
     ``queries``, ``subset_first_count`` and ``no_gold_count``: n-Clue Score@k, Gold Hit@k, the three
     outcomes (complete first = success, subset first = hit - success, no top-k gold), Gold-NDCG@k (x100),
     graded NDCG@k (0-1), and macro pairwise AUC over queries with gold and subsets.
@@ -244,6 +286,8 @@ def summary(out, mask=None):
     idx = [i for i in range(len(out.qids)) if mask is None or mask[i]]
     out_values = {}
     for measure in MEASURES.values():
+        if measure.kind == "standard":      # on request, from their own columns (score -m P@10)
+            continue
         values = measure.values(out)
         out_values[measure.key] = aggregate(measure, [values[i] for i in idx] if mask is not None else values)
     q = len(idx)

@@ -21,6 +21,7 @@ formats.
 """
 
 import math
+from collections import namedtuple
 import os
 
 from ..analyses.shared.outcome_vectors import gold_sets, ideals, outcomes
@@ -37,7 +38,8 @@ from ..core.loaders import load_ranking
 from ..core.records import RankingRow
 from ..core import measures as measure_table
 from ..core.measures import DEPTH
-from ..core.metrics import evaluate, ideal_graded_dcg, summary
+from ..core.metrics import (STANDARD_FIELDS, Outcomes, aggregate, evaluate, ideal_graded_dcg, standard_outcomes,
+                            summary)
 from ..core.structure import families, gold_and_subsets
 from ..core.trec import read_trec_qrels, read_trec_run
 from ..stats import bootstrap, protocol, randomization
@@ -451,9 +453,12 @@ def _compared_entry(inst, judged, design, known, wanted, scored, labels, i, per_
     and with each later run (so each pair of runs once)."""
     where, ranking, order, out, ranked = scored[i]
     itself = [sid for sid in wanted if _same_ranking(ranking, inst.ranking(known[sid]))]
-    refs = [(sid, judged.outcomes(inst, known[sid])) for sid in wanted if sid not in itself]
-    refs += [(RUN_PREFIX + labels[j], scored[j][3]) for j in range(i + 1, len(scored))]
-    entry = _run_entry(design, labels[i], where, order, out, ranked, refs, per_query, picked)
+    refs = [(sid, with_standard(judged.outcomes(inst, known[sid]), inst.ranking(known[sid]), judged, picked))
+            for sid in wanted if sid not in itself]
+    refs += [(RUN_PREFIX + labels[j], with_standard(scored[j][3], scored[j][1], judged, picked))
+             for j in range(i + 1, len(scored))]
+    entry = _run_entry(design, labels[i], where, order, with_standard(out, ranking, judged, picked), ranked, refs,
+                       per_query, picked)
     if itself:
         entry["not_compared"] = {sid: "the run ranks every query as this reference's released ranking does: "
                                       "a run is never its own reference" for sid in itself}
@@ -461,6 +466,19 @@ def _compared_entry(inst, judged, design, known, wanted, scored, labels, i, per_
             warn("note: %s is the released ranking of %s; it is not compared with itself\n" % (
                 labels[i], ", ".join(itself)))
     return entry
+
+
+# a run's outcome vectors with the standard measures' per-query columns beside the paper's (score -m P@10 ...)
+ScoreOutcomes = namedtuple("ScoreOutcomes", Outcomes._fields + STANDARD_FIELDS)
+
+
+def with_standard(out, ranking, judged, picked):
+    """``out`` with the standard measures' per-query values (:func:`nclue.core.metrics.standard_outcomes`) when a
+    measure ``picked`` is one of them; else ``out`` as it is (their cost is paid only when asked for)."""
+    if not any(m.kind == "standard" for m in picked) or isinstance(out, ScoreOutcomes):
+        return out
+    columns = standard_outcomes(ranking, judged.queries, judged.qrels)
+    return ScoreOutcomes(*out, *(columns[field] for field in STANDARD_FIELDS))
 
 
 def _same_ranking(ranking, reference):
@@ -522,6 +540,9 @@ def _run_entry(design, label, where, order, out, ranked, refs, per_query, picked
     """One run's totals (the measures ``picked``, each on its kind's scale) with intervals, its comparisons with
     ``refs`` and (``per_query``) its per-query rows."""
     s = summary(out)
+    for m in picked:
+        if m.kind == "standard":
+            s[m.key] = aggregate(m, m.values(out))
     ivs = intervals(design, out, picked)
     measures = {m.name: {"value": _on_scale(m, s[m.key]), "unit": m.unit, "label": m.label, "decimals": m.decimals,
                          "ci_low": ivs.get(m.name, (None, None))[0], "ci_high": ivs.get(m.name, (None, None))[1]}
@@ -590,7 +611,7 @@ def _in_unit(measure, value):
 def picked_measures(result):
     """The measures a result reports (``-m``), as declared in :data:`nclue.core.measures.SCORE_COMMAND_MEASURES`."""
     names = set(result.get("measures", [m.name for m in measure_table.SCORE_COMMAND_MEASURES]))
-    return tuple(m for m in measure_table.SCORE_COMMAND_MEASURES if m.name in names)
+    return tuple(m for m in measure_table.SCORE_COMMAND_MEASURES + measure_table.STANDARD_MEASURES if m.name in names)
 
 
 HEADER = ("run", "measure", "qid", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm")
