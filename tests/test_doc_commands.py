@@ -235,7 +235,7 @@ def check_neural_page_cache(ctx):
 
 
 def check_neural_runs(ctx):
-    """`python -m nclue.builder.neural.runs OUT --pages PAGES [--data ROOT] [--threads N]`
+    """`python -m nclue.builder.neural.runs OUT --packages DIR [--data ROOT] [--threads N]`
     (docs/realpage.md#neural): an output inside the release, a root without RealPage, a missing page-text file, a
     bad thread count and (without the neural extra) the missing extra each exit 2 with one line naming what is
     wrong, no traceback, nothing written."""
@@ -253,7 +253,8 @@ def check_neural_runs(ctx):
     assert not os.path.exists(os.path.join(REPO, "data", "v3", "x"))
     assert "no RealPage release" in run(str(ctx["tmp"] / "out"), "--data", str(ctx["tmp"]), "--pages", str(pages))
     assert "no page text file" in run(str(ctx["tmp"] / "out"), "--pages", str(ctx["tmp"] / "none.jsonl"))
-    assert "the following arguments are required: --pages" in run(str(ctx["tmp"] / "out"))
+    assert "one of the arguments --pages --packages is required" in run(str(ctx["tmp"] / "out"))
+    assert "not allowed with argument" in run(str(ctx["tmp"] / "out"), "--pages", str(pages), "--packages", "x")
     assert "--threads: expected a whole number" in run(str(ctx["tmp"] / "out"), "--threads", "x", "--pages",
                                                        str(pages))
     if importlib.util.find_spec("torch") is None:
@@ -643,7 +644,7 @@ COMMANDS = {
     "nclue export-pages OUT": ("synopsis", None),
     "nclue export-pages --release v3 --packages DIR OUT": ("synopsis", None),
     "python -m nclue.builder.neural.page_cache OUT/pages_v3.jsonl [THREADS]": ("run", check_neural_page_cache),
-    "python -m nclue.builder.neural.runs OUT --pages PAGES [--data ROOT] [--threads N]": ("run", check_neural_runs),
+    "python -m nclue.builder.neural.runs OUT --packages DIR [--data ROOT] [--threads N]": ("run", check_neural_runs),
     "python -m nclue.builder.neural.compare RELEASED REBUILT": ("run", check_neural_compare),
     "nclue build --target realpage --packages DIR --neural-runs OUT": ("run", check_build_neural_runs),
     "python -m pip install .": ("run", check_pip_install),

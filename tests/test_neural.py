@@ -209,9 +209,12 @@ def test_the_dense_runs_rank_every_form_by_the_declared_configurations(tmp_path,
     cached = {page_sha256(t): stand_in_vector(t) for texts in PAGES.values() for t in texts}
     monkeypatch.setattr(embedder, "model_folder", lambda: str(tmp_path / "model-x"))
     monkeypatch.setattr(page_cache, "read", lambda folder: cached)
+    filled = []          # the runs fill the cache first (here a recorder: the stand-in cache is given whole)
+    monkeypatch.setattr(page_cache, "encode_pages", lambda pages, folder, model, progress: filled.append(pages))
     out = tmp_path / "out"
     record = runs.write_runs(str(tmp_path), str(out), StandInModel(), pages_file, progress=lambda line: None)
     assert sorted(record["files"]) == declared.expected_files() and len(record["files"]) == 29
+    assert filled == [pages_file]
     for rel, digest in record["files"].items():
         assert hashlib.sha256((out / rel).read_bytes()).hexdigest() == digest
     rows = _jsonl(out / "rankings" / "mini_page_max.jsonl")

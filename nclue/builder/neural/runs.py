@@ -1,11 +1,14 @@
 """RealPage's dense rankings over the cached page embeddings (docs/realpage.md#neural): the systems of
-:mod:`.declared`, written in the release's own layout so that the RealPage builder ships them.
+:mod:`nclue.retrieval.dense_systems`, written in the release's own layout so that the RealPage builder ships them.
 
-``python -m nclue.builder.neural.runs OUT --pages PAGES [--data ROOT] [--threads N]`` (the neural extra): reads
+``python -m nclue.builder.neural.runs OUT (--packages DIR | --pages PAGES) [--data ROOT] [--threads N]`` (the neural
+extra), one command from the packages to the runs: exports the page text from the packages (or takes ``PAGES``,
+``nclue export-pages --release v3``'s), embeds the pages the cache lacks (:mod:`.page_cache`; all of them the first
+time, about half an hour on 2 cores), and reads
 ``data/v3/corpus.jsonl`` (each RFC's page hashes, in page order), ``queries.jsonl``, ``conditions.jsonl`` and
 ``inventory.jsonl``, the exported page text ``PAGES`` (``nclue export-pages --release v3``; the lexical lists the
 fusion and the reranker start from are computed from it and must reproduce the released BM25-AND and BM25-OR
-rankings), the page cache of :mod:`.page_cache` (every page must be in it); checks the embedder's fingerprint,
+rankings) and the page cache; checks the embedder's fingerprint,
 embeds each query text, each condition text and each masked query, and writes under ``OUT``:
 
 * ``rankings/<system>.jsonl`` (the raw form) and ``rankings/forms/<system>__<form>.jsonl`` (the clean and
@@ -218,6 +221,7 @@ def write_runs(root, out, model, pages_file, progress=print):
     started = time.time()
     inputs = Inputs(root)
     folder = page_cache.cache_folder(os.path.basename(embedder.model_folder()))
+    page_cache.encode_pages(pages_file, folder, model, progress)      # the pages not cached yet (all, the first time)
     pages = PageMatrix(inputs.corpus, page_cache.read(folder))
     progress("neural runs: %d RFCs, %d pages" % (len(pages.docids), len(pages.matrix)))
     lexical = Lexical(pages_file, inputs.corpus, inputs.inventory, inputs.seed)
@@ -257,13 +261,16 @@ def build_record(queries, pages, files, seconds):
 
 
 def main(argv=None):
-    """``python -m nclue.builder.neural.runs OUT --pages PAGES [--data ROOT] [--threads N]``."""
+    """``python -m nclue.builder.neural.runs OUT (--packages DIR | --pages PAGES) [--data ROOT] [--threads N]``."""
     import argparse
     parser = argparse.ArgumentParser(prog="python -m nclue.builder.neural.runs",
                                      description="RealPage's dense rankings (docs/realpage.md#neural)")
     parser.add_argument("out", metavar="OUT", help="the folder the runs are written to (never the release)")
-    parser.add_argument("--pages", metavar="PAGES", required=True,
-                        help="the page text nclue export-pages --release v3 wrote (pages_v3.jsonl)")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--pages", metavar="PAGES",
+                       help="the page text nclue export-pages --release v3 wrote (pages_v3.jsonl)")
+    given.add_argument("--packages", metavar="DIR",
+                       help="the folder of the pinned doc-rfc packages: the page text is exported from them first")
     parser.add_argument("--data", metavar="ROOT", default=".", help="the repository whose data/v3 is read")
     parser.add_argument("--threads", metavar="N", default="2", help="torch threads (1-64; default 2)")
     args = parser.parse_args(argv)
@@ -272,7 +279,7 @@ def main(argv=None):
         return 2
     for path, what in ((layout.abspath(args.data, RELEASE.corpus), "no RealPage release under %r" % args.data),
                        (args.pages, "no page text file")):
-        if not os.path.isfile(path):
+        if path is not None and not os.path.isfile(path):
             print("error: %s (%s missing)" % (what, path), file=sys.stderr)
             return 2
     out = os.path.realpath(args.out)
@@ -282,8 +289,13 @@ def main(argv=None):
             print("error: refusing to write the runs into the release (%s is under %s)" % (args.out, guarded),
                   file=sys.stderr)
             return 2
-    return embedder.run_command(lambda progress: write_runs(args.data, args.out, embedder.load(threads), args.pages,
-                                                            progress))
+    def work(progress):
+        pages = args.pages
+        if pages is None:             # one command: the page text exported from the packages, into OUT
+            from ..export import export_pages
+            pages = export_pages(args.data, RELEASE, args.out, packages=args.packages, progress=progress)
+        return write_runs(args.data, args.out, embedder.load(threads), pages, progress)
+    return embedder.run_command(work)
 
 
 if __name__ == "__main__":
