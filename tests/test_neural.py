@@ -275,3 +275,21 @@ def test_the_runs_command_refuses_the_release_and_bad_arguments(tmp_path):
                                       str(tmp_path / "none.jsonl"))
     assert "--threads: expected a whole number" in run(str(tmp_path / "out"), "--threads", "0", "--pages", pages)
     assert "usage:" in run()
+
+
+@pytest.mark.parametrize("content,message", [
+    ('{"docid": "rfc1", "text": "a"}\n{"docid": "rfc1", "te', ":2: not a JSON row"),
+    ("[1, 2]\n", ":1: expected an object, found list"),
+    ('{"docid": 7, "text": "a"}\n', ":1: field 'docid': expected a string, found int"),
+    ('{"docid": "rfc1"}\n', ":1: field 'text': expected a string, found NoneType"),
+    ("[" * 100000 + "]" * 100000 + "\n", ":1: not a JSON row"),
+])
+def test_a_damaged_page_text_file_is_refused_naming_file_and_line(tmp_path, content, message):
+    """The runs' page text (--pages): truncated, wrong type, deeply nested rows are one UsageError naming the
+    file and line (the command prints it and exits 2), never a traceback."""
+    from nclue.builder.neural.runs import Lexical
+
+    path = tmp_path / "pages.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(UsageError, match=message.replace("(", r"\(")):
+        Lexical(str(path), [{"docid": "rfc1", "page_sha256": ["x"]}], [], 7)

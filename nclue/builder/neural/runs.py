@@ -104,15 +104,30 @@ def best_pages(page_sims, k=PAGES_KEPT):
     return [[i + 1, -s] for s, i in chosen]
 
 
+def _page_row(path, number, line):
+    """One row of the exported page text, ``{docid, text, ...}``, or a :class:`UsageError` naming file:line:field."""
+    try:
+        row = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        raise UsageError("%s:%d: not a JSON row (%s)" % (path, number, str(exc)[:80]))
+    if not isinstance(row, dict):
+        raise UsageError("%s:%d: expected an object, found %s" % (path, number, type(row).__name__))
+    for field in ("docid", "text"):
+        if not isinstance(row.get(field), str):
+            raise UsageError("%s:%d: field '%s': expected a string, found %s" % (
+                path, number, field, type(row.get(field)).__name__))
+    return row
+
+
 class Lexical:
     """BM25-AND's and BM25-OR's depth-100 lists, from the released page text through the lexical engine (the
     fusion's and the reranker's starting lists): ``lists(query, form)``."""
 
     def __init__(self, pages_file, corpus, inventory, seed):
         texts = {}
-        with open(pages_file, encoding="utf-8") as handle:
-            for line in handle:
-                row = json.loads(line)
+        with open(pages_file, encoding="utf-8", errors="strict") as handle:
+            for number, line in enumerate(handle, 1):
+                row = _page_row(pages_file, number, line)
                 texts.setdefault(row["docid"], []).append(row["text"])
         docids = [doc["docid"] for doc in corpus]
         absent = [doc["docid"] for doc in corpus if len(texts.get(doc["docid"], ())) != len(doc["page_sha256"])]
