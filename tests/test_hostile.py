@@ -570,6 +570,11 @@ def test_a_tampered_transcription_fails_the_run(release_copy):
     ("data/crosswalk.json", "top"),
     ("data/audit/decisions.jsonl", "row"),
     ("data/audit/key.jsonl", "row"),
+    # issue 58: every row of every release -- rows with a flag and rows whose schema has none
+    ("data/v1/queries.jsonl", "row"),
+    ("data/v1/qrels.jsonl", "row"),
+    ("data/v2/conditions.jsonl", "row"),
+    ("data/v2/qrels_s0.jsonl", "row"),
 ])
 def test_a_row_that_says_not_synthetic_inside_a_synthetic_release_fails(mini_all_copy, rel, edit):
     """``"synthetic": false`` written into one document or one audit row of a synthetic release (re-signed) fails,

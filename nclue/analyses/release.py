@@ -19,6 +19,7 @@ import json
 from fractions import Fraction
 
 from ..core import layout
+from ..core.inputs import open_input
 from ..core.jsonio import ABSENT, iter_key, read_json
 from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
@@ -31,11 +32,16 @@ from .shared.release_manifest import release_manifest
 SOURCE = "release consistency (MANIFEST.json, build.json, stats.json, the transcribed paper)"
 # per release part: (corpus, JSON documents with a synthetic flag, (document with a seed, the MANIFEST generator
 # field it must equal) or None, (stats file, its table key, the claim-id template of its statistics) or None)
+# every row of these JSON Lines files says the release's nature, or says nothing where the schema gives it no flag
+# (the inventory, the qrel copies): a row that does say must say MANIFEST.json's (issue 58, every release)
+V1_ROWS = (layout.QUERIES, layout.CONDITIONS, layout.INVENTORY, layout.QRELS_CONSTRUCTION, layout.QRELS, layout.REPAIRS)
+V2_ROWS = (layout.V2_QUERIES, layout.V2_CONDITIONS, layout.V2_INVENTORY, layout.V2_QRELS_CONSTRUCTION,
+           layout.V2_QRELS_S0, layout.V2_QRELS)
 PARTS = (
-    ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS, layout.GENEALOGY, layout.CROSSWALK), (layout.BUILD, layout.RELEASES[layout.V1].seed_key),
-     (layout.STATS, "table1", TABLE1.on(layout.CROSSPAGE.name))),
-    ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS, layout.V2_GENEALOGY), (layout.V2_BUILD, layout.RELEASES[layout.V2].seed_key),
-     (layout.V2_STATS, "table", V2_STRUCTURE)),
+    ("v1", layout.CORPUS, (layout.BUILD, layout.SYSTEMS, layout.STATS, layout.GENEALOGY, layout.CROSSWALK) + V1_ROWS,
+     (layout.BUILD, layout.RELEASES[layout.V1].seed_key), (layout.STATS, "table1", TABLE1.on(layout.CROSSPAGE.name))),
+    ("v2", layout.V2_CORPUS, (layout.V2_BUILD, layout.V2_SYSTEMS, layout.V2_STATS, layout.V2_GENEALOGY) + V2_ROWS,
+     (layout.V2_BUILD, layout.RELEASES[layout.V2].seed_key), (layout.V2_STATS, "table", V2_STRUCTURE)),
     ("audit", None, (layout.AUDIT_DESCRIPTION, layout.AUDIT_STATS) + tuple(
         layout.audit_records_path(name) for name in sorted(set(AUDIT_RECORD_NAMES) | set(CHALLENGE_NAMES))),
      (layout.AUDIT_DESCRIPTION, "shift_seed"),
@@ -75,6 +81,9 @@ def _row_flags(inst, rel, declared):
     the flag of each row is read (:func:`nclue.core.jsonio.iter_key`); the rows are validated by their loader
     (:mod:`nclue.labelaudit.audit_records`) at the levels that read them."""
     out = []
+    with open_input(inst.path(rel), rel) as handle:
+        if b'"synthetic"' not in handle.read():       # the flag nowhere in the file: no row to decode
+            return out
     for line, flag in iter_key(inst.path(rel), rel, "synthetic"):
         if flag is not ABSENT and flag is not declared:
             out.append("%s:%d: synthetic=%s, MANIFEST.json says %s" % (rel, line, json.dumps(flag),
