@@ -233,14 +233,22 @@ def test_a_count_build_json_states_wrongly_fails_naming_it(release_copy, path, v
     for part in path[:-1]:
         node = node[part]
     node[path[-1]] = value
-    with open(build_path, "w", encoding="utf-8") as handle:
-        json.dump(build, handle, indent=1, sort_keys=True)
-        handle.write("\n")
-    _resign_inputs(release_copy, "data/v3/build.json")
-    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
-    assert code == 1 and "Traceback" not in stdout + stderr
+    _, fails = _rewrite_and_fail(release_copy, "data/v3/build.json", build)
     assert any(named in (c.get("detail") or "") + c["reason"] for c in fails.values()), {
         k: c.get("detail") for k, c in sorted(fails.items())[:4]}
+
+
+def _rewrite_and_fail(root, rel, document):
+    """Write ``document`` as the JSON file ``rel`` (the release's own layout), re-sign it everywhere, run the
+    integrity and construction levels and assert they fail without a traceback; returns the run's standard output
+    and its failing checks."""
+    with open(os.path.join(root, *rel.split("/")), "w", encoding="utf-8") as handle:
+        json.dump(document, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    _resign_inputs(root, rel)
+    code, stdout, stderr, report, fails = reproduce_report(root, "--only", "integrity,construction")
+    assert code == 1 and "Traceback" not in stdout + stderr
+    return stdout, fails
 
 
 def _first_query_condition(root, release):
@@ -326,12 +334,7 @@ def test_swapped_crosswalk_stand_ins_fail_naming_the_crosswalk_file(release_copy
     crosswalk = json.load(open(path, encoding="utf-8"))
     rows = [r for r in crosswalk["rows"] if r["namespace"] == "system" and r["stand_in"]]
     rows[0]["stand_in"], rows[2]["stand_in"] = rows[2]["stand_in"], rows[0]["stand_in"]
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(crosswalk, handle, indent=1, sort_keys=True)
-        handle.write("\n")
-    _resign_inputs(release_copy, "data/crosswalk.json")
-    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
-    assert code == 1 and "Traceback" not in stdout + stderr
+    stdout, fails = _rewrite_and_fail(release_copy, "data/crosswalk.json", crosswalk)
     mismatch = fails["v1.crosswalk.role_mismatches"]
     assert "-- data/crosswalk.json (row system / " in mismatch["reason"], mismatch
     assert any(line.strip().startswith("FAIL v1.crosswalk") and "data/crosswalk.json" in line
