@@ -147,7 +147,7 @@ def test_one_changed_published_value_fails_naming_table_and_row(self_published, 
     assert code == 1
     failed = [c for c in _published(report).values() if c["status"] == "fail"]
     assert [c["id"] for c in failed] == ["published:T3.bm25_and.score"]
-    assert "Table 3, row bm25_and, column n-Clue Score@10" in failed[0]["reason"]
+    assert 'Table 3, row "BM25-AND", column "n-Clue Score@10"' in failed[0]["reason"]
 
 
 def test_the_same_release_marked_synthetic_skips_with_the_reason(self_published, tmp_path):
@@ -329,3 +329,20 @@ def test_every_claim_is_bound_under_one_kind(repo_run):
         if b.get("claim"):
             kinds.setdefault(b["claim"], set()).add("design" if b["kind"] == "design" else "data")
     assert {c: k for c, k in kinds.items() if len(k) > 1} == {}
+
+
+def test_a_number_with_two_readings_passes_under_either_and_says_which():
+    """10.6's "pre/post rank correlation is .9998" names no score: bound to the n-Clue Score reading, it passes
+    under the gold-only NDCG reading too, and the note names both and the one taken
+    (docs/paper-audit.md#binding-decisions)."""
+    from nclue.harness.published import _reading
+    from nclue.paperaudit.solve import Num
+    rule, _ = results.rule_for("X.s106.rho")
+    first, second = (rule.claim,) + rule.readings
+    assert first.endswith("matrix.nclue_score.spearman_rho") and second.endswith("matrix.gold_ndcg.spearman_rho")
+    num = Num({"id": "X.s106.rho", "text": ".9998", "kind": "prop", "denominator": None})
+    assert _reading(rule, first, num, {first: 0.9991, second: 0.99984})[0] == second
+    assert _reading(rule, first, num, {first: 0.99979, second: 0.99984})[0] == first
+    claim, noted = _reading(rule, first, num, {first: 0.95, second: 0.96})
+    assert claim == first                                   # neither shows: the primary reading, which then fails
+    assert noted.note.endswith("Readings: %s, %s; bound as %s" % (first, second, first))

@@ -664,6 +664,8 @@ def derive_s14(construction, final, raw_runs, clean_runs):
     changed += sum(1 for q in final for d in construction[q] if d not in final[q])
     out[S14 + "audit.grades_changed"] = changed
     out[S14 + "audit.queries_removed"] = len(set(construction) - set(final))
+    out[S14 + "audit.runs"] = len(raw_runs)                  # the matrix's rankings, one per system
+    out[S14 + "audit.form_runs"] = 3 * len(clean_runs)       # the form systems' raw, clean and natural rankings
     for table, runs in (("matrix", raw_runs), ("scorecard", clean_runs)):
         names = sorted(runs)
         for measure, fn, scale in (("nclue_score", success, 100.0), ("gold_ndcg", gold_ndcg, 1.0)):
@@ -707,7 +709,7 @@ def test_table_s14_construction_against_final():
     frozen = {c: v for c, v in claims("audit.impact").items() if c.startswith(S14)}
     derived = derive_s14(construction, final, raw, clean)
     assert set(derived) == set(frozen)
-    assert check_all(frozen, derived) == 21
+    assert check_all(frozen, derived) == 23
     assert derived[S14 + "audit.queries_removed"] == len(genealogy()["final"]["removed_queries"])
     # a changed input: one construction gold of BM25-AND's first successful query made a subset
     q = next(q for q in sorted(final) if success(construction[q], queries()[q]["n"], raw["bm25_and"][q]))

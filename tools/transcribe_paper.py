@@ -174,11 +174,11 @@ E("4.3", "For the hybrid, moving from two to three conditions raises Gold Hit fr
 E("4.3", "In dense positive pools, it still finds a gold on 81.8% of queries but scores 31.0", [n("X.s43.pool_hit", "hit", "pct", 384), n("X.s43.pool_score", "score", "pct", 384)])
 E("4.3", "On queries whose shortest gold exceeds 100 pages, the hybrid remains 46.2 points below its Hit, and the visual top-3 system is 46.1 points below",
   [None, n("X.s43.long_gap_hybrid", "gap hybrid", "pts"), n("X.s43.long_gap_top3", "gap top-3", "pts")])
-E("S1j", "The 0.6B decomposed Qwen row is more extreme (61.1/28.3 to 61.3/14.0)",
+E("supplement 5", "The 0.6B decomposed Qwen row is more extreme (61.1/28.3 to 61.3/14.0)",
   [None, n("X.s1j.q06_hit_n2", "hit n2", "pct", 814), n("X.s1j.q06_score_n2", "score n2", "pct", 814), n("X.s1j.q06_hit_n3", "hit n3", "pct", 186), n("X.s1j.q06_score_n3", "score n3", "pct", 186)])
-E("S1j", "BM25 drops from 38.4 to 24.1 Score between the short and $>100$-page slices", [n("X.s1j.bm25_short", "short", "pct", 185), n("X.s1j.bm25_long", "long", "pct", 299), None])
-E("S1j", "the discovery–completion gap nevertheless remains at least 27.8 points for every displayed system on the long slice", [n("X.s1j.long_gap_min", "minimum long-slice gap", "pts")])
-E("S1j", "for the hybrid, Gold Hit rises from 80.5 to 83.9 between $n=2$ and $n=3$, while complete-first success falls from 37.0 to 30.6",
+E("supplement 5", "BM25 drops from 38.4 to 24.1 Score between the short and $>100$-page slices", [n("X.s1j.bm25_short", "short", "pct", 185), n("X.s1j.bm25_long", "long", "pct", 299), None])
+E("supplement 5", "the discovery–completion gap nevertheless remains at least 27.8 points for every displayed system on the long slice", [n("X.s1j.long_gap_min", "minimum long-slice gap", "pts")])
+E("supplement 5", "for the hybrid, Gold Hit rises from 80.5 to 83.9 between $n=2$ and $n=3$, while complete-first success falls from 37.0 to 30.6",
   [n("X.s1j.hit_n2", "hit n2", "pct", 814), n("X.s1j.hit_n3", "hit n3", "pct", 186), None, None, n("X.s1j.score_n2", "score n2", "pct", 814), n("X.s1j.score_n3", "score n3", "pct", 186)])
 
 # ---- Section 4.3 wording -----------------------------------------------------------------
@@ -285,7 +285,7 @@ E("S5b", "20 CrossPage corrections 19 subset$\\rightarrow$gold; 1 gold$\\rightar
   [n("X.s5b.repairs", "repairs", "count"), n("X.s5b.promotions", "promotions", "count"), n("X.s5b.demotions", "demotions", "count"), n("X.s5b.in_top10", "in top-10 union", "count"),
    n("X.s5b.reversal", "score change", "pts"), n("X.s5b.rho_repair", "rho", "prop")])
 E("S5b", "all 8 pairs; 0–3 judged promotions/query every positive gap can cross zero", [n("X.s5b.pairs", "pairs", "count"), None, None])
-E("S5b", "distinct-page BM25 .606$\\rightarrow$.598", [n("X.s5b.auc_before", "before", "prop"), n("X.s5b.auc_after", "after", "prop")])
+E("9", "distinct-page BM25 .606$\\rightarrow$.598", [n("X.s5b.auc_before", "before", "prop"), n("X.s5b.auc_after", "after", "prop")])
 
 # ---- S7 -------------------------------------------------------------------------------------------------
 S7_ROWS = ["cp_wb", "cp_pmc", "ss_arxiv", "ss_eric", "ss_fedreg", "ss_pmc", "all"]

@@ -109,7 +109,8 @@ def _forms_units(inst, copy=FINAL):
         agreement = V2_RANK_AGREEMENT.on(copy.name)
         return [Value(agreement("spearman_graded_vs_gold_ndcg"), spearman(graded, gold), source=src),
                 Value(agreement("max_rank_shift"), shifts[worst], source=src),
-                Value(agreement("max_shift_system"), sids[worst], source=src)]
+                Value(agreement("max_shift_system"), sids[worst], source=src),
+                Value(agreement("runs"), len(sids), source=src)]
     if sids:
         units.append(Unit("rank_agreement", inputs + [v2_path(s, layout.RAW) for s in sids], rank_agreement))
     return units

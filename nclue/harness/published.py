@@ -23,7 +23,7 @@ from json import dumps as json_quote
 
 from ..core import claim_ids, layout
 from ..core.errors import NclueError
-from ..paperaudit import assignments, results
+from ..paperaudit import assignments, places, results
 from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
 from ..stats import montecarlo, protocol
@@ -43,31 +43,23 @@ def paper_order(place):
     (numerically).
 
     >>> sorted(["section 4.3", "Table S14", "Table 5", "Table S2b", "the abstract", "supplement section 10.2.1",
-    ...         "Table 1 caption", "supplement section 8"], key=paper_order)
-    ['the abstract', 'Table 1 caption', 'Table 5', 'Table S2b', 'Table S14', 'section 4.3', 'supplement section 8', 'supplement section 10.2.1']
+    ...         "Table 1 caption", "supplement section 8", "supplement section 2's capability-matrix table"],
+    ...        key=paper_order)  # doctest: +NORMALIZE_WHITESPACE
+    ['the abstract', 'Table 1 caption', 'Table 5', 'Table S2b', 'Table S14', 'section 4.3',
+     "supplement section 2's capability-matrix table", 'supplement section 8', 'supplement section 10.2.1']
     """
     if place == "the abstract":
         return (0, ())
     supplement = place.startswith("supplement ")
     kind, _, name = place[len("supplement "):].partition(" ") if supplement else place.partition(" ")
     if kind == "section":
-        return (4 if supplement else 3, tuple(int(p) if p.isdigit() else 0 for p in name.split(".")))
+        number = name.split(" ")[0].split("'")[0]
+        return (4 if supplement else 3, tuple(int(p) if p.isdigit() else 0 for p in number.split(".")))
     name = name.replace(" caption", "")
     if name.startswith("S"):
         digits = "".join(ch for ch in name[1:] if ch.isdigit())
         return (2, (int(digits) if digits else 0, name))
     return (1, (int(name) if name.isdigit() else 0, name))
-
-
-def _cell(nid, row):
-    """Row and column of a table's number; for a table transcription without them, the id's segments.  A prose
-    number (``X.*``) has neither: it is named by its statement (:func:`_where`)."""
-    if nid.startswith("X."):
-        return None, None
-    parts = nid.split(".")
-    row_name = row.get("row") or (parts[1] if len(parts) > 2 else None)
-    column = row.get("column") or (parts[-1] if len(parts) > 2 else None)
-    return row_name, column
 
 
 STATEMENT_CHARS = 70
@@ -86,13 +78,10 @@ def _where(nid, row):
         statement = _statement(row)
         return "%s, %s%s" % (place, "the %s of " % row["column"] if row.get("column") else "", (
             "the statement %s" % json_quote(statement)) if statement else "number %s" % nid)
-    bits = [place]
-    row_name, column = _cell(nid, row)
-    if row_name:
-        bits.append("row %s" % row_name)
-    if column:
-        bits.append("column %s" % column)
-    return ", ".join(bits)
+    row_label, column, part = places.cell(nid, row)
+    shown_row = row_label if row_label.startswith("(") else json_quote(row_label)    # an unlabelled row, described
+    return "%s, row %s, column %s%s" % (place, shown_row, json_quote(column),
+                                       " (%s)" % part if part else "")
 
 
 def _show(value, decimals):
@@ -223,6 +212,19 @@ def _assigned(numbers, observed):
     return out
 
 
+def _reading(rule, claim, num, observed):
+    """``(claim, rule)`` of a number whose claim the paper's text leaves open between ``claim`` and
+    ``rule.readings`` (docs/paper-audit.md#binding-decisions): the first reading whose recomputed value shows the
+    published number, else ``claim``; the note names the readings and the one taken."""
+    readings = (claim,) + tuple(rule.readings)
+
+    def shows(cid):
+        value = results.claim_value(rule, cid, observed)
+        return value is not None and num.shows(Fraction(value))
+    chosen = next((cid for cid in readings if shows(cid)), claim)
+    return chosen, rule._replace(note="%s. Readings: %s; bound as %s" % (rule.note, ", ".join(readings), chosen))
+
+
 def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=None, frozen=None):
     """``(binding, check)`` of one transcribed number: unbound (check None) with its declared reason, or bound
     to a claim (through the crosswalk for a system role; ``assigned``, ``(claim, note)``, for a number of an
@@ -234,6 +236,8 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=Non
     claim, why = results.resolve(rule, key, crosswalk.rows, observed)
     if assigned is not None:
         claim, rule = assigned[0], rule._replace(note=assigned[1])
+    if rule.readings and claim is not None:
+        claim, rule = _reading(rule, claim, num, observed)
     value = None
     if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
         value = results.claim_value(rule, claim, observed)

@@ -463,3 +463,95 @@ def spearman_grid(id, rho, n, description, extra_ids=(), max_shift=None):
         return Verdict(True, "rho = 1 - 6 x %s / %d shows as %s" % ("/".join(map(str, sols[:4])), denom, r.text),
                        counts={"sum_d2": sols[0]})
     return Relation(id, description, [rho] + list(extra_ids), fn, kind="bound")
+
+
+# ---- implied bounds, signs and words (the relations of issue 56) ---------------------------------
+
+def slack_even(id, terms, total, description):
+    """``total - sum(c * x)`` is non-negative and even, on counts: a whole that the terms use up in pairs
+    (Table S9's grade gaps against the 47 A/E splits: a pair whose grades differ by k splits at least k
+    conditions, and splits that cancel within a pair come two at a time)."""
+    def fn(v):
+        used = sum(_frac(c) * _int(v, i) for c, i in terms)
+        slack = _int(v, total) - used
+        ok = slack >= 0 and slack % 2 == 0
+        return Verdict(ok, "%s - (%s) = %s, %s" % (
+            v[total].text, " + ".join("%s x %s" % (c, v[i].text) for c, i in terms), _show_sum(slack),
+            "non-negative and even" if ok else "not a non-negative even number"))
+    return Relation(id, description, [i for _, i in terms] + [total], fn, kind="bound")
+
+
+def linear_le(id, left, right, description):
+    """``sum(c * x for left) <= sum(c * x for right)`` for some values the displays allow (literal non-negative
+    coefficients; ``[(c, id)]`` on each side): "at least one page a positive answer, at most nine".
+
+    >>> from nclue.paperaudit.solve import Num
+    >>> v = {"p": Num({"id": "p", "text": "76", "kind": "count"}),
+    ...      "q": Num({"id": "q", "text": "201", "kind": "count"})}
+    >>> linear_le("x", [(1, "p")], [(1, "q")], "").fn(v).ok, linear_le("x", [(1, "q")], [(2, "p")], "").fn(v).ok
+    (True, False)
+    """
+    def side(v, terms, end):
+        return sum(_frac(c) * getattr(v[i], end) for c, i in terms)
+
+    def text(v, terms):
+        return " + ".join(("%s x %s" % (c, v[i].text)) if _frac(c) != 1 else v[i].text for c, i in terms)
+
+    def fn(v):
+        low, high = side(v, left, "lo"), side(v, right, "hi")
+        ok = low <= high
+        return Verdict(ok, "%s <= %s: %s <= %s is %s" % (text(v, left), text(v, right), _show_sum(low),
+                                                       _show_sum(high), "possible" if ok else "impossible"))
+    return Relation(id, description, [i for _, i in left] + [i for _, i in right], fn, kind="bound")
+
+
+def signs(id, ids, sign, description):
+    """Every value can have the stated sign (``+1``: above zero; ``-1``: below), as the paper's words say
+    ("keeps its positive direction")."""
+    def fn(v):
+        wrong = [i for i in ids if not (v[i].hi > 0 if sign > 0 else v[i].lo < 0)]
+        return Verdict(not wrong, "%s %s" % (", ".join("%s = %s" % (i, v[i].text) for i in ids),
+                                             "all %s" % ("positive" if sign > 0 else "negative") if not wrong
+                                             else "-- not %s: %s" % ("positive" if sign > 0 else "negative",
+                                                                     ", ".join(wrong))))
+    return Relation(id, description, list(ids), fn, kind="bound")
+
+
+def mixed_signs(id, ids, description):
+    """Some value is above zero and some other below ("the Qwen3 text reranker is mixed")."""
+    def fn(v):
+        up = [i for i in ids if v[i].hi > 0]
+        down = [i for i in ids if v[i].lo < 0]
+        ok = bool(up) and bool(down) and (len(ids) > 1)
+        return Verdict(ok, "%s: %s" % (", ".join("%s = %s" % (i, v[i].text) for i in ids),
+                                       "mixed" if ok else "one sign only"))
+    return Relation(id, description, list(ids), fn, kind="bound")
+
+
+def direction_word(id, a, b, word, description):
+    """Table 7's direction word against its two signed cells: ``same`` when both can share a sign, ``flip``
+    when they can have opposite signs."""
+    def fn(v):
+        same = (v[a].hi > 0 and v[b].hi > 0) or (v[a].lo < 0 and v[b].lo < 0)
+        flip = (v[a].hi > 0 and v[b].lo < 0) or (v[a].lo < 0 and v[b].hi > 0)
+        ok = same if word == "same" else flip
+        return Verdict(ok, "%s and %s read '%s'" % (v[a].text, v[b].text, word))
+    return Relation(id, description, [a, b], fn, kind="bound")
+
+
+def threshold(id, x, limit, below, description):
+    """``x < limit`` (``below``) or ``x >= limit``, for some value the display allows: a p-value against the
+    level its sentence names ("survives correction")."""
+    def fn(v):
+        lim = _frac(limit)
+        ok = v[x].lo < lim if below else v[x].hi > lim
+        return Verdict(ok, "%s %s %s" % (v[x].text, "<" if below else ">=", limit))
+    return Relation(id, description, [x], fn, kind="bound")
+
+
+def rows_counted(id, target, rows, description):
+    """``target`` shows the number of ``rows``, the ids of one column of a table (one per row: "all 8 pairs"
+    against Table 5's eight rows); every row must be transcribed, so a row added or lost changes the count."""
+    def fn(v):
+        return value_shows(v[target], Fraction(len(rows)), "%d rows: %s" % (len(rows), ", ".join(rows)))
+    return Relation(id, description, [target] + list(rows), fn, determines=[target])

@@ -82,6 +82,7 @@ class ResultRule(NamedTuple):
     key: Optional[str] = None    # the row key of a number whose id names no row (a prose restatement)
     design: bool = False         # holds by the instrument's construction (a design count or a size)
     note: str = ""               # a binding decision and the paper's sentence behind it
+    readings: Tuple[str, ...] = ()   # further claims the paper's text admits: the number passes under any of them
 
 
 SLICES = ("all", "n2", "n3", "lmin_le30", "lmin_gt100", "pool_le25", "pool_gt50")
@@ -114,6 +115,10 @@ PAGE_RUN = ("Table 8's rows are 'the page-scored evidence run' of each visual re
             "are conditional on a top-10 gold in the page-scored evidence run'), runs of their own: the audit's split "
             "implies 374-376 top-10 golds for the 8B evidence run against the 543 of Table 3's reranker; so the "
             "page_run rows, not Table 3's ranking, play them")
+RANK_READINGS = ("'Across all 70 CrossPage systems, pre/post rank correlation is .9998' (10.6) does not say which "
+                 "score ranks the systems; section 3.2's '.9986' beside 'every clean-scorecard n-Clue Score' is the "
+                 "n-Clue Score's, and 10.6 goes on with 'representative gold-only NDCG@10', so either reading is "
+                 "the paper's: the number is bound to the n-Clue Score ranking and passes under either")
 FORMS = tuple((form.label, form.key) for form in QUERY_FORMS)     # (the paper's name, the claim ids')
 
 _RULES = [
@@ -168,8 +173,24 @@ _RULES = [
                key="vl8b", note=PAGE_RUN),
     ResultRule("X.s44.full_hi", EVIDENCE(system="{row}", slice="all", statistic="full_coverage"), "page_run",
                key="vl2b", note=PAGE_RUN),
+    # the runs a release ships and an analysis compares are design counts of the release (section 13 lists them;
+    # 10.6 and supplement 8 restate them); Table 2, its caption and section 3.3 count the study's configurations
+    # and stay with the crosswalk (STUDY_COUNT)
     # "all 39 top-10 rankings" of data/v2 (section 13): the 13 form systems x 3 forms the release ships
     ResultRule("X.s13.ss_rankings", IMPACT(release="v2", copy="s", statistic="runs"), design=True),
+    # "70 top-10 rankings, and the 39 query-form rankings" of data/v1 (section 13); "Across all 70 CrossPage
+    # systems" (10.6) are the same 70 runs, the ones the stratified audit's impact is computed over
+    ResultRule("X.s13.rankings", IMPACT(release="v1", copy="audit", statistic="runs"), design=True),
+    ResultRule("X.s106.systems", IMPACT(release="v1", copy="audit", statistic="runs"), design=True),
+    ResultRule("X.s13.form_rankings", IMPACT(release="v1", copy="audit", statistic="form_runs"), design=True),
+    # "For the 13 raw runs, graded-NDCG and gold-only-NDCG rankings have Spearman rho=.5714" (supplement 8)
+    ResultRule("X.s8.runs", V2_RANK_AGREEMENT.on("s")(statistic="runs"), design=True),
+    # "pre/post rank correlation is .9998" over "all 70 CrossPage systems" (10.6) names no score: both readings
+    # are claims, and the number passes under either
+    ResultRule("X.s106.rho", IMPACT_TABLE(release="v1", copy="audit", table="matrix", score="nclue_score",
+                                          statistic="spearman_rho"), note=RANK_READINGS,
+               readings=(IMPACT_TABLE(release="v1", copy="audit", table="matrix", score="gold_ndcg",
+                                      statistic="spearman_rho"),)),
     # ---- Table S4: SourceShift query-paired contrasts
     ResultRule("X.s4.n", V2_STRUCTURE(statistic="queries")),
     # ---- Table S5a: condition masking (Delta Gold-NDCG, points)
@@ -658,30 +679,29 @@ def mixed_kinds(rules=RULES):
 
 # Why a transcribed number is not bound: a short declared list of reasons (docs/paper-audit.md#unbound-numbers),
 # and which numbers each applies to (first matching pattern wins).
-STUDY_COUNT = ("a count of the paper's own configurations or runs (Table 2 and its restatements): the crosswalk "
-               "(paper.crosswalk) holds Table 2's counts against the transcription; an instrument's run counts are "
-               "its own")
+STUDY_COUNT = ("a count of the paper's own configurations (Table 2, its caption, and the abstract's and section "
+               "3.3's restatements of it): the crosswalk (paper.crosswalk) holds Table 2's counts against the "
+               "transcription")
 NEURAL_ONLY = "a result of a model the instrument cannot run (a neural model; blocked in the crosswalk)"
+TABLE5_COUNT = ("a count of the paper's own Table 5 rows ('all 8 pairs', Table S5b): the relation "
+                "X.s5b.pairs.table5_rows checks it against the eight rows the transcription holds")
 RANGE = ("a range, minimum or maximum over several published cells: the paper audit checks it against those cells, "
          "which are bound one by one")
 NOT_RECORDED = "a field the release's records do not carry (the audit's 'judged clear' flags)"
 PRE_GATE = ("a stage of SourceShift's construction the release does not record (the pre-gate collection of eight "
             "sources and its OCR gate)")
 UNSTATED = ("the paper does not state the rule that computes it (the length matching's bins; the difficulty "
-            "regression's outcome, link, covariate scaling and runs; the metric of '70 CrossPage systems' pre/post "
-            "rank correlation), so no claim can have the paper's meaning")
-UNBOUND_REASONS = (STUDY_COUNT, NEURAL_ONLY, RANGE, NOT_RECORDED, PRE_GATE, UNSTATED)
+            "regression's outcome, link, covariate scaling and runs), so no claim can have the paper's meaning")
+UNBOUND_REASONS = (STUDY_COUNT, TABLE5_COUNT, NEURAL_ONLY, RANGE, NOT_RECORDED, PRE_GATE, UNSTATED)
 UNBOUND = (
     ("T2.*", STUDY_COUNT), ("S2.*", STUDY_COUNT), ("X.t2.*", STUDY_COUNT), ("X.s33.*", STUDY_COUNT),
-    ("X.abs.configs", STUDY_COUNT), ("X.s106.systems", STUDY_COUNT), ("X.s13.rankings", STUDY_COUNT),
-    ("X.s13.form_rankings", STUDY_COUNT), ("X.s8.runs", STUDY_COUNT), ("X.s5b.pairs", STUDY_COUNT),
+    ("X.abs.configs", STUDY_COUNT), ("X.s5b.pairs", TABLE5_COUNT),
     ("S2a.*.para", NEURAL_ONLY), ("S2a.*.delta", NEURAL_ONLY), ("X.s2a.*", NEURAL_ONLY), ("X.s43.para_*", NEURAL_ONLY), ("X.s5.para_*", NEURAL_ONLY),
     ("X.s5.mask_*", NEURAL_ONLY), ("X.s5a.*", NEURAL_ONLY), ("X.s5b.mask_*", NEURAL_ONLY),
     ("X.s1j.long_gap_min", RANGE),
     ("S8.clear*", NOT_RECORDED),
     ("X.s8.pdfs", PRE_GATE), ("X.s8.pages*", PRE_GATE), ("X.s8.gate", PRE_GATE), ("X.s8.ocr_*", PRE_GATE),
     ("X.s5.auc_after", UNSTATED), ("X.s5b.auc_after", UNSTATED), ("X.s5b.beta_*", UNSTATED),
-    ("X.s106.rho", UNSTATED),
 )
 
 
@@ -689,21 +709,31 @@ UNBOUND = (
 # prose the transcription holds; the main paper's section 8, the Conclusion, prints no number): the first segment
 SUPPLEMENT_SECTIONS = ("8", "9", "10", "11", "12", "13")
 # prose numbers whose "table" is a main table's number are printed in that table's caption
-CAPTION_TABLES = ("1", "2")
+CAPTION_TABLES = ("1", "2", "S2a", "S4", "S5a")
+# the transcription's name of supplement section 2's table, which the paper does not number
+UNNAMED_TABLE = "S2"
 
 
 def place(number_id, table):
     """How a reviewer names where a number is printed: ``Table 3`` / ``Table S14`` for a table, ``Table 1 caption``
     for a caption, ``section 3.2`` for main-paper prose (``X.*`` with a section number), ``supplement section
-    10.1`` for supplement prose, ``the abstract``.
+    10.1`` for supplement prose (sections 8-13, and ``supplement N`` for the supplement's sections 1-7, whose
+    numbers the main paper's share), ``the abstract``; supplement section 2's table has no number and is named by
+    its section.
 
     >>> place("T5.scale.delta", "5"), place("X.s5.oracle", "5"), place("X.s5b.rho", "S5b")
     ('Table 5', 'section 5', 'Table S5b')
     >>> place("X.s101.pairs", "10.1"), place("X.s8.docs", "8"), place("X.t1.pages", "1")
     ('supplement section 10.1', 'supplement section 8', 'Table 1 caption')
+    >>> place("X.s1j.hit_n2", "supplement 5"), place("X.s4.n", "S4"), place("S2.total", "S2")
+    ('supplement section 5', 'Table S4 caption', "supplement section 2's capability-matrix table")
     """
     if table == "abstract":
         return "the abstract"
+    if table == UNNAMED_TABLE:
+        return "supplement section 2's capability-matrix table"
+    if table.startswith("supplement "):
+        return "supplement section %s" % table[len("supplement "):]
     if number_id.startswith("X.") and table in CAPTION_TABLES:
         return "Table %s caption" % table
     if number_id.startswith("X.") and table[:1].isdigit():
@@ -713,7 +743,7 @@ def place(number_id, table):
 
 def place_key(number_id, table):
     """:func:`place` as an identifier segment (``table_5``, ``section_5``, ``abstract``), for claim ids."""
-    return place(number_id, table).replace("the ", "").replace(" ", "_")
+    return place(number_id, table).replace("the ", "").replace("'s", "").replace(" ", "_").replace("-", "_")
 
 
 def _match(pattern, number_id):

@@ -68,10 +68,12 @@ MASKS = {"jina": SystemRole("representation", "joint/vector", "Table S5a: Jina-v
          "qwen06": SystemRole("representation", "joint/vector", "Table S5a / Table 5: Qwen3-Embedding 0.6B joint"),
          "bge": SystemRole("representation", "joint", "Table S5a: BGE-M3, the text reranking pool's base"),
          "e5": _DENSE, "gte": _DENSE}
-# Table 8's page-scored runs are the visual rerankers of Table 2's reranking block ("2B/8B controls"):
-# "For the two visual systems that retain page scores" (section 4.4); Qwen3-VL 8B is Table 3's reranker
-PAGE_RUNS = {"vl2b": SystemRole("reranking", "rerank/page", "Table 8, Table 2 ('2B/8B controls')"),
-             "vl8b": SystemRole("reranking", "rerank/page", "Table 8 and Table 3 (Qwen3-VL 8B reranker)")}
+# Table 8's rows are "the page-scored evidence run" of the two visual rerankers ("For the two visual systems that
+# retain page scores", section 4.4; the reranking block's "2B/8B controls", supplement section 2's table): runs of
+# their own, not Table 3's Qwen3-VL 8B reranker ranking (docs/paper-audit.md#binding-decisions)
+PAGE_RUNS = {"vl2b": SystemRole("reranking", "rerank/page", "Table 8, row 'Qwen3-VL 2B' (the 2B control)"),
+             "vl8b": SystemRole("reranking", "rerank/page", "Table 8, row 'Qwen3-VL 8B' (its page-scored evidence "
+                                                            "run, apart from Table 3's reranker)")}
 
 _T5 = "Table 5, 'Controlled comparison (base -> variant)'"
 BLOCKS = {
