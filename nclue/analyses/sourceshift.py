@@ -23,7 +23,7 @@
 
 import math
 
-from ..core import layout
+from ..core import layout, ocr_gate
 from ..core.claim_ids import (SHARED_DOCUMENTS, SHARED_DOCUMENTS_SOURCE, V2_CONTRAST, V2_CONTRAST_SETUP, V2_DIRECTION,
                               V2_FORMS, V2_RANK_AGREEMENT, V2_STRUCTURE)
 from ..core.measures import NCLUE_SCORE, V2_FORM_MEASURES
@@ -62,12 +62,43 @@ def _structure_units(inst):
         wrong = stats_file_disagreements(v2, layout.V2_STATS, "table", sourceshift_table(v2))
         return [Value(V2_STRUCTURE("stats_file_disagreements"), len(wrong), source=layout.V2_STATS,
                       detail="; ".join(wrong[:6]))]
-    return [Unit("structure", inputs, lambda: [Value(V2_STRUCTURE(k), v, source=src)
+    units = []
+    if inst.exists(layout.SOURCESHIFT.ocr_gate):
+        units.append(Unit("ocr-gate", [layout.SOURCESHIFT.ocr_gate, layout.V2_CORPUS], lambda: _ocr_gate_values(v2)))
+    return units + [Unit("structure", inputs, lambda: [Value(V2_STRUCTURE(k), v, source=src)
                                                for k, v in sorted(sourceshift_table(v2).items())]),
             Unit("stats-file", inputs + [layout.V2_STATS], stats_file),
             Unit("forms", [layout.V2_CONDITIONS, layout.V2_QUERIES],
                  lambda: form_disagreements(v2, "docs/schema.md#sourceshift-datav2 (the query forms)",
                                             V2_STRUCTURE("form_disagreements")))]
+
+
+def _ocr_gate_values(v2):
+    """The pre-gate collection and its per-source OCR gate (supplement section 8; ``provenance/ocr_gate.json``,
+    docs/schema.md#provenanceocr_gatejson), and the record's disagreements with the corpus: a retained source the
+    corpus lacks or holds with another number of documents, a corpus source the record does not retain."""
+    rel = layout.SOURCESHIFT.ocr_gate
+    record = ocr_gate.load(v2.root, rel)
+    held = {}
+    for doc in v2.corpus().values():
+        held[doc.source] = held.get(doc.source, 0) + 1
+    retained = {s.source: s.pdfs for s in record.sources if s.retained}
+    wrong = ["retained source %s: %d PDFs, the corpus holds %d documents" % (s, n, held.get(s, 0))
+             for s, n in sorted(retained.items()) if held.get(s, 0) != n]
+    wrong += ["corpus source %s is not a retained source of the record" % s for s in sorted(held) if s not in retained]
+    src = "supplement section 8 (the pre-gate collection and its OCR gate; %s)" % rel
+    out = [Value(V2_STRUCTURE("pregate_sources"), len(record.sources), source=src),
+           Value(V2_STRUCTURE("pregate_pdfs"), record.pdfs, source=src),
+           Value(V2_STRUCTURE("pregate_pages"), record.pages, source=src),
+           Value(V2_STRUCTURE("pregate_pages_passed"), record.pages_passed, source=src),
+           Value(V2_STRUCTURE("pregate_pass_pct"), float(record.pass_percent), source=src),
+           Value(V2_STRUCTURE("ocr_gate_pct"), float(record.gate_percent), source=src),
+           Value(V2_STRUCTURE("pregate_sources_failing"), len(record.failing), source=src,
+                 detail=", ".join(record.failing)),
+           Value(V2_STRUCTURE("ocr_gate_disagreements"), len(wrong), source=rel, detail="; ".join(wrong[:6]))]
+    out += [Value(V2_STRUCTURE("ocr_pass_pct_" + s.source), float(s.pass_percent), source=src)
+            for s in record.sources]
+    return out
 
 
 def _ranks_desc(values):

@@ -30,8 +30,8 @@ NEURAL = ("neural model: cannot run with the Python standard library offline, so
 PAGE_EVIDENCE_RUN = ("Table 8 reads 'the page-scored evidence run' ('Condition and full coverage are conditional on a "
                      "top-10 gold in the page-scored evidence run'), a run of its own: the audit's split implies the "
                      "8B evidence run has 374-376 top-10 golds where Table 3's Qwen3-VL 8B reranker has 543 (54.3% "
-                     "Gold Hit), and the paper's configurations list the page runs apart (qwen3vl2b_pages, "
-                     "qwen3vl8b_pages); they are neural runs the stand-in cannot play")
+                     "Gold Hit), and supplement section 2's table lists the reranking block's '2B/8B controls' "
+                     "beside the rerankers; they are neural runs the stand-in cannot play")
 # (paper block key of Table 2's numbers, the paper's label, its runs as the paper reports them,
 #  the instrument's systems.json block or None)
 TABLE2 = (
@@ -106,7 +106,7 @@ ROWS = (
     ("mask", "e5", None, "E5-large", NEURAL),
     ("mask", "gte", None, "GTE-large", NEURAL),
     # Table 8 (page-evidence delivery of the page-scored runs): the paper's separate page-scored evidence runs of
-    # the 2B and 8B visual rerankers (systems.json's qwen3vl2b_pages / qwen3vl8b_pages), not Table 3's rankings
+    # the 2B and 8B visual rerankers, not Table 3's rankings
     ("page_run", "vl2b", None, "Qwen3-VL 2B page-scored evidence run", PAGE_EVIDENCE_RUN),
     ("page_run", "vl8b", None, "Qwen3-VL 8B page-scored evidence run", PAGE_EVIDENCE_RUN),
 )

@@ -16,7 +16,7 @@ from ..retrieval.engine import Engine
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
 from . import config as config_mod
-from . import crosspage, simulated_audit, simulated_challenge, sourceshift_instrument
+from . import crosspage, pregate, simulated_audit, simulated_challenge, sourceshift_instrument
 from .rankings import peak_memory, ranking_rows
 from .stats_files import write_stats
 
@@ -49,6 +49,7 @@ def write_sourceshift(out_root, config_name, seed=sourceshift_instrument.SHIFT_S
     put_jsonl(layout.V2_QUERIES, g["queries"])
     put_jsonl(layout.V2_INVENTORY, g["miner"])
     put_jsonl(layout.V2_QRELS_CONSTRUCTION, g["qrels_construction"])
+    put_json(layout.SOURCESHIFT.ocr_gate, pregate.record(cfg.sources, g["docs"], seed))
     log("sourceshift: %d documents, %d queries, %d construction qrel rows (%s)" % (
         len(g["docs"]), len(g["queries"]), len(g["qrels_construction"]), g["info"]))
     source = g["source"]

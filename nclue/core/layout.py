@@ -191,6 +191,7 @@ class Release(NamedTuple):
     build = property(lambda self: self.file("build-info"))
     stats = property(lambda self: self.file("statistics"))
     neural = property(lambda self: self.file("neural-build"))        # the dense runs' build record (v3)
+    ocr_gate = property(lambda self: self.file("ocr-gate"))          # the pre-gate collection's OCR record (v2)
     audit_records = property(lambda self: self.file("audit-records"))     # an automatic audit's findings (v3)
     qrels = property(lambda self: self.copies[-1].path)    # the last qrel copy, on which the tables are computed
 
@@ -299,6 +300,7 @@ SOURCESHIFT = Release(
         ReleaseFile("systems.json", "systems", True, _V2_DOC),
         ReleaseFile("build.json", "build-info", False, _BUILD_DOC),
         ReleaseFile("stats.json", "statistics", False, _BUILD_DOC),
+        ReleaseFile("provenance/ocr_gate.json", "ocr-gate", False, _SCHEMA + "provenanceocr_gatejson"),
         ReleaseFile("rankings/forms/*__*.jsonl", "form-ranking", True, _SCHEMA + "rankings")),
     (QrelCopy(V2, "construction", V2 + "/qrels_construction.jsonl", None, None, "construction (the miner's inventory)"),
      QrelCopy(V2, "s0", V2 + "/qrels_s0.jsonl", "construction", AUDIT_DECISIONS, "the stratified label audit"),
