@@ -463,7 +463,9 @@ def score_parser(prog):
                                           "by content; .gz accepted; - reads standard input")
     _data_option(p)
     p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv, "
-                                                                      "markdown or latex")
+                                                                      "markdown, latex, or trec (trec_eval's "
+                                                                      "measure/qid/value lines; with --per-query "
+                                                                      "like trec_eval -q)")
     p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
                    help="input format of the runs (default: detected from content)")
     p.add_argument("--ties", choices=("trec", "file"), default="trec",

@@ -129,6 +129,16 @@ def test_formats_and_per_query_rows():
     text = render(result, "text")
     assert "depth 10" in text and "points" in text and "NDCG (0-1)" in text and "nclue_0000" in text
     assert len(run_ids) == 1000
+    # trec_eval -q's layout: measure, qid, value; the per-query lines, then the means as 'all'
+    trec = [line.split("\t") for line in render(result, "trec").splitlines()]
+    assert trec[0] == [banner] and trec[1] == ["runid", "all", run["run"]]
+    assert all(len(line) == 3 for line in trec[1:])
+    assert len([line for line in trec[2:] if line[1] != "all"]) == 5000
+    means = {line[0]: line[2] for line in trec[2:] if line[1] == "all"}
+    assert means["nclue_score_at_10"] == tsv[1][3] and means["ndcg_cut_10"] == next(
+        row[3] for row in tsv if row[1] == "graded NDCG@10" and row[2] == "all")
+    first_query = [line for line in trec[2:] if line[1] == first["qid"]]
+    assert [line[0] for line in first_query][:2] == ["nclue_score_at_10", "gold_hit_at_10"]
 
 
 def test_per_query_rows_are_in_the_units_of_the_totals():

@@ -47,7 +47,7 @@ from .locate import data_root
 from .runner import check_root
 
 ORDER_TEXT = {"trec": "trec_eval order (score desc, docno desc)", "file": "file order"}
-FORMATS = ("text", "json", "tsv", "markdown", "latex")
+FORMATS = ("text", "json", "tsv", "markdown", "latex", "trec")
 
 
 def detect_format(text):
@@ -662,6 +662,30 @@ def _tsv(result):
     return "\n".join(["# " + _banner(result)] + ["\t".join(r) for r in [HEADER] + _rows(result)]) + "\n"
 
 
+def _trec_name(measure):
+    """The name a ``trec`` line gives a measure: trec_eval's own where it has one, as trec_eval prints it
+    (``ndcg_cut_10``), else the measure's id."""
+    return measure.trec_eval.replace(".", "_") if measure.trec_eval else measure.name
+
+
+def _trec(result):
+    """trec_eval's ``-q`` layout, one ``measure<TAB>qid<TAB>value`` line each: per run a ``runid`` line, with
+    ``--per-query`` every query's measures in the order the queries were scored, then the means (``all``); values
+    in each measure's unit (docs/usage.md#scoring-your-own-run), the banner on a ``#`` line as in ``tsv``."""
+    lines = ["# " + _banner(result)]
+    for run in result["runs"]:
+        picked = picked_measures(result)
+        lines.append("runid\tall\t%s" % run["run"])
+        for row in run.get("per_query", ()):
+            m = run["measures"][row["measure"]]
+            lines.append("%s\t%s\t%s" % (_trec_name(measure_table.MEASURES[row["measure"]]), row["qid"],
+                                          _in_unit(m, row["value"])))
+        for measure in picked:
+            v = run["measures"][measure.name]
+            lines.append("%s\tall\t%s" % (_trec_name(measure), _in_unit(v, v["value"])))
+    return "\n".join(lines) + "\n"
+
+
 def _markdown(result):
     lines = [_banner(result), "", "| " + " | ".join(HEADER) + " |",
              "|" + "".join("---:|" if h in NUMERIC_COLUMNS else "---|" for h in HEADER)]
@@ -730,4 +754,5 @@ def _text_run(run, queries, measures):
     return lines
 
 
-RENDERERS = {"text": _text, "json": dumps_pretty, "tsv": _tsv, "markdown": _markdown, "latex": _latex}
+RENDERERS = {"text": _text, "json": dumps_pretty, "tsv": _tsv, "markdown": _markdown, "latex": _latex,
+             "trec": _trec}
