@@ -477,3 +477,33 @@ def test_the_realpage_section_shows_each_rows_verdict_beside_the_paper_and_every
                     "RealPage validity controls",
                     "RealPage diagnostics", "RealPage sensitivity", "RealPage Table S14"):
         assert caption in section, caption
+
+
+def test_crosspage_table5_reads_the_papers_rows_and_the_variants_the_binding_uses():
+    """Issue 57: the HTML Table 5 on CrossPage names the paper's rows, shows the variant each row names (the one
+    the published results are bound to: tri_dec_hmean for 'Jina joint -> harmonic dec.', whatever variant the
+    stand-in scores highest) and the paper's Sel.+Holm p; the stand-in's block stays in brackets."""
+    import glob
+    import html
+    import json
+
+    from conftest import REPO
+
+    from nclue.core.claim_ids import PAPER_BLOCK
+    from nclue.core.layout import CROSSPAGE
+    from nclue.harness.html_report import _contrasts_body
+    from nclue.harness.html_page import num
+
+    got = {}
+    for path in sorted(glob.glob(os.path.join(REPO, "reference_metrics", "v1.*.json"))):
+        for claim in json.load(open(path, encoding="utf-8")).get("claims", []):
+            got[claim["id"]] = claim["value"]
+    body = html.unescape(_contrasts_body(got, CROSSPAGE, "fig-test"))
+    rows = [re.sub(r"<[^>]+>", "|", r) for r in re.findall(r"<tr>(.*?)</tr>", body)]
+    jina = next(r for r in rows if "Jina joint -> harmonic dec." in r)
+    assert "Dense composition (Jina joint -> harmonic dec.) [dense_composition_tri]" in jina
+    assert "tri_joint \u2192 tri_dec_hmean" in jina
+    assert got["v1.inference.paper_block.jina_composition.variant"] == "tri_dec_hmean"
+    p = got[PAPER_BLOCK.on("v1")(block="jina_composition", statistic="p_holm")]
+    assert jina.endswith("|%s|" % num(p, 4).text)
+    assert len(rows) == 9 and rows[0].startswith("|the paper's row [block]|")          # a header and the eight rows

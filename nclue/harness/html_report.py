@@ -28,6 +28,7 @@ from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION
 from ..core.layout import CROSSPAGE, QUERY_FORMS, RAW, REALPAGE
 from ..core.measures import SCORECARD_MEASURES, display_of
 from .html_page import Long, Num, breakable, contents, interval, num, p_value, page, table
+from ..paperaudit import places, roles
 from .published import paper_order
 from .score import picked_measures
 from .report import (REPLICATION_WORDS, REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence,
@@ -362,31 +363,72 @@ def _contrasts_section(got, release):
     return _section("contrasts", _contrasts_body(got, release, "fig-contrasts"))
 
 
+def _paper_rows(got, release, blocks):
+    """``[(row label, stand-in block, named variant, Sel.+Holm p)]`` of the paper's Table 5 rows a release plays
+    through the paper's own family (``<release>.inference.paper_block``: the variant each row names, Holm across
+    the eight rows; docs/statistics.md#the-papers-holm-family), each with the block whose claims hold that
+    variant; empty when the release has no such family."""
+    paper_block = PAPER_BLOCK.on(release.name) if release.name in PAPER_BLOCK.copies else None
+    contrast = CONTRAST.on(release.name)
+    out = []
+    for key in roles.BLOCKS if paper_block is not None else ():
+        variant = got.get(paper_block(block=key, statistic="variant"))
+        holding = [b for b in blocks if variant and contrast(block=b, variant=str(variant), statistic="delta_score")
+                   in got]
+        if len(holding) == 1:             # the one block whose contrasts hold the named variant
+            label, part = places.row("T5.%s.delta" % key, {})
+            out.append(("%s (%s)" % (label, part) if part else label, holding[0], variant,
+                        got.get(paper_block(block=key, statistic="p_holm"))))
+    return out
+
+
 def _contrasts_body(got, release, fig):
+    """Table 5 on a release: by the paper's rows, each the variant the row names with the paper's Holm family,
+    where the release plays them (CrossPage: the rows the published binding reads); else by the release's own
+    blocks and displayed variants."""
     CONTRAST_, CONTRAST_BLOCK_, INFERENCE_BLOCK_, INFERENCE_CONTRAST_ = (t.on(release.name) for t in (
         CONTRAST, CONTRAST_BLOCK, INFERENCE_BLOCK, INFERENCE_CONTRAST))
     blocks = _names(got, INFERENCE_BLOCK_, "block", statistic="displayed_variant")
+    paper = _paper_rows(got, release, blocks)
+    chosen = paper or [(block, block, got.get(INFERENCE_BLOCK_(block=block, statistic="displayed_variant")),
+                        got.get(INFERENCE_BLOCK_(block=block, statistic="p_selected_holm"))) for block in blocks]
     rows, trows = [], []
-    for block in blocks:
-        var = got.get(INFERENCE_BLOCK_(block=block, statistic="displayed_variant"))
+    for label, block, var, holm in chosen:
         c = CONTRAST_.bind(block=block, variant=var)
         i = INFERENCE_CONTRAST_.bind(block=block, variant=var)
-        holm = got.get(INFERENCE_BLOCK_(block=block, statistic="p_selected_holm"))
         base = got.get(CONTRAST_BLOCK_(block=block, statistic="base"))
-        rows.append(("%s: %s \u2192 %s" % (block, base, var), got.get(c("delta_score")), got.get(i("delta_score_ci_low")),
+        rows.append(("%s: %s \u2192 %s" % (label, base, var), got.get(c("delta_score")), got.get(i("delta_score_ci_low")),
                      got.get(i("delta_score_ci_high")), "Holm p %s" % fmt(holm, 4)))
-        trows.append([escape(block), escape("%s \u2192 %s" % (base, var)), num(got.get(c("base_score"))),
+        trows.append([escape(label if not paper else "%s [%s]" % (label, block)), escape("%s \u2192 %s" % (base, var)),
+                      num(got.get(c("base_score"))),
                       num(got.get(c("variant_score"))), num(got.get(c("delta_score"))),
                       interval(got.get(i("delta_score_ci_low")), got.get(i("delta_score_ci_high"))),
                       num(got.get(c("delta_hit"))), num(got.get(c("delta_gold_ndcg"))), num(holm, 4)])
     svg = forest(fig, rows, "Delta n-Clue Score@10, variant minus base (points)",
-                 "%s Table 5 contrasts: displayed variant minus base, 95%% paired family-bootstrap intervals"
-                 % release.title)
-    return _figure(
-        svg, "Squares: the displayed variant's Delta Score; lines: 95% intervals; right: selection-aware Holm p "
-             "(max-|T| within the block, Holm across blocks).") + table(
-        "%s Table 5 analogue" % release.title, ["block", "base \u2192 displayed variant", "base Score", "variant Score",
-                                                "Delta Score", "95% CI", "Delta Hit", "Delta Gold-NDCG", "Holm p"], trows)
+                 "%s Table 5 contrasts: %s minus base, 95%% paired family-bootstrap intervals"
+                 % (release.title, "the variant each of the paper's rows names" if paper else "displayed variant"))
+    if paper:
+        caption = ("Squares: the Delta Score of the variant each of the paper's rows names; lines: 95% intervals; "
+                   "right: the paper's Sel.+Holm p (max-|T| within the block, Holm across the eight rows), the cells "
+                   "the published results are bound to.")
+        head, first = "%s Table 5 by the paper's rows (the stand-in's block in brackets)" % release.title, \
+            "the paper's row [block]"
+    else:
+        caption = ("Squares: the displayed variant's Delta Score; lines: 95% intervals; right: selection-aware "
+                   "Holm p (max-|T| within the block, Holm across blocks).")
+        head, first = "%s Table 5 analogue" % release.title, "block"
+    return _figure(svg, caption) + table(head, [first, "base \u2192 variant", "base Score", "variant Score",
+                                                "Delta Score", "95% CI", "Delta Hit", "Delta Gold-NDCG", "Holm p"],
+                                         trows)
+
+
+def _as_published(binding):
+    """The recomputed value of a bound number at the published number's precision, grouped by thousands when
+    the published text is ("1,000" beside "1,000", not "1000")."""
+    cell = num(binding["recomputed"], max(binding["decimals"], 0))
+    if "," in binding["published"] and isinstance(binding["recomputed"], (int, float)):
+        cell = Num("{:,.{}f}".format(binding["recomputed"], max(binding["decimals"], 0)), cell.value)
+    return cell
 
 
 def _key_table(caption, key, xlabel, ylabel):
@@ -499,7 +541,7 @@ def _published_section(result):
             continue
         fails = sum(1 for b in members if b["status"] == "fail")
         cells = [[escape(b["number"]), Num(escape(b["published"]), b["published_value"]),
-                  num(b["recomputed"], max(b["decimals"], 0)), breakable(b["claim"] or "-"),
+                  _as_published(b), breakable(b["claim"] or "-"),
                   escape(b["kind"]), '<span class="%s">%s</span>' % (b["status"], escape(b["status"]))]
                  for b in members]
         attrs = ['data-status="%s"' % b["status"] for b in members]

@@ -202,17 +202,31 @@ def _first(pairs, key):
     return None
 
 
-def cell(number_id, record):
-    """``(row label, column label, part)`` of a table number as the paper prints them (module doc); raises
-    :class:`PlaceError` when the table or a label is not declared."""
+def _labels(number_id):
     table, _, rest = number_id.partition(".")
     labels = TABLES.get(table[1:] if table.startswith("T") else table)
     if labels is None:
         raise PlaceError("%s: table %s has no declared labels" % (number_id, table))
-    row = record.get("row") if labels.rows is None else _first(labels.rows, rest)
+    return labels, rest
+
+
+def row(number_id, record):
+    """``(row label, part)`` of a table number: the paper's label of its row, and what tells apart two rows the
+    paper labels alike (Table 5's two "Dense composition" rows), else None."""
+    labels, rest = _labels(number_id)
+    found = record.get("row") if labels.rows is None else _first(labels.rows, rest)
+    if found is None:
+        raise PlaceError("%s: no declared row label" % number_id)
+    return found if isinstance(found, tuple) else (found, None)
+
+
+def cell(number_id, record):
+    """``(row label, column label, part)`` of a table number as the paper prints them (module doc); raises
+    :class:`PlaceError` when the table or a label is not declared."""
+    labels, rest = _labels(number_id)
+    row_label, row_part = row(number_id, record)
     column = _first(labels.columns, rest)
-    if row is None or column is None:
-        raise PlaceError("%s: no declared %s label" % (number_id, "row" if row is None else "column"))
-    row = row if isinstance(row, tuple) else (row, None)
-    column = column if isinstance(column, tuple) else (column, None)
-    return row[0], column[0], ", ".join(p for p in (row[1], column[1]) if p) or None
+    if column is None:
+        raise PlaceError("%s: no declared column label" % number_id)
+    column, column_part = column if isinstance(column, tuple) else (column, None)
+    return row_label, column, ", ".join(p for p in (row_part, column_part) if p) or None
