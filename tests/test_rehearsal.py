@@ -259,7 +259,8 @@ def test_one_changed_cell_fails_exactly_that_check(rehearsal, tmp_path):
     failing = [nid for nid in replaced if checks[nid]["status"] == "fail"]
     assert code == 1 and failing == ["T5.jina_composition.delta"]
     reason = checks["T5.jina_composition.delta"]["reason"]
-    assert reason.startswith("Table 5, row jina_composition, column Delta Score: published %s" % target["text"])
+    assert reason.startswith('Table 5, row "Dense composition", column "Delta Score [paired 95%% CI]" (Jina joint -> '
+                             'harmonic dec., Delta Score): published %s' % target["text"])
     assert "dense_composition_tri.tri_dec_hmean.delta_score" in reason      # the named variant, via the roles
 
 
@@ -277,4 +278,5 @@ def test_the_papers_own_values_fail_by_table_in_the_text_report(release_template
     section = out[out.index("PUBLISHED RESULTS THAT FAIL"):]
     t3, t5, s2b = section.index("  Table 3 -- "), section.index("  Table 5 -- "), section.index("  Table S2b -- ")
     assert t3 < t5 < s2b                                     # the paper's order: main tables, then supplement
-    assert "FAIL published:T3.bm25_and.score: Table 3, row bm25_and, column n-Clue Score@10: published 26.8" in section
+    assert 'FAIL published:T3.bm25_and.score: Table 3, row "BM25-AND", column "n-Clue Score@10": published 26.8' \
+        in section

@@ -671,7 +671,7 @@ def _trec_name(measure):
 def _trec(result):
     """trec_eval's ``-q`` layout, one ``measure<TAB>qid<TAB>value`` line each: per run a ``runid`` line, with
     ``--per-query`` every query's measures in the order the queries were scored, then the means (``all``); values
-    in each measure's unit (docs/usage.md#scoring-your-own-run), the banner on a ``#`` line as in ``tsv``."""
+    in each measure's unit (docs/usage.md#scoring-a-new-retriever), the banner on a ``#`` line as in ``tsv``."""
     lines = ["# " + _banner(result)]
     for run in result["runs"]:
         picked = picked_measures(result)
