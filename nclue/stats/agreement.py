@@ -67,7 +67,7 @@ def fleiss_kappa(table):
     0.625
     """
     n_items = len(table)
-    r = sum(table[0])
+    r = sum(table[0]) if table else 0
     if n_items == 0 or r < 2 or any(sum(row) != r for row in table):
         raise StatisticsError("every item needs the same number (>= 2) of ratings")
     p_bar = math.fsum((sum(x * x for x in row) - r) / (r * (r - 1)) for row in table) / n_items
