@@ -26,6 +26,7 @@ QREL_COPY_HELP = ("the qrel copy by its genealogy name: v1 construction (qrels_c
 COMMAND_HELP = {
     "reproduce": "verify an instrument: integrity, construction, scoring, inference, sensitivity, paper audit",
     "score": "score runs (TREC or JSONL) against an instrument's qrels; prints the result (--html also writes a page)",
+    "compare": "compare two or more runs side by side with paired family-clustered tests (text, markdown, LaTeX, JSON)",
     "reproduce-run": "check a re-run of one of the paper's roles against the released ranking and the paper's row",
     "build": "build the synthetic stand-in instrument from its seeds (builder only)",
     "freeze": "write reference_metrics/*.json, MANIFEST.json and SHA256SUMS (builder only)",
@@ -496,6 +497,56 @@ def score_parser(prog):
     return p
 
 
+def cmd_compare(argv, prog):
+    """Compare several runs (TREC or released JSONL): their means side by side and every pair's paired test;
+    prints the result, writes nothing."""
+    from .harness.compare import compare, render
+
+    args = compare_parser(prog).parse_args(argv)
+    if args.run.count("-") > 1:
+        raise UsageError("standard input can be read once: give '-' at most once among the runs")
+    measures = None
+    if args.measure is not None:
+        measures = [m.strip() for given in args.measure for m in given.split(",") if m.strip()]
+        if not measures:
+            raise UsageError("-m/--measure names no measure (%s): give one or more, comma-separated, or leave "
+                             "the option out for all" % ", ".join(repr(given) for given in args.measure))
+    result = compare(args.run, args.data, release=args.release, qrels=args.qrels, run_format=args.run_format,
+                     ties=args.ties, verify=not args.no_verify, warn=STDERR.write, names=args.name,
+                     qrels_file=args.qrels_file, measures=measures)
+    STDOUT.write(render(result, args.format))
+    return 0
+
+
+def compare_parser(prog):
+    from .harness.compare import FORMATS
+
+    p = _Parser(prog=prog, description="Compare two or more runs on an instrument's qrels: each run's means, and "
+                                       "for every pair the difference on the tested measure with its 95% "
+                                       "family-clustered interval and whole-family sign-flip p (raw and Holm). "
+                                       "Prints the result; writes nothing (docs/usage.md#comparing-runs).")
+    p.add_argument("run", nargs="+", help="two or more TREC runs or JSONL rankings; .gz accepted; - reads "
+                                          "standard input (once)")
+    _data_option(p)
+    p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), markdown, latex or "
+                                                                      "json")
+    p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
+                   help="input format of the runs (default: detected from content)")
+    p.add_argument("--ties", choices=("trec", "file"), default="trec",
+                   help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+    _release_option(p)
+    p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
+    p.add_argument("--qrels-file", metavar="FILE", default=None,
+                   help="compare on a TREC qrels file of your own instead of a released copy")
+    p.add_argument("-m", "--measure", action="append", metavar="ID[,ID]",
+                   help="the measures to show (as score -m); the paired tests use n-Clue Score when shown, else "
+                        "the first shown measure that is a mean over every query")
+    p.add_argument("--name", action="append", metavar="LABEL", help="a label for each run, in order")
+    p.add_argument("--no-verify", action="store_true",
+                   help="compare even when a release file it reads fails its integrity check (warn on stderr)")
+    return p
+
+
 REPRODUCE_RUN_EPILOG = """ROLE: a paper system as the crosswalk names it (bm25_and, jina_joint; one RUN) or a Table 5
 block (lexical_composition; two runs, BASE then VARIANT).  Reports, per run: Kendall's tau union
 and rank-biased overlap (p = 0.95) at depth 10 against the role's released ranking, as repro_eval
@@ -597,10 +648,10 @@ def cmd_export_qrels(argv, prog):
     return 0
 
 
-PARSERS = {"reproduce": reproduce_parser, "score": score_parser, "reproduce-run": reproduce_run_parser, "build": build_parser, "freeze": freeze_parser,
+PARSERS = {"reproduce": reproduce_parser, "score": score_parser, "compare": compare_parser, "reproduce-run": reproduce_run_parser, "build": build_parser, "freeze": freeze_parser,
            "export-pages": export_pages_parser, "export-qrels": export_qrels_parser}
 
-COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "reproduce-run": cmd_reproduce_run, "build": cmd_build, "freeze": cmd_freeze,
+COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "compare": cmd_compare, "reproduce-run": cmd_reproduce_run, "build": cmd_build, "freeze": cmd_freeze,
             "export-pages": cmd_export, "export-qrels": cmd_export_qrels}
 
 

@@ -657,6 +657,8 @@ COMMANDS = {
     "nclue build --config full_x2 --out DIR": ("synopsis", None),
     "nclue build --target realpage --fetch --packages DIR": ("synopsis", None),
     "nclue build --target realpage --packages DIR": ("synopsis", None),
+    "nclue compare RUN RUN": ("synopsis", None),
+    "nclue compare RUN RUN [--format markdown] [-m ID[,ID]]": ("synopsis", None),
     "nclue export-pages /tmp/realpage --release v3 --packages DIR": ("synopsis", None),
     "nclue export-qrels /tmp/realpage-topics --release v3 --form clean_v2": ("run", check_realpage_topics),
     "python /tmp/bm25_realpage.py /tmp/realpage/pages_v3.jsonl /tmp/realpage-topics/topics.jsonl > "

@@ -32,6 +32,9 @@ PAGE_EVIDENCE_RUN = ("Table 8 reads 'the page-scored evidence run' ('Condition a
                      "8B evidence run has 374-376 top-10 golds where Table 3's Qwen3-VL 8B reranker has 543 (54.3% "
                      "Gold Hit), and supplement section 2's table lists the reranking block's '2B/8B controls' "
                      "beside the rerankers; they are neural runs the stand-in cannot play")
+PARAPHRASE = ("an LLM paraphrase probe (Table 2's 'LLM wording probes', Table S2a's paraphrase column): the dense "
+              "retriever's run over five frozen LLM paraphrases of the queries, one of the original release's "
+              "rankings; the stand-in has no LLM and no paraphrases, so no run plays it")
 # (paper block key of Table 2's numbers, the paper's label, its runs as the paper reports them,
 #  the instrument's systems.json block or None)
 TABLE2 = (
@@ -109,6 +112,12 @@ ROWS = (
     # the 2B and 8B visual rerankers, not Table 3's rankings
     ("page_run", "vl2b", None, "Qwen3-VL 2B page-scored evidence run", PAGE_EVIDENCE_RUN),
     ("page_run", "vl8b", None, "Qwen3-VL 8B page-scored evidence run", PAGE_EVIDENCE_RUN),
+    # Table S2a's paraphrase column: each dense retriever's run over its LLM paraphrases
+    ("paraphrase", "jina", None, "Jina-v4 over LLM paraphrases", PARAPHRASE),
+    ("paraphrase", "qwen06", None, "Qwen3-Embedding 0.6B over LLM paraphrases", PARAPHRASE),
+    ("paraphrase", "bge", None, "BGE-M3 over LLM paraphrases", PARAPHRASE),
+    ("paraphrase", "e5", None, "E5-large over LLM paraphrases", PARAPHRASE),
+    ("paraphrase", "gte", None, "GTE-large over LLM paraphrases", PARAPHRASE),
 )
 
 

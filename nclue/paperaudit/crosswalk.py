@@ -9,7 +9,7 @@ from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import Row, read_json
 
-NAMESPACES = ("system", "original", "block", "direction", "ss_contrast", "mask", "page_run")
+NAMESPACES = ("system", "original", "block", "direction", "ss_contrast", "mask", "page_run", "paraphrase")
 TABLE2_TOTAL = "T2.total"
 
 
