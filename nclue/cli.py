@@ -500,7 +500,7 @@ def score_parser(prog):
 def cmd_compare(argv, prog):
     """Compare several runs (TREC or released JSONL): their means side by side and every pair's paired test;
     prints the result, writes nothing."""
-    from .harness.compare import compare, render
+    from .harness.compare_runs import compare, render
 
     args = compare_parser(prog).parse_args(argv)
     if args.run.count("-") > 1:
@@ -518,13 +518,21 @@ def cmd_compare(argv, prog):
     return 0
 
 
+COMPARE_EPILOG = """The tested measure is n-Clue Score@10 unless -m leaves it out (then the first shown measure that is
+a mean over every query).  In its column a run's mean carries '>' and the letters of the runs it beats
+at Holm-adjusted p < 0.05.  The numbers are score's own: score RUN RUN --against none gives them.
+exit codes: 0 compared; 1 a release file failed verification, or a run ranks nothing; 2 bad usage
+(fewer than two runs), or a bad run file."""
+
+
 def compare_parser(prog):
-    from .harness.compare import FORMATS
+    from .harness.compare_runs import FORMATS
 
     p = _Parser(prog=prog, description="Compare two or more runs on an instrument's qrels: each run's means, and "
                                        "for every pair the difference on the tested measure with its 95% "
                                        "family-clustered interval and whole-family sign-flip p (raw and Holm). "
-                                       "Prints the result; writes nothing (docs/usage.md#comparing-runs).")
+                                       "Prints the result; writes nothing (docs/usage.md#comparing-runs).",
+                epilog=COMPARE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("run", nargs="+", help="two or more TREC runs or JSONL rankings; .gz accepted; - reads "
                                           "standard input (once)")
     _data_option(p)

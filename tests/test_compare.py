@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 from nclue.core.errors import UsageError
-from nclue.harness.compare import ALPHA, compare, render
+from nclue.harness.compare_runs import ALPHA, compare, render
 from nclue.harness.score import score
 
 RUNS = [os.path.join(REPO, "data", "v1", "rankings", name + ".jsonl")

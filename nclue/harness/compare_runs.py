@@ -1,4 +1,4 @@
-"""``nclue compare RUN RUN...``: several runs side by side, with the harness's own paired tests (docs/usage.md#comparing-runs).
+"""``nclue compare RUN RUN...``: runs side by side with the harness's paired tests (docs/usage.md#comparing-runs).
 
 One table of means, a row per run and a column per measure (``-m``; default: every measure of ``score``), and one
 row per pair of runs: the difference on the tested measure (:func:`nclue.harness.score.tested_measure`: n-Clue
