@@ -668,10 +668,19 @@ def _trec_name(measure):
     return measure.trec_eval.replace(".", "_") if measure.trec_eval else measure.name
 
 
+def _full(value):
+    """A value at full precision: the shortest text that reads back as the same float (``repr``), an integer
+    as itself; ``n/a`` for none."""
+    if value is None:
+        return "n/a"
+    return "%d" % value if isinstance(value, int) and not isinstance(value, bool) else repr(float(value))
+
+
 def _trec(result):
     """trec_eval's ``-q`` layout, one ``measure<TAB>qid<TAB>value`` line each: per run a ``runid`` line, with
     ``--per-query`` every query's measures in the order the queries were scored, then the means (``all``); values
-    in each measure's unit (docs/usage.md#scoring-a-new-retriever), the banner on a ``#`` line as in ``tsv``."""
+    in each measure's unit at full precision (docs/usage.md#scoring-a-new-retriever), the banner on a ``#`` line
+    as in ``tsv``."""
     lines = ["# " + _banner(result)]
     for run in result["runs"]:
         picked = picked_measures(result)
@@ -679,10 +688,10 @@ def _trec(result):
         for row in run.get("per_query", ()):
             m = run["measures"][row["measure"]]
             lines.append("%s\t%s\t%s" % (_trec_name(measure_table.MEASURES[row["measure"]]), row["qid"],
-                                          _in_unit(m, row["value"])))
+                                          _full(row["value"])))
         for measure in picked:
             v = run["measures"][measure.name]
-            lines.append("%s\tall\t%s" % (_trec_name(measure), _in_unit(v, v["value"])))
+            lines.append("%s\tall\t%s" % (_trec_name(measure), _full(v["value"])))
     return "\n".join(lines) + "\n"
 
 
