@@ -507,3 +507,19 @@ def test_crosspage_table5_reads_the_papers_rows_and_the_variants_the_binding_use
     p = got[PAPER_BLOCK.on("v1")(block="jina_composition", statistic="p_holm")]
     assert jina.endswith("|%s|" % num(p, 4).text)
     assert len(rows) == 9 and rows[0].startswith("|the paper's row [block]|")          # a header and the eight rows
+
+
+def test_forest_rows_are_evenly_spaced_when_one_note_needs_its_own_line():
+    """Issue 57: the forest plot's intervals stand at one spacing, even when only one row's label and note do
+    not fit on a line (every note then takes its own line)."""
+    from nclue.harness.svg_figures import forest
+
+    rows = [("short", 1.0, 0.0, 2.0, "p 0.1"), ("a label long enough to push its note onto a line of its own "
+                                               "in a plot of the standard width", 2.0, 1.0, 3.0, "Holm p 0.0008"),
+            ("mid", -1.0, -2.0, 0.5, "p 0.3")]
+    svg = forest("fig-even", rows, "x", "even rows")
+    ys = [int(m) for m in re.findall(r'<line x1="[\d.]+" y1="(\d+)" x2="[\d.]+" y2="\1" stroke="#0969da"', svg)]
+    assert len(ys) == 3 and ys[1] - ys[0] == ys[2] - ys[1] == 46
+    short = forest("fig-short", [rows[0], rows[2]], "x", "short rows")
+    ys = [int(m) for m in re.findall(r'<line x1="[\d.]+" y1="(\d+)" x2="[\d.]+" y2="\1" stroke="#0969da"', short)]
+    assert ys[1] - ys[0] == 32

@@ -282,13 +282,17 @@ FOREST_WIDTH = 380        # fits a 420 px phone screen (less the page's margins)
 
 
 def forest(fig_id, rows, xlabel, title):
-    """``rows``: ``[(label, estimate, low, high, note)]`` as horizontal intervals, each under a line holding
-    its label (left) and its note (right; on a line of its own when both do not fit), so that the figure is
+    """``rows``: ``[(label, estimate, low, high, note)]`` as horizontal intervals, evenly spaced, each under a line
+    holding its label (left) and its note (right; every note on a line of its own when some label and note do not
+    fit on one), so that the figure is
     :data:`FOREST_WIDTH` px wide (wider only for a label that needs it) and reads on a narrow screen without
     scrolling."""
     width = max([FOREST_WIDTH] + [int(text_width(r[0], 11)) + 24 for r in rows])
-    own_line = [text_width(r[0], 11) + text_width(r[4], 11) + 32 > width for r in rows]
-    heights = [46 if own else 32 for own in own_line]
+    # one row height for every row, so that the intervals stand evenly spaced: when any label and its note do
+    # not fit on one line, every note takes a line of its own
+    own = any(text_width(r[0], 11) + text_width(r[4], 11) + 32 > width for r in rows)
+    own_line = [own] * len(rows)
+    heights = [46 if own else 32] * len(rows)
     height = TOP + 34 + sum(heights)
     left, right = 12, width - 12
     values = [v for _, e, lo, hi, _ in rows for v in (e, lo, hi) if v is not None] + [0.0]
