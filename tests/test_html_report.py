@@ -523,3 +523,27 @@ def test_forest_rows_are_evenly_spaced_when_one_note_needs_its_own_line():
     short = forest("fig-short", [rows[0], rows[2]], "x", "short rows")
     ys = [int(m) for m in re.findall(r'<line x1="[\d.]+" y1="(\d+)" x2="[\d.]+" y2="\1" stroke="#0969da"', short)]
     assert ys[1] - ys[0] == 32
+
+
+def test_published_numbers_are_also_laid_out_as_the_papers_tables():
+    """Issue 57: each table's bound numbers in the paper's shape -- its row labels down, its column labels across,
+    "published / this instrument (difference)" -- the two Dense composition rows of Table 5 kept apart, and a
+    cell that prints several numbers naming each by its part."""
+    from nclue.harness.html_report import _paper_grid
+
+    def bound(number, cell, published, value, recomputed, position):
+        return {"number": number, "cell": cell, "published": published, "published_value": value, "decimals": 1,
+                "recomputed": recomputed, "status": "skip", "position": position}
+    members = [bound("T5.jina_composition.delta", ["Dense composition", "Jina joint -> harmonic dec.",
+                                                   "Delta Score [paired 95% CI]", "Delta Score"], "+6.8", 6.8, 7.2, 2),
+               bound("T5.qwen_composition.delta", ["Dense composition", "Qwen 0.6B joint -> product dec.",
+                                                   "Delta Score [paired 95% CI]", "Delta Score"], "+7.3", 7.3, 1.3, 3),
+               bound("T5.scale.delta", ["Scale", None, "Delta Score [paired 95% CI]", "Delta Score"], "0.0", 0.0,
+                     6.9, 1)]
+    grid = _paper_grid("Table 5", members)
+    rows = [re.sub(r"<[^>]+>", "|", r) for r in re.findall(r"<tr>(.*?)</tr>", grid)]
+    assert rows[0].startswith("|row|") and "Delta Score [paired 95% CI]" in rows[0]
+    assert [r.split("|")[1] for r in rows[1:]] == ["Scale", "Dense composition (Jina joint -&gt; harmonic dec.)",
+                                                   "Dense composition (Qwen 0.6B joint -&gt; product dec.)"]
+    assert "Delta Score: |+6.8 / 7.2 (+0.4)" in rows[2] and "+7.3 / 1.3 (-6.0)" in rows[3]
+    assert _paper_grid("section 4.2", [dict(members[0], cell=None)]) == ""

@@ -431,6 +431,36 @@ def _as_published(binding):
     return cell
 
 
+def _paper_grid(place, members):
+    """A table's bound numbers in the paper's own layout: its row labels down, its column labels across, each
+    number "published / this instrument (difference)" at the published precision, the numbers of one cell that
+    prints several each named by its part ("2 conditions: 814 / 814 (+0)"); empty for prose, whose numbers have
+    no cell."""
+    if not members or any(b.get("cell") is None for b in members):
+        return ""
+    rows, columns, cells = [], [], {}
+    for b in sorted(members, key=lambda b: b.get("position", 0)):
+        label, row_part, column, part = b["cell"]
+        row = "%s (%s)" % (label, row_part) if row_part else label
+        rows += [row] if row not in rows else []
+        columns += [column] if column not in columns else []
+        cells.setdefault((row, column), []).append((part, b))
+    body = [[escape(row)] + ["; ".join(_grid_number(part, b) for part, b in cells.get((row, column), ()))
+                             for column in columns] for row in rows]
+    return table("%s as the paper lays it out: published / this instrument (difference)" % place,
+                 ["row"] + [escape(column) for column in columns], body)
+
+
+def _grid_number(part, binding):
+    digits = max(binding["decimals"], 0)
+    named = "%s: " % escape(part) if part else ""
+    if not isinstance(binding["recomputed"], (int, float)):
+        return "%s%s / -" % (named, escape(binding["published"]))
+    diff = binding["recomputed"] - binding["published_value"]
+    return '%s<span class="%s">%s / %s (%s)</span>' % (named, binding["status"], escape(binding["published"]),
+                                                       _as_published(binding).text, "%+.*f" % (digits, diff))
+
+
 def _key_table(caption, key, xlabel, ylabel):
     return table(caption, ["#", "point", xlabel, ylabel, "labelled in the plot"],
                  [[num(n, 0), escape(label), num(x), num(y), "by name" if shown else "by its number"]
@@ -545,8 +575,8 @@ def _published_section(result):
                   escape(b["kind"]), '<span class="%s">%s</span>' % (b["status"], escape(b["status"]))]
                  for b in members]
         attrs = ['data-status="%s"' % b["status"] for b in members]
-        parts.append('<details data-fails="%d"%s><summary>%s: %d bound, %d fail</summary>%s</details>' % (
-            fails, " open" if fails else "", escape(place), len(members), fails, table(
+        parts.append('<details data-fails="%d"%s><summary>%s: %d bound, %d fail</summary>%s%s</details>' % (
+            fails, " open" if fails else "", escape(place), len(members), fails, _paper_grid(place, members), table(
                 "%s: the published value beside the value this instrument computes for the cell" % place,
                 ["number", "published", "this instrument", "claim", "kind", "status"], cells, row_attrs=attrs)))
     return _section("published", '<p>%d of %d transcribed numbers are bound to a claim; %d verified, %d failed, %d '

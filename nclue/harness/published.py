@@ -129,6 +129,7 @@ def build(root, checks, synthetic, recomputed=None):
         observed[cid], estimates[cid] = value, estimate
     out, bindings, by_table = [], [], {}
     assigned = _assigned(numbers, observed)
+    position = {nid: i for i, nid in enumerate(numbers)}       # the transcription's order, the paper's
     frozen = FrozenEstimates(root)
     for nid in sorted(numbers):
         num, row = numbers[nid]
@@ -137,6 +138,7 @@ def build(root, checks, synthetic, recomputed=None):
         table["numbers"] += 1
         entry, check = _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned.get(nid),
                              frozen)
+        entry["position"] = position[nid]
         bindings.append(entry)
         if check is None:
             continue
@@ -258,7 +260,9 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=Non
     entry = {"number": nid, "table": table_label(nid, row), "bound": True, "claim": claim, "scale": rule.scale,
              "published": row["text"], "published_value": float(num.value), "decimals": num.decimals,
              "recomputed": value, "kind": kind,
-             "note": rule.note, "status": status}
+             "note": rule.note, "status": status,
+             # a table number's row and column as the paper prints them, each with its part (docs/paper-audit.md#places)
+             "cell": None if nid.startswith("X.") else list(places.grid(nid, row))}
     entry.update(judged.entry())
     return entry, Check("published:" + nid, "published", status, reason, cause=cause)
 

@@ -220,13 +220,21 @@ def row(number_id, record):
     return found if isinstance(found, tuple) else (found, None)
 
 
-def cell(number_id, record):
-    """``(row label, column label, part)`` of a table number as the paper prints them (module doc); raises
-    :class:`PlaceError` when the table or a label is not declared."""
+def grid(number_id, record):
+    """``(row, row part, column, column part)``: where a table number stands in the paper's layout, the parts
+    telling apart rows the paper labels alike and the numbers of one cell (None where there is nothing to tell
+    apart)."""
     labels, rest = _labels(number_id)
     row_label, row_part = row(number_id, record)
     column = _first(labels.columns, rest)
     if column is None:
         raise PlaceError("%s: no declared column label" % number_id)
     column, column_part = column if isinstance(column, tuple) else (column, None)
+    return row_label, row_part, column, column_part
+
+
+def cell(number_id, record):
+    """``(row label, column label, part)`` of a table number as the paper prints them (module doc); raises
+    :class:`PlaceError` when the table or a label is not declared."""
+    row_label, row_part, column, column_part = grid(number_id, record)
     return row_label, column, ", ".join(p for p in (row_part, column_part) if p) or None
