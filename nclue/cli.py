@@ -656,10 +656,12 @@ def cmd_export_qrels(argv, prog):
     return 0
 
 
-PARSERS = {"reproduce": reproduce_parser, "score": score_parser, "compare": compare_parser, "reproduce-run": reproduce_run_parser, "build": build_parser, "freeze": freeze_parser,
+PARSERS = {"reproduce": reproduce_parser, "score": score_parser, "compare": compare_parser,
+           "reproduce-run": reproduce_run_parser, "build": build_parser, "freeze": freeze_parser,
            "export-pages": export_pages_parser, "export-qrels": export_qrels_parser}
 
-COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "compare": cmd_compare, "reproduce-run": cmd_reproduce_run, "build": cmd_build, "freeze": cmd_freeze,
+COMMANDS = {"reproduce": cmd_reproduce, "score": cmd_score, "compare": cmd_compare,
+            "reproduce-run": cmd_reproduce_run, "build": cmd_build, "freeze": cmd_freeze,
             "export-pages": cmd_export, "export-qrels": cmd_export_qrels}
 
 

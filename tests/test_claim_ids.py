@@ -134,8 +134,8 @@ def test_the_literal_scan_finds_a_spelled_id_a_prefix_and_a_pattern(tmp_path):
 # the only dotted splits outside the declarations: they take apart paper number ids and table names
 # (nclue.paperaudit.numbers) and an analysis name's first segment (its release part), never a claim id; a new one
 # is reviewed here
-DOTTED_SPLITS = {"analyses/base.py": 1, "harness/published.py": 1, "paperaudit/results.py": 1, "paperaudit/numbers.py": 1,
-                 "paperaudit/crosswalk.py": 1, "paperaudit/places.py": 1}
+DOTTED_SPLITS = {"analyses/base.py": 1, "harness/published.py": 1, "paperaudit/results.py": 1,
+                 "paperaudit/numbers.py": 1, "paperaudit/crosswalk.py": 1, "paperaudit/places.py": 1}
 
 
 def test_no_module_outside_the_declarations_takes_a_claim_id_apart():

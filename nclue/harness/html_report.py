@@ -397,8 +397,8 @@ def _contrasts_body(got, release, fig):
         c = CONTRAST_.bind(block=block, variant=var)
         i = INFERENCE_CONTRAST_.bind(block=block, variant=var)
         base = got.get(CONTRAST_BLOCK_(block=block, statistic="base"))
-        rows.append(("%s: %s \u2192 %s" % (label, base, var), got.get(c("delta_score")), got.get(i("delta_score_ci_low")),
-                     got.get(i("delta_score_ci_high")), "Holm p %s" % fmt(holm, 4)))
+        rows.append(("%s: %s \u2192 %s" % (label, base, var), got.get(c("delta_score")),
+                     got.get(i("delta_score_ci_low")), got.get(i("delta_score_ci_high")), "Holm p %s" % fmt(holm, 4)))
         trows.append([escape(label if not paper else "%s [%s]" % (label, block)), escape("%s \u2192 %s" % (base, var)),
                       num(got.get(c("base_score"))),
                       num(got.get(c("variant_score"))), num(got.get(c("delta_score"))),

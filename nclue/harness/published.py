@@ -235,11 +235,7 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=Non
     if rule is None:
         return {"number": nid, "table": table_label(nid, row), "bound": False,
                 "reason": results.unbound_reason(nid)}, None
-    claim, why = results.resolve(rule, key, crosswalk.rows, observed)
-    if assigned is not None:
-        claim, rule = assigned[0], rule._replace(note=assigned[1])
-    if rule.readings and claim is not None:
-        claim, rule = _reading(rule, claim, num, observed)
+    claim, rule, why = _claim_of(rule, key, num, crosswalk, observed, assigned)
     value = None
     if claim is not None and (not rule.absent_zero or claim in observed or _tally_computed(claim, observed)):
         value = results.claim_value(rule, claim, observed)
@@ -248,15 +244,10 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=Non
     kind = number_kind(rule, num, row, declared if value is not None else _declared(rule, claim, frozen))
     judged = _Judged(nid, num, row, rule, claim, value, declared)
     status, reason = judged.verdict(why, crosswalk.notes.get((rule.namespace, key), ""), synthetic)
-    also = _also_bound(nid, num, row, crosswalk, observed, estimates, synthetic, claim) if status == "pass" else []
-    for other_status, other_reason in also:
-        if other_status == "fail":
-            status, reason = "fail", "%s; the same published number for another cell: %s" % (reason, other_reason)
-            break
-    cause = None
-    if status == "skip":
-        cause = "blocked configurations" if claim is None and "blocked" in why else (
-            SYNTHETIC if synthetic and value is not None else NOT_COMPUTED if value is None else None)
+    if status == "pass":
+        status, reason = _with_other_cells(status, reason, _also_bound(nid, num, row, crosswalk, observed, estimates,
+                                                                       synthetic, claim))
+    cause = _skip_cause(status, claim, why, value, synthetic)
     entry = {"number": nid, "table": table_label(nid, row), "bound": True, "claim": claim, "scale": rule.scale,
              "published": row["text"], "published_value": float(num.value), "decimals": num.decimals,
              "recomputed": value, "kind": kind,
@@ -265,6 +256,36 @@ def _bind(nid, num, row, crosswalk, observed, estimates, synthetic, assigned=Non
              "cell": None if nid.startswith("X.") else list(places.grid(nid, row))}
     entry.update(judged.entry())
     return entry, Check("published:" + nid, "published", status, reason, cause=cause)
+
+
+def _claim_of(rule, key, num, crosswalk, observed, assigned):
+    """``(claim, rule, why)`` of a bound number: the rule's claim through the crosswalk, or the assignment group's
+    (``assigned``: ``(claim, note)``), or the reading that shows the number (:func:`_reading`); ``why`` says why
+    there is none (a blocked role)."""
+    claim, why = results.resolve(rule, key, crosswalk.rows, observed)
+    if assigned is not None:
+        claim, rule = assigned[0], rule._replace(note=assigned[1])
+    if rule.readings and claim is not None:
+        claim, rule = _reading(rule, claim, num, observed)
+    return claim, rule, why
+
+
+def _with_other_cells(status, reason, also):
+    """A passing number fails when the same published number fails for another cell it is bound to."""
+    for other_status, other_reason in also:
+        if other_status == "fail":
+            return "fail", "%s; the same published number for another cell: %s" % (reason, other_reason)
+    return status, reason
+
+
+def _skip_cause(status, claim, why, value, synthetic):
+    """Why a skipped number skips, the bucket the headline counts it in: a blocked configuration, the synthetic
+    stand-in's own value, or a claim this run did not compute."""
+    if status != "skip":
+        return None
+    if claim is None and "blocked" in why:
+        return "blocked configurations"
+    return SYNTHETIC if synthetic and value is not None else NOT_COMPUTED if value is None else None
 
 
 def _also_bound(nid, num, row, crosswalk, observed, estimates, synthetic, primary):

@@ -686,7 +686,6 @@ def _trec(result):
         picked = picked_measures(result)
         lines.append("runid\tall\t%s" % run["run"])
         for row in run.get("per_query", ()):
-            m = run["measures"][row["measure"]]
             lines.append("%s\t%s\t%s" % (_trec_name(measure_table.MEASURES[row["measure"]]), row["qid"],
                                           _full(row["value"])))
         for measure in picked:
