@@ -63,37 +63,43 @@ def logistic_fit(rows, y, max_iter=100, tol=1e-12, trials=None):
     m = [1.0] * len(x) if trials is None else [float(t) for t in trials]
     if len(m) != len(x) or any(not t > 0 for t in m):
         raise StatisticsError("trials must give a positive count per row")
-    k = len(x[0])
+    cols = [[xi[a] for xi in x] for a in range(len(x[0]))]
+    beta, iterations, converged = _newton(x, cols, m, y, max_iter, tol)
+    cov = _invert(_information(m, cols, _probabilities(x, beta)))
+    if any(cov[a][a] <= 0 for a in range(len(beta))):
+        raise FitError("non-positive variance estimate")
+    se = [math.sqrt(cov[a][a]) for a in range(len(beta))]
+    z = [b / s for b, s in zip(beta, se)]
+    return {"coef": beta, "se": se, "z": z, "p": [two_sided_normal_p(v) for v in z],
+            "iterations": iterations, "converged": converged}
+
+
+def _information(m, cols, p):
+    """X'WX with ``W = m p (1 - p)``, entry (a, b) = fsum of (w_i x_ia) x_ib: the same products in the same order
+    as one row at a time, summed by fsum (exactly rounded), so the value does not depend on the order."""
+    w = [mi * pi * (1.0 - pi) for mi, pi in zip(m, p)]
+    k = len(cols)
+    return [[math.fsum(map(mul, map(mul, w, cols[a]), cols[b])) for b in range(k)] for a in range(k)]
+
+
+def _probabilities(x, beta):
+    return [_sigmoid(math.fsum(map(mul, beta, xi))) for xi in x]
+
+
+def _newton(x, cols, m, y, max_iter, tol):
+    """Newton-Raphson (iteratively reweighted least squares) from ``beta = 0``: ``(beta, iterations, converged)``,
+    converged when the largest step is below ``tol``."""
+    k = len(cols)
     beta = [0.0] * k
-    converged = False
-    iterations = 0
-    cov = None
-    cols = [[xi[a] for xi in x] for a in range(k)]
-
-    def information(p):
-        """X'WX, entry (a, b) = fsum of (w_i x_ia) x_ib: the same products in the same order as one
-        row at a time, summed by fsum (exactly rounded), so the value does not depend on the order."""
-        w = [mi * pi * (1.0 - pi) for mi, pi in zip(m, p)]
-        return [[math.fsum(map(mul, map(mul, w, cols[a]), cols[b])) for b in range(k)] for a in range(k)]
-
-    def probabilities(beta):
-        return [_sigmoid(math.fsum(map(mul, beta, xi))) for xi in x]
-
+    iterations, converged = 0, False
     for iterations in range(1, max_iter + 1):
-        p = probabilities(beta)
-        xtwx = information(p)
+        p = _probabilities(x, beta)
         residual = [yi - mi * pi for yi, mi, pi in zip(y, m, p)]
         grad = [math.fsum(map(mul, residual, cols[a])) for a in range(k)]
-        cov = _invert(xtwx)
+        cov = _invert(_information(m, cols, p))
         step = [math.fsum(cov[a][b] * grad[b] for b in range(k)) for a in range(k)]
         beta = [b + s for b, s in zip(beta, step)]
         if max(abs(s) for s in step) < tol:
             converged = True
             break
-    cov = _invert(information(probabilities(beta)))
-    if any(cov[a][a] <= 0 for a in range(k)):
-        raise FitError("non-positive variance estimate")
-    se = [math.sqrt(cov[a][a]) for a in range(k)]
-    z = [b / s for b, s in zip(beta, se)]
-    return {"coef": beta, "se": se, "z": z, "p": [two_sided_normal_p(v) for v in z],
-            "iterations": iterations, "converged": converged}
+    return beta, iterations, converged
