@@ -240,7 +240,8 @@ def test_module_names_are_unique_across_packages():
 
 
 # cyclomatic complexity (radon's ranks; docs/architecture.md): no function or method is rated E or F, and
-# at most 4 rated D (issue 28: 5; issue 59: logistic_fit split into its Newton loop and information); the ceiling may only fall.
+# at most 4 rated D (issue 28: 5; issue 59: logistic_fit split into its Newton loop and information);
+# the ceiling may only fall.
 D_CEILING = 4
 
 
