@@ -55,6 +55,40 @@ def lexicon(cfg, seed, catalog):
     return out
 
 
+def _visible_pages(row, source, forms, stream, read_threshold, counts):
+    """The pages of one true fact (``row``: docid, cid, pages) the miner sees: a page whose statements of the
+    fact carry one of its surface ``forms``, and where one of those statements is read (a draw below
+    ``read_threshold`` per million per statement, from the document's ``stream``); ``counts`` records the pages
+    missed at the surface and in the reading."""
+    docid, cid, visible = row["docid"], row["cid"], []
+    for page in row["pages"]:
+        matched = sum(1 for s in source.statements(docid, page)
+                      if s.cid == cid and any(f in s.text.lower() for f in forms))
+        if not matched:
+            counts["missed_fact_pages_surface"] += 1
+            continue
+        draws = [stream.randbelow(_PER_MILLION) for _ in range(matched)]
+        if min(draws) >= read_threshold:
+            counts["missed_fact_pages_read"] += 1
+            continue
+        visible.append(page)
+    return visible
+
+
+def _add_spurious(docid, own, kept, source, stream, spurious_threshold, counts):
+    """The miner's spurious facts: each mention that establishes nothing (``plan(docid).non_facts``) of a
+    condition the document does not carry (``own``) is taken as a fact with ``spurious_threshold`` per million,
+    its page added to ``kept``."""
+    for cid, page, _kind in source.plan(docid).non_facts:
+        if cid in own:
+            continue            # a cross-reference to a carried condition adds nothing at document level
+        if stream.randbelow(_PER_MILLION) < spurious_threshold:
+            pages = kept.setdefault(cid, [])
+            if page not in pages:
+                pages.append(page)
+                counts["spurious_facts"] += 1
+
+
 def mine(cfg, seed, docs, truth_rows, source, catalog):
     """The miner's inventory rows and counts: ``(rows, info)`` (see module doc).
 
@@ -73,32 +107,13 @@ def mine(cfg, seed, docs, truth_rows, source, catalog):
         stream = Stream.derived(seed, "miner", docid)
         kept = {}
         for row in by_doc.get(docid, []):
-            cid = row["cid"]
-            visible = []
-            for page in row["pages"]:
-                matched = sum(1 for s in source.statements(docid, page)
-                              if s.cid == cid and any(f in s.text.lower() for f in forms[cid]))
-                if not matched:
-                    counts["missed_fact_pages_surface"] += 1
-                    continue
-                draws = [stream.randbelow(_PER_MILLION) for _ in range(matched)]
-                if min(draws) >= read_threshold:
-                    counts["missed_fact_pages_read"] += 1
-                    continue
-                visible.append(page)
+            visible = _visible_pages(row, source, forms[row["cid"]], stream, read_threshold, counts)
             if not visible:
                 counts["missed_facts"] += 1
                 continue
-            kept[cid] = visible
+            kept[row["cid"]] = visible
         own = {row["cid"] for row in by_doc.get(docid, [])}
-        for cid, page, _kind in source.plan(docid).non_facts:
-            if cid in own:
-                continue            # a cross-reference to a carried condition adds nothing at document level
-            if stream.randbelow(_PER_MILLION) < spurious_threshold:
-                pages = kept.setdefault(cid, [])
-                if page not in pages:
-                    pages.append(page)
-                    counts["spurious_facts"] += 1
+        _add_spurious(docid, own, kept, source, stream, spurious_threshold, counts)
         for cid in sorted(kept):
             out.append({"docid": docid, "cid": cid, "pages": sorted(kept[cid])})
     info = {"truth_facts": len(truth_rows), "miner_rows": len(out),

@@ -266,16 +266,10 @@ def n3_quotas(cells, total_n3, capacity=None):
     return quota
 
 
-def _sample(cfg, seed, releases):
-    """The packet's pairs ``(release, source, stratum, qid, docid)`` in blinded (shuffled) order.
-
-    Design (Table S7): per (release, source) the stated numbers of pre-gold and pre-subset pairs, and
-    ``cfg.n3_pairs`` three-condition pairs in all, spread over the cells in proportion to their size
-    (:func:`n3_quotas`, a cell with fewer n = 3 pairs passing its share on).  Golds come from all golds of
-    the cell; subsets first from the subsets whose document mentions a condition the pair lacks (where a
-    missed condition is plausible), then, when that frame is short, from the cell's other subsets.  A cell
-    short of n = 2 pairs takes n = 3 ones.
-    """
+def _cells(cfg, releases):
+    """The packet's cells ``(release, source, stratum, pairs wanted, frames, n = 3 pairs in the frames)``: per
+    (release, source) of ``cfg.strata`` its golds, and its subsets framed first by the subsets whose document
+    mentions a condition the pair lacks."""
     cells = []
     for release, source, n_gold, n_subset in cfg.strata:
         rel = releases[release]
@@ -293,25 +287,108 @@ def _sample(cfg, seed, releases):
                 frames = (rows, [])
             n3_rows = sum(1 for frame in frames for p in frame if rel.queries[p[0]]["n"] == 3)
             cells.append((release, source, stratum, want, frames, n3_rows))
+    return cells
+
+
+def _draw_cell(rel, stream, frames, want, want_n3):
+    """One cell's ``want`` pairs: ``want_n3`` three-condition pairs and the rest two-condition ones, each drawn
+    from the first frame before the second; a cell short of n = 2 pairs takes n = 3 ones."""
+    chosen = []
+    for n, need in ((3, want_n3), (2, want - want_n3)):
+        for frame in frames:
+            pool = [p for p in frame if rel.queries[p[0]]["n"] == n and p not in chosen]
+            take = min(need, len(pool))
+            chosen += [pool[i] for i in stream.sample_distinct(len(pool), take)]
+            need -= take
+    for frame in frames:
+        pool = [p for p in frame if p not in chosen]
+        take = min(want - len(chosen), len(pool))
+        chosen += [pool[i] for i in stream.sample_distinct(len(pool), take)]
+    return chosen
+
+
+def _sample(cfg, seed, releases):
+    """The packet's pairs ``(release, source, stratum, qid, docid)`` in blinded (shuffled) order.
+
+    Design (Table S7): per (release, source) the stated numbers of pre-gold and pre-subset pairs, and
+    ``cfg.n3_pairs`` three-condition pairs in all, spread over the cells in proportion to their size
+    (:func:`n3_quotas`, a cell with fewer n = 3 pairs passing its share on).  Golds come from all golds of
+    the cell; subsets first from the subsets whose document mentions a condition the pair lacks (where a
+    missed condition is plausible), then, when that frame is short, from the cell's other subsets.  A cell
+    short of n = 2 pairs takes n = 3 ones.
+    """
+    cells = _cells(cfg, releases)
     quotas = n3_quotas([c[3] for c in cells], cfg.n3_pairs, capacity=[c[5] for c in cells])
     picked = []
     for (release, source, stratum, want, frames, _), want_n3 in zip(cells, quotas):
-        rel = releases[release]
         stream = Stream.derived(seed, "audit", "sample", release, source, stratum)
-        chosen = []
-        for n, need in ((3, want_n3), (2, want - want_n3)):
-            for frame in frames:
-                pool = [p for p in frame if rel.queries[p[0]]["n"] == n and p not in chosen]
-                take = min(need, len(pool))
-                chosen += [pool[i] for i in stream.sample_distinct(len(pool), take)]
-                need -= take
-        for frame in frames:                         # a cell short of n = 2 pairs takes n = 3 ones
-            pool = [p for p in frame if p not in chosen]
-            take = min(want - len(chosen), len(pool))
-            chosen += [pool[i] for i in stream.sample_distinct(len(pool), take)]
+        chosen = _draw_cell(releases[release], stream, frames, want, want_n3)
         picked += [(release, source, stratum) + p for p in chosen]
     Stream.derived(seed, "audit", "blind").shuffle(picked)
     return picked
+
+
+def _initial_answers(cfg, seed, rel, release, pair, query, docid, n_pages, shown_pages):
+    """The packet's conditions of one pair, each with the pages shown (its construction and lexical pages
+    first, filled to ``cfg.shown``), and both initial evaluators' answers: ``(conditions, {responder:
+    [answer per condition]})``; the pages shown are added to ``shown_pages``."""
+    conds, answers = [], {r.name: [] for r in cfg.initial}
+    for c in query["conditions"]:
+        cid = c["cid"]
+        stream = Stream.derived(seed, "audit", "shown", pair, cid)
+        lexical = _lexical_pages(rel, docid, cid)
+        shown = _fill(stream, _dedupe(list(rel.construction.get((docid, cid), ())) + lexical), n_pages, cfg.shown)
+        shown_pages.update((release, docid, p) for p in shown)
+        conds.append({"cid": cid, "label": c["label"], "shown": shown})
+        for r in cfg.initial:
+            answers[r.name].append(read(rel, r, Stream.derived(seed, "audit", r.name, pair, cid), docid, cid, shown))
+    return conds, answers
+
+
+def _adjudicate(cfg, seed, rel, routes, release, pair, docid, conds, a, e, gate_ok, shown_pages, out):
+    """Expanded-page adjudication of one queued pair: per condition not locked (both initial evaluators
+    supported it), a candidate pool of a drawn size, the three responses on it and the majority of the valid
+    answers; ``out`` is ``(queue, adjudication, condition_decisions)``, the records appended to.  Returns the
+    answers per condition (None where locked)."""
+    queue, adjudication, condition_decisions = out
+    adj = []
+    for i, c in enumerate(conds):
+        if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
+            adj.append(None)           # locked: both initial evaluators supported it
+            continue
+        stream = Stream.derived(seed, "audit", "pool", pair, c["cid"])
+        target = cfg.pool[0] + stream.randbelow(cfg.pool[1] - cfg.pool[0] + 1)
+        prior = _dedupe(list(a[i].pages) + list(e[i].pages))
+        cand = _candidates(rel, routes, docid, c, prior, stream, target)
+        pool = pool_rules.merge(cand)[:target]
+        shown_pages.update((release, docid, p) for p in pool)
+        queue.append({"pair": pair, "cid": c["cid"], "pool": pool, "candidates": cand, "synthetic": True})
+        trio = []
+        for r in cfg.initial + (cfg.third,):
+            ans = read(rel, r, Stream.derived(seed, "audit", "adjudicate", r.name, pair, c["cid"]),
+                       docid, c["cid"], pool)
+            trio.append(ans)
+            adjudication.append(dict(_answer_json(c["cid"], ans), pair=pair, responder=r.name, synthetic=True))
+        adj.append(trio)
+        votes = sum(1 for ans in trio if ans.positive and gate_ok(ans))
+        condition_decisions.append({
+            "pair": pair, "cid": c["cid"], "votes_positive": votes, "majority": votes >= 2, "override": None,
+            "override_pages": [], "final": votes >= 2, "synthetic": True,
+            "reason": "no administrative override: the stand-in applies the majority of the valid answers"})
+    return adj
+
+
+def _recall_checks(cfg, seed, rel, routes, pair, docid, conds, a, e, adj, recall):
+    """The held-out recall check on the locked positives: each locked condition's full candidate pool against
+    the pages the initial evaluators submitted, appended to ``recall``."""
+    for i, c in enumerate(conds):
+        if adj[i] is not None:
+            continue
+        stream = Stream.derived(seed, "audit", "recall", pair, c["cid"])
+        cand = _candidates(rel, routes, docid, c, None, stream, cfg.pool[1])
+        recall.append({"pair": pair, "cid": c["cid"], "candidates": cand,
+                       "pool": pool_rules.merge(cand)[:cfg.pool[1]],
+                       "submitted": _dedupe(list(a[i].pages) + list(e[i].pages)), "synthetic": True})
 
 
 def simulate(cfg, seed, releases):
@@ -338,16 +415,7 @@ def simulate(cfg, seed, releases):
         key.append({"pair": pair, "release": release, "source": source, "stratum": stratum,
                     "frame": "missing-condition-mentioned" if stratum == "subset" else "all-gold", "qid": qid,
                     "docid": docid, "n": query["n"], "grade_before": g0, "synthetic": True})
-        conds, answers = [], {r.name: [] for r in cfg.initial}
-        for c in query["conditions"]:
-            cid = c["cid"]
-            stream = Stream.derived(seed, "audit", "shown", pair, cid)
-            lexical = _lexical_pages(rel, docid, cid)
-            shown = _fill(stream, _dedupe(list(rel.construction.get((docid, cid), ())) + lexical), n_pages, cfg.shown)
-            shown_pages.update((release, docid, p) for p in shown)
-            conds.append({"cid": cid, "label": c["label"], "shown": shown})
-            for r in cfg.initial:
-                answers[r.name].append(read(rel, r, Stream.derived(seed, "audit", r.name, pair, cid), docid, cid, shown))
+        conds, answers = _initial_answers(cfg, seed, rel, release, pair, query, docid, n_pages, shown_pages)
         packet.append({"pair": pair, "release": release, "docid": docid, "n": query["n"], "conditions": conds,
                        "synthetic": True})
         for r in cfg.initial:
@@ -358,38 +426,10 @@ def simulate(cfg, seed, releases):
         grade, route = repair(g0, query["n"], a, e, None, gate_ok)
         adj = None
         if route == "needs-adjudication":
-            adj = []
-            for i, c in enumerate(conds):
-                if a[i].positive and e[i].positive and gate_ok(a[i]) and gate_ok(e[i]):
-                    adj.append(None)           # locked: both initial evaluators supported it
-                    continue
-                stream = Stream.derived(seed, "audit", "pool", pair, c["cid"])
-                target = cfg.pool[0] + stream.randbelow(cfg.pool[1] - cfg.pool[0] + 1)
-                prior = _dedupe(list(a[i].pages) + list(e[i].pages))
-                cand = _candidates(rel, routes_of(release, docid), docid, c, prior, stream, target)
-                pool = pool_rules.merge(cand)[:target]
-                shown_pages.update((release, docid, p) for p in pool)
-                queue.append({"pair": pair, "cid": c["cid"], "pool": pool, "candidates": cand, "synthetic": True})
-                trio = []
-                for r in cfg.initial + (cfg.third,):
-                    ans = read(rel, r, Stream.derived(seed, "audit", "adjudicate", r.name, pair, c["cid"]),
-                               docid, c["cid"], pool)
-                    trio.append(ans)
-                    adjudication.append(dict(_answer_json(c["cid"], ans), pair=pair, responder=r.name, synthetic=True))
-                adj.append(trio)
-                votes = sum(1 for ans in trio if ans.positive and gate_ok(ans))
-                condition_decisions.append({
-                    "pair": pair, "cid": c["cid"], "votes_positive": votes, "majority": votes >= 2, "override": None,
-                    "override_pages": [], "final": votes >= 2, "synthetic": True,
-                    "reason": "no administrative override: the stand-in applies the majority of the valid answers"})
-            for i, c in enumerate(conds):       # the held-out recall check on the locked positives
-                if adj[i] is not None:
-                    continue
-                stream = Stream.derived(seed, "audit", "recall", pair, c["cid"])
-                cand = _candidates(rel, routes_of(release, docid), docid, c, None, stream, cfg.pool[1])
-                recall.append({"pair": pair, "cid": c["cid"], "candidates": cand,
-                               "pool": pool_rules.merge(cand)[:cfg.pool[1]],
-                               "submitted": _dedupe(list(a[i].pages) + list(e[i].pages)), "synthetic": True})
+            routes = routes_of(release, docid)
+            adj = _adjudicate(cfg, seed, rel, routes, release, pair, docid, conds, a, e, gate_ok, shown_pages,
+                              (queue, adjudication, condition_decisions))
+            _recall_checks(cfg, seed, rel, routes, pair, docid, conds, a, e, adj, recall)
             grade, route = repair(g0, query["n"], a, e, adj, gate_ok)
         decisions.append({"pair": pair, "grade_before": g0, "grade_after": grade, "route": route, "synthetic": True})
         if grade != g0:

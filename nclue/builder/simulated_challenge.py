@@ -56,6 +56,49 @@ def select_pairs(seed, queries, qrels, fusion, bm25):
     return pairs
 
 
+def _pools_and_answers(seed, rel, cfg, pair, query, docid, n_pages, shown_pages):
+    """Each condition's candidate pool (its construction and lexical pages first, filled to a drawn size) and
+    every response stream's answer on it: ``(conditions, {stream: [answer per condition]})``; the pages shown
+    are added to ``shown_pages``."""
+    conds, answers = [], {r.name: [] for r in cfg.streams}
+    for c in query["conditions"]:
+        cid = c["cid"]
+        stream = Stream.derived(seed, "challenge", "pool", pair, cid)
+        size = cfg.pool[0] + stream.randbelow(cfg.pool[1] - cfg.pool[0] + 1)
+        first = _dedupe(list(rel.construction.get((docid, cid), ())) + _lexical_pages(rel, docid, cid))
+        pool = _fill(stream, first, n_pages, size)
+        shown_pages.update((rel.name, docid, p) for p in pool)
+        conds.append({"cid": cid, "label": c["label"], "pool": pool})
+        for r in cfg.streams:
+            answers[r.name].append(read(rel, r, Stream.derived(seed, "challenge", r.name, pair, cid),
+                                        docid, cid, pool))
+    return conds, answers
+
+
+def _decide(seed, rel, cfg, pair, docid, conds, answers, tiebreak):
+    """Each condition's decision ``(supported, pages)``: the two streams' agreement, else the tie-break's answer
+    with the stream it sides with (its record appended to ``tiebreak``); an answer counts as positive only when
+    its pages pass the page gate."""
+    gate_ok = _gate_for(rel, docid)
+    first_stream, second_stream = (r.name for r in cfg.streams)
+    decided = []
+    for i, c in enumerate(conds):
+        a, b = answers[first_stream][i], answers[second_stream][i]
+        pa, pb = a.positive and gate_ok(a), b.positive and gate_ok(b)
+        if pa == pb:
+            decided.append((pa, sorted(set(a.pages) | set(b.pages)) if pa else []))
+            continue
+        t = read(rel, cfg.tiebreak, Stream.derived(seed, "challenge", "tiebreak", pair, c["cid"]), docid,
+                 c["cid"], c["pool"])
+        pt = t.positive and gate_ok(t)
+        chosen = first_stream if pt == pa else second_stream
+        tiebreak.append(dict(_answer_json(c["cid"], t), pair=pair, responder=cfg.tiebreak.name, selects=chosen,
+                             synthetic=True))
+        picked = a if chosen == first_stream else b
+        decided.append((pt, sorted(set(picked.pages) | set(t.pages)) if pt else []))
+    return decided
+
+
 def simulate(seed, rel, qrels, fusion, bm25, cfg=CHALLENGE_CONFIG):
     """Challenge records and the grade changes ``{(qid, docid): (before, after)}``.
 
@@ -75,41 +118,14 @@ def simulate(seed, rel, qrels, fusion, bm25, cfg=CHALLENGE_CONFIG):
         key.append({"pair": pair, "qid": qid, "docid": docid, "n": query["n"], "source": rel.docs[docid]["source"],
                     "role": role, "grade_before": g0, "fusion_rank": ranks["fusion"].get(qid, {}).get(docid),
                     "bm25_rank": ranks["bm25"].get(qid, {}).get(docid), "gap_change": change, "synthetic": True})
-        conds, answers = [], {r.name: [] for r in cfg.streams}
-        for c in query["conditions"]:
-            cid = c["cid"]
-            stream = Stream.derived(seed, "challenge", "pool", pair, cid)
-            size = cfg.pool[0] + stream.randbelow(cfg.pool[1] - cfg.pool[0] + 1)
-            first = _dedupe(list(rel.construction.get((docid, cid), ())) + _lexical_pages(rel, docid, cid))
-            pool = _fill(stream, first, n_pages, size)
-            shown_pages.update((rel.name, docid, p) for p in pool)
-            conds.append({"cid": cid, "label": c["label"], "pool": pool})
-            for r in cfg.streams:
-                answers[r.name].append(read(rel, r, Stream.derived(seed, "challenge", r.name, pair, cid),
-                                            docid, cid, pool))
+        conds, answers = _pools_and_answers(seed, rel, cfg, pair, query, docid, n_pages, shown_pages)
         packet.append({"pair": pair, "docid": docid, "n": query["n"], "conditions": conds, "synthetic": True})
         for r in cfg.streams:
             names = [r.name] + ([DUPLICATE_NAME] if r.name == cfg.duplicate_of else [])
             for name in names:
                 responses.append({"pair": pair, "stream": name, "synthetic": True,
                                   "answers": [_answer_json(c["cid"], a) for c, a in zip(conds, answers[r.name])]})
-        gate_ok = _gate_for(rel, docid)
-        first_stream, second_stream = (r.name for r in cfg.streams)
-        decided = []
-        for i, c in enumerate(conds):
-            a, b = answers[first_stream][i], answers[second_stream][i]
-            pa, pb = a.positive and gate_ok(a), b.positive and gate_ok(b)
-            if pa == pb:
-                decided.append((pa, sorted(set(a.pages) | set(b.pages)) if pa else []))
-                continue
-            t = read(rel, cfg.tiebreak, Stream.derived(seed, "challenge", "tiebreak", pair, c["cid"]), docid,
-                     c["cid"], c["pool"])
-            pt = t.positive and gate_ok(t)
-            chosen = first_stream if pt == pa else second_stream
-            tiebreak.append(dict(_answer_json(c["cid"], t), pair=pair, responder=cfg.tiebreak.name, selects=chosen,
-                                 synthetic=True))
-            picked = a if chosen == first_stream else b
-            decided.append((pt, sorted(set(picked.pages) | set(t.pages)) if pt else []))
+        decided = _decide(seed, rel, cfg, pair, docid, conds, answers, tiebreak)
         grade, blocked = rules.final_grade(query["n"], decided)
         decisions.append({"pair": pair, "grade_before": g0, "grade_after": grade, "distinct_page_blocked": blocked,
                           "synthetic": True})
