@@ -242,7 +242,8 @@ def build_parser(prog):
 
 def _build_v3(args):
     """``--target realpage``: data/v3 from the pinned packages (the stand-in's files are left as they are)."""
-    from .builder.realpage import packages, settings as realpage_settings, v3_writer
+    from .builder.realpage import packages, v3_writer
+    from .builder.realpage import settings as realpage_settings
 
     if not args.packages:
         raise UsageError("--target %s needs --packages DIR (the folder of the pinned doc-rfc .deb files)" %

@@ -11,8 +11,6 @@ from nclue.core.errors import InputError
 from nclue.labelaudit import pool as pool_rules
 
 
-
-
 def _audit(root, name):
     return os.path.join(root, "data", "audit", name + ".jsonl")
 

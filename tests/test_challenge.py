@@ -14,9 +14,6 @@ from nclue.core.errors import InputError
 from nclue.labelaudit import challenge as rules
 from nclue.labelaudit.copy_derivation import apply_stage
 
-
-
-
 # --- the rules by hand ---------------------------------------------------------------------------------
 
 def _ndcg1(rank):

@@ -14,7 +14,6 @@ from conftest import REPO, read_rows, reproduce_report, write_rows
 from nclue.core.metrics import length_bin, length_matched_auc, pairwise_auc
 from nclue.core.structure import density_matched_pairs
 
-
 # --- length matching -----------------------------------------------------------------------------------
 
 def test_length_bins_are_half_octaves_at_the_boundaries():

@@ -90,7 +90,7 @@ def _read_trec_run(path):
 
 def check_reproduce(ctx):
     """`python reproduce.py`: exit 0, the instrument named on the first line, RESULT: OK last."""
-    code, out, err = ctx["repo_run"]["code"], ctx["repo_run"]["stdout"], ctx["repo_run"]["stderr"]
+    code, out = ctx["repo_run"]["code"], ctx["repo_run"]["stdout"]
     assert code == 0, out[-2000:]
     lines = out.splitlines()
     assert lines[0].startswith("nclue ") and " checking: " in lines[0] and "SYNTHETIC" in lines[0]

@@ -11,6 +11,7 @@ import os
 from collections import namedtuple
 
 from conftest import read_rows, resign, write_rows
+
 from nclue.core import layout
 from nclue.core.instrument import Instrument
 from nclue.core.structure import table1

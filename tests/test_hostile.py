@@ -17,8 +17,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO, levels_reading, read_rows, reproduce_report
+
 from nclue.core import integrity
 from nclue.core.layout import role_of
 from nclue.harness.runner import run

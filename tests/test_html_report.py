@@ -491,8 +491,8 @@ def test_crosspage_table5_reads_the_papers_rows_and_the_variants_the_binding_use
 
     from nclue.core.claim_ids import PAPER_BLOCK
     from nclue.core.layout import CROSSPAGE
-    from nclue.harness.html_report import _contrasts_body
     from nclue.harness.html_page import num
+    from nclue.harness.html_report import _contrasts_body
 
     got = {}
     for path in sorted(glob.glob(os.path.join(REPO, "reference_metrics", "v1.*.json"))):

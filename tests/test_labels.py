@@ -53,7 +53,8 @@ def test_consensus_increase_on_one_shared_page_is_not_accepted():
 
 
 def test_consensus_increase_with_an_invalid_quote_goes_to_adjudication():
-    bad = lambda ans: ans is not Y2
+    def bad(ans):
+        return ans is not Y2
     assert repair(1, 2, [Y1, Y2], [Y1, Y2], gate_ok=bad) == (1, "needs-adjudication")
 
 

@@ -5,8 +5,8 @@ import math
 import pytest
 from conftest import REPO
 
-from nclue.core.instrument import Instrument
 from nclue.core import layout
+from nclue.core.instrument import Instrument
 from nclue.core.metrics import (
     INF,
     common_support,
@@ -255,6 +255,7 @@ def test_no_module_or_test_keeps_its_own_list_of_the_measures():
     no test lists the measures by name, so a new row needs no edit elsewhere (re-followed for issue 38, where a
     doctest and three assertions of tests/test_score.py did)."""
     import os
+
     from nclue.core.measures import MEASURES
     names = set(MEASURES)
     offences = []

@@ -161,8 +161,8 @@ def _tiny_release(root):
     BM25 rankings the fusion and the reranker start from) and its page text, for the dense runs; returns the
     page-text file."""
     from nclue.builder.neural.runs import Inputs, Lexical
-    from nclue.builder.realpage.pages import page_sha256
     from nclue.builder.rankings import query_view
+    from nclue.builder.realpage.pages import page_sha256
     from nclue.core import layout
 
     v3 = root / "data" / "v3"
@@ -201,8 +201,8 @@ def _jsonl(path):
 def test_the_dense_runs_rank_every_form_by_the_declared_configurations(tmp_path, monkeypatch):
     pytest.importorskip("numpy")                       # the neural build's matrix product (a dev requirement)
     from nclue.builder.neural import runs
-    from nclue.retrieval import dense_systems as declared
     from nclue.builder.realpage.pages import page_sha256
+    from nclue.retrieval import dense_systems as declared
     from nclue.retrieval.systems import rrf
 
     pages_file = _tiny_release(tmp_path)

@@ -9,12 +9,12 @@ import os
 import pytest
 
 from nclue.builder.neural import compare
-from nclue.retrieval import dense_systems as declared
 from nclue.builder.realpage import v3_neural
 from nclue.builder.realpage.settings import RealPageError
 from nclue.core import layout
 from nclue.core.errors import InputError
 from nclue.core.loaders import load_systems
+from nclue.retrieval import dense_systems as declared
 
 
 def test_the_declared_systems_files_and_blocks():

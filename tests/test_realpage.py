@@ -14,11 +14,11 @@ import sys
 import tarfile
 
 import pytest
-
 from conftest import REPO
+
 from nclue.builder import construct
-from nclue.core import renderings as forms
 from nclue.builder.realpage import fact_miner, packages, pages, query_draws, sample, settings, v3_writer
+from nclue.core import renderings as forms
 
 PACKAGE = "doc-rfc-std"
 
@@ -521,8 +521,8 @@ def _rfc_text(number, sections, acronyms):
 
 
 def test_the_construction_on_a_small_package_is_deterministic_and_verifies(tmp_path, monkeypatch):
-    from nclue.core.verify import verify
     from nclue.core.loaders import load_conditions, load_corpus, load_inventory, load_qrels, load_queries
+    from nclue.core.verify import verify
 
     files = []
     defs = ["Border Gateway Protocol (BGP)", "Domain Name System (DNS)"]

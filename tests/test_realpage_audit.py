@@ -10,15 +10,14 @@ import os
 from collections import Counter
 
 import pytest
-
 from conftest import REPO, read_rows, reproduce_report, resign, write_rows
+
 from nclue.analyses import REGISTRY
 from nclue.builder.realpage import fact_miner, v3_audit
 from nclue.builder.realpage.v3_writer import section_cid, sense_cid
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
 from nclue.labelaudit.realpage_policy import DECISIONS, EVIDENCE, ROUTES
-
 
 # ---- the search's pieces, by hand -----------------------------------------------------------------------
 

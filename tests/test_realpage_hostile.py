@@ -5,8 +5,8 @@ import json
 import os
 
 import pytest
-
 from conftest import assert_run_fails_naming, read_rows, reproduce_report, write_rows
+
 from nclue.analyses import REGISTRY
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument

@@ -14,8 +14,8 @@ import json
 import os
 
 import pytest
-
 from conftest import REPO
+
 from nclue.builder.realpage import packages, pages
 
 pytestmark = pytest.mark.slow

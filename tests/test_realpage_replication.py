@@ -9,8 +9,8 @@ import os
 from fractions import Fraction
 
 import pytest
-
 from conftest import REPO, assert_run_fails_naming, read_rows, reproduce_report, resign, write_rows
+
 from nclue.analyses import REGISTRY
 from nclue.analyses.replication import ALPHA, MARGIN_SE, VERDICTS, agreement, direction, unsettled, verdict
 from nclue.core.errors import InputError
@@ -202,10 +202,12 @@ def test_every_verdict_follows_from_the_papers_p_and_the_frozen_one():
              "jina_composition": "tri_dec_hmean", "qwen_composition": "quad_s_dec_product",
              "fusion": "rrf_bm25and_pagetop3", "text_reranking": "rerank_ql_bm25or",
              "visual_reranking": "rerank_pageql_pagemax"}            # Table 5's rows, by hand from the crosswalk
-    sign = lambda d, p: "0" if p > 0.05 or d == 0 else "+" if d > 0 else "-"
+    def sign(d, p):
+        return "0" if p > 0.05 or d == 0 else "+" if d > 0 else "-"
     tally = {}
     for key in PAPER_ROWS:
-        get = lambda statistic: rep["v3.replication.%s.%s" % (key, statistic)]
+        def get(statistic, key=key):
+            return rep["v3.replication.%s.%s" % (key, statistic)]
         assert get("variant")["value"] == named[key] == paper_family[
             "v3.inference.paper_block.%s.variant" % key]["value"]
         p = get("p_holm")
@@ -256,7 +258,7 @@ def test_a_changed_paper_p_or_delta_changes_the_verdict_as_the_rule_says(monkeyp
 
 def test_the_headline_and_the_html_report_carry_the_replication(repo_run):
     out = repo_run["stdout"]
-    line = [l for l in out.splitlines() if l.strip().startswith("RealPage (real RFC pages")]
+    line = [row for row in out.splitlines() if row.strip().startswith("RealPage (real RFC pages")]
     from nclue.harness.report import REPLICATION_WORDS
 
     assert len(line) == 2, line                     # the headline at the top and again at the end

@@ -73,7 +73,7 @@ def test_the_released_ranking_against_its_own_role_is_a_perfect_reproduction():
 
 
 def test_tau_union_rbo_and_rmse_agree_with_repro_eval(tmp_path):
-    from repro_eval.measure import document_order, effectiveness     # a dev requirement: never skipped
+    from repro_eval.measure import document_order, effectiveness  # a dev requirement: never skipped
     released = _ranking(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"))
     swapped = _swapped(released, every=5)
     assert sum(1 for a, b in zip(released, swapped) if a["docids"] != b["docids"]) == 100
@@ -90,8 +90,8 @@ def test_tau_union_rbo_and_rmse_agree_with_repro_eval(tmp_path):
     assert run["agreement"]["rbo"] == pytest.approx(sum(rbo.values()) / len(rbo), abs=1e-9)
     assert run["agreement"]["kendall_tau_union"] < 1.0
     # RMSE of each measure over the per-query values (repro_eval's topic-score dicts)
-    from nclue.core.measures import PER_QUERY_MEASURES
     from nclue.core.instrument import Instrument
+    from nclue.core.measures import PER_QUERY_MEASURES
     from nclue.harness.score import Judgements, read_run
     inst = Instrument(REPO)
     judged = Judgements.of_copy(inst, None)

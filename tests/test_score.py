@@ -69,8 +69,8 @@ def test_a_perturbed_run_agrees_with_scipy_within_monte_carlo_error(tmp_path):
     import numpy as np
     from scipy import stats
 
-    from nclue.analyses.shared.outcome_vectors import gold_sets, outcomes
     from nclue.analyses.shared.inference_context import context
+    from nclue.analyses.shared.outcome_vectors import gold_sets, outcomes
     from nclue.core import layout
     from nclue.core.instrument import Instrument
     from nclue.core.metrics import evaluate
@@ -328,10 +328,10 @@ def test_a_measure_declared_by_one_row_is_scored_with_its_interval_help_and_per_
     # --per-query rows and --help read it, so nothing else is edited.  A toy: Gold Hit@3, from the existing
     # first-gold ranks.
     from nclue import cli
-    from nclue.core import measures
-    from nclue.core.metrics import summary
     from nclue.analyses.shared.outcome_vectors import outcomes
+    from nclue.core import measures
     from nclue.core.instrument import Instrument
+    from nclue.core.metrics import summary
 
     toy = measures.Measure("gold_hit_at_3", "gold_hit_3", "Gold Hit@3", "points", 1, "a gold in the top 3",
                            "gold-hit10", lambda out: [1 if r <= 3 else 0 for r in out.first_gold],

@@ -223,10 +223,10 @@ def test_logistic_on_the_released_regression_rows_equals_statsmodels():
     np = pytest.importorskip("numpy")
     from conftest import REPO
 
-    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.analyses.sensitivity import regression_rows
-    from nclue.core.instrument import Instrument
+    from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.core import layout
+    from nclue.core.instrument import Instrument
     inst = Instrument(REPO)
     rows = regression_rows(inst)
     y = list(outcomes(inst, layout.CROSSPAGE.form_ranking("bm25_and", layout.CLEAN)).success)

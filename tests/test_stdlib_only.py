@@ -7,7 +7,6 @@ import sys
 import pytest
 from conftest import REPO
 
-
 # the neural build step's extra (pyproject.toml's `neural`; docs/realpage.md#neural): imported only inside the
 # functions of nclue/builder/neural/ that compute an embedding, never when a module is imported
 NEURAL_EXTRA = {"torch", "sentence_transformers", "all_minilm_l6_v2", "numpy"}

@@ -25,12 +25,18 @@ stratified audit's v1 decisions applied:
 from ..core import layout
 from ..core.claim_ids import GENEALOGY, GENEALOGY_COPY
 from ..core.verify import derive_qrels, distinct_page_valid, single_page_solvable, verify
-from ..labelaudit import challenge_score
-from ..labelaudit import audit_scoring
+from ..labelaudit import audit_scoring, challenge_score
 from ..labelaudit.copy_derivation import apply_stage
 from .base import Analysis, Unit, Value
-from .shared.audit_inputs import (AUDIT_FILES, AUDIT_INPUTS, CHALLENGE_FILES, audit_present, audit_records,
-                                  challenge_records, final_support)
+from .shared.audit_inputs import (
+    AUDIT_FILES,
+    AUDIT_INPUTS,
+    CHALLENGE_FILES,
+    audit_present,
+    audit_records,
+    challenge_records,
+    final_support,
+)
 
 SRC = "supplement sections 8 and 10.5-10.6 (SourceShift qrel genealogy)"
 V1_SRC = "paper section 3.2, supplement 1.1 and 10.4 (CrossPage qrel genealogy)"

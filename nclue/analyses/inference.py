@@ -15,12 +15,26 @@ Seeds: the paper's selection seed 11, split by label with
 """
 
 from ..core import layout
-from ..core.claim_ids import BOOTSTRAP, BOOTSTRAP_SETUP, INFERENCE_BLOCK, INFERENCE_CONTRAST, INFERENCE_MASKING, PAPER_BLOCK
+from ..core.claim_ids import (
+    BOOTSTRAP,
+    BOOTSTRAP_SETUP,
+    INFERENCE_BLOCK,
+    INFERENCE_CONTRAST,
+    INFERENCE_MASKING,
+    PAPER_BLOCK,
+)
 from ..core.structure import families
 from ..stats import bootstrap, protocol
 from .base import Unit, Value, per_release
-from .shared.block_inference import (SOURCE, block_tests, displayed, holm_family, interval_values, paper_blocks,
-                                     variant_values)
+from .shared.block_inference import (
+    SOURCE,
+    block_tests,
+    displayed,
+    holm_family,
+    interval_values,
+    paper_blocks,
+    variant_values,
+)
 from .shared.inference_context import METRICS, context, unit_scale
 from .shared.outcome_vectors import gold_sets
 from .shared.release_systems import contrasts, masked_systems, ranked, system_ids

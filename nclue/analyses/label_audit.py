@@ -25,8 +25,20 @@
 import json
 
 from ..core import layout
-from ..core.claim_ids import (AGREEMENT, AGREEMENT_PAIRWISE, AGREEMENT_STRATUM, INTEGRITY, INTEGRITY_RESPONDER, PACKET,
-                              POLICY, POLICY_SECTION, POLICY_STRATUM, POLICY_TRANSITION, POOL, POOL_SECTION)
+from ..core.claim_ids import (
+    AGREEMENT,
+    AGREEMENT_PAIRWISE,
+    AGREEMENT_STRATUM,
+    INTEGRITY,
+    INTEGRITY_RESPONDER,
+    PACKET,
+    POLICY,
+    POLICY_SECTION,
+    POLICY_STRATUM,
+    POLICY_TRANSITION,
+    POOL,
+    POOL_SECTION,
+)
 from ..core.jsonio import read_json
 from ..labelaudit import audit_scoring
 from .base import Analysis, Unit, Value

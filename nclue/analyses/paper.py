@@ -11,13 +11,20 @@ of the harness.
 import re
 
 from ..core import layout
+from ..core.claim_ids import (
+    CROSSWALK,
+    CROSSWALK_KIND,
+    PAPER_BINDINGS,
+    PAPER_CROSSWALK,
+    PAPER_NUMBER,
+    PAPER_RELATION,
+    PAPER_SUMMARY,
+)
 from ..paperaudit import results as result_rules
 from ..paperaudit import roles
 from ..paperaudit.consistency import NUMBERS, audit, load_numbers
 from ..paperaudit.crosswalk import completeness, unknown_ids
 from ..paperaudit.crosswalk import load as load_crosswalk
-from ..core.claim_ids import (CROSSWALK, CROSSWALK_KIND, PAPER_BINDINGS, PAPER_CROSSWALK, PAPER_NUMBER, PAPER_RELATION,
-                              PAPER_SUMMARY)
 from .base import Analysis, Unit, Value
 
 SOURCE = "paper audit (reference_metrics/paper/numbers.json)"

@@ -11,10 +11,10 @@ import json
 from collections import Counter
 
 from ..core import layout
+from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.inputs import open_input
 from ..core.integrity import sha256_file
 from ..core.jsonio import ABSENT, iter_jsonl, iter_key, read_json
-from ..core.claim_ids import CONSTRUCTION, TABLE1
 from ..core.structure import table1
 from ..retrieval import dense_systems
 from .base import Analysis, Unit, Value

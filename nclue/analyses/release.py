@@ -19,11 +19,11 @@ import json
 from fractions import Fraction
 
 from ..core import layout
+from ..core.claim_ids import CONSISTENCY, NAME_PATTERN, PACKET, TABLE1, V2_STRUCTURE
 from ..core.inputs import open_input
 from ..core.jsonio import ABSENT, iter_key, read_json
 from ..labelaudit.audit_records import FILES as AUDIT_RECORD_NAMES
 from ..labelaudit.challenge_records import FILES as CHALLENGE_NAMES
-from ..core.claim_ids import CONSISTENCY, NAME_PATTERN, PACKET, TABLE1, V2_STRUCTURE
 from ..paperaudit.bindings import BY_CLAIM
 from ..paperaudit.consistency import load_numbers
 from .base import Analysis, Unit, Value

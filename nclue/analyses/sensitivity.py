@@ -21,19 +21,31 @@ Table S1i's CrossPage column (``v1.sensitivity.shared_documents``).
 import math
 
 from ..core import layout
+from ..core.claim_ids import (
+    PROMOTION,
+    REGRESSION,
+    REGRESSION_TERM,
+    SENSITIVITY_BLOCK,
+    SENSITIVITY_CHECK,
+    SHARED_DOCUMENTS,
+)
 from ..core.errors import InputError
 from ..core.metrics import common_support
 from ..stats import protocol
 from ..stats.logistic import FitError, logistic_fit
 from ..stats.robustness import crossed_draws, crossed_statistics, leave_one_document_range, promotion_bounds
-from ..core.claim_ids import (PROMOTION, REGRESSION, REGRESSION_TERM, SENSITIVITY_BLOCK, SENSITIVITY_CHECK,
-                              SHARED_DOCUMENTS)
 from .base import Analysis, Unit, Value, per_release
 from .shared.inference_context import context
 from .shared.outcome_vectors import gold_sets, outcomes, query_factors
 from .shared.release_systems import contrasts, displayed_variant, form_systems, ranked
-from .shared.robustness_values import (S1I_GAP, S1I_PAIR, S1I_SOURCE, crossed_interval_values, drop_top_values,
-                                       shared_document_values)
+from .shared.robustness_values import (
+    S1I_GAP,
+    S1I_PAIR,
+    S1I_SOURCE,
+    crossed_interval_values,
+    drop_top_values,
+    shared_document_values,
+)
 
 SOURCE = "supplement sections 3-4 (Tables S1e-S1i analogues)"
 

@@ -24,8 +24,16 @@
 import math
 
 from ..core import layout, ocr_gate
-from ..core.claim_ids import (SHARED_DOCUMENTS, SHARED_DOCUMENTS_SOURCE, V2_CONTRAST, V2_CONTRAST_SETUP, V2_DIRECTION,
-                              V2_FORMS, V2_RANK_AGREEMENT, V2_STRUCTURE)
+from ..core.claim_ids import (
+    SHARED_DOCUMENTS,
+    SHARED_DOCUMENTS_SOURCE,
+    V2_CONTRAST,
+    V2_CONTRAST_SETUP,
+    V2_DIRECTION,
+    V2_FORMS,
+    V2_RANK_AGREEMENT,
+    V2_STRUCTURE,
+)
 from ..core.measures import NCLUE_SCORE, V2_FORM_MEASURES
 from ..core.metrics import summary
 from ..core.structure import sourceshift_table

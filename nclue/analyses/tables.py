@@ -22,8 +22,14 @@ from ..core.metrics import summary
 from .base import Unit, Value, per_release
 from .shared.outcome_vectors import delta, outcomes
 from .shared.page_evidence import evidence_values
-from .shared.release_systems import (contrasts, displayed_variant, form_systems, masked_systems, page_scored_systems,
-                                     ranked)
+from .shared.release_systems import (
+    contrasts,
+    displayed_variant,
+    form_systems,
+    masked_systems,
+    page_scored_systems,
+    ranked,
+)
 from .shared.task_slices import slice_values
 
 CONTRAST_SOURCE = "Table 5 point contrasts (raw form)"

@@ -1,9 +1,9 @@
 """The whole stand-in in build order (docs/stand-in.md): ``data/v1`` (CrossPage), then ``data/v2``
 (SourceShift) and ``data/audit`` (the simulated label audit), then both stats files."""
 
-from .rankings import peak_memory
 from . import crosswalk_writer, sourceshift_instrument, sourceshift_release
 from .crosspage import write_instrument
+from .rankings import peak_memory
 from .stats_files import write_stats_audit, write_stats_v2
 
 

@@ -17,8 +17,8 @@ This module works on bit sets (one ``int`` of documents per condition) and is
 the constructor only; the independent check lives in :mod:`nclue.core.verify`.
 """
 
-from ..core.rng import Stream
 from ..core import renderings as forms
+from ..core.rng import Stream
 
 
 def distinct_page_matching(page_sets):

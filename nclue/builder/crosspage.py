@@ -18,12 +18,12 @@ from ..core.rng import Stream
 from ..retrieval import systems
 from ..retrieval.index import build_corpus
 from ..retrieval.text import tokens
-from . import construct, corpus
 from . import config as config_mod
+from . import construct, corpus
 from .miner import mine
+from .page_text import PageSource
 from .rankings import peak_memory, ranked_files
 from .stats_files import write_stats
-from .page_text import PageSource
 
 
 def generate(cfg, seed):

@@ -70,7 +70,8 @@ def export_pages(root, release, out_dir, packages=None, guard=None, progress=Non
                                  layout.TEXT_FROM_PACKAGES)), release.name))
         rows = _seeded_rows(root, release, progress)
     elif release.can(layout.TEXT_FROM_PACKAGES):
-        from .realpage import page_export, packages as pinned
+        from .realpage import packages as pinned
+        from .realpage import page_export
 
         if packages is None:
             raise UsageError("%s's page text is read from its pinned packages: give --packages DIR (the folder of "

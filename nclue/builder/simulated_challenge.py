@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..core.rng import Stream
 from ..labelaudit import challenge as rules
-from .simulated_audit import Responder, _dedupe, _fill, _lexical_pages, _answer_json, _gate_for, read
+from .simulated_audit import Responder, _answer_json, _dedupe, _fill, _gate_for, _lexical_pages, read
 
 
 @dataclass(frozen=True)

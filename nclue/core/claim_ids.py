@@ -27,8 +27,7 @@ import functools
 import re
 
 from .errors import NclueError
-from .layout import (CROSSPAGE, FORM_KEYS, RAW_MATRIX, REALPAGE, RELEASES, REPLICATES_PAPER, SOURCESHIFT,
-                     releases_with)
+from .layout import CROSSPAGE, FORM_KEYS, RAW_MATRIX, REALPAGE, RELEASES, REPLICATES_PAPER, SOURCESHIFT, releases_with
 from .measures import MEASURES
 
 NAME = r"[A-Za-z0-9_\-]+"       # one segment: a name the release defines (system, block, statistic, ...)

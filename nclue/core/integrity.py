@@ -17,8 +17,8 @@ import re
 
 from .errors import InputError, MissingInput, NclueError
 from .inputs import hash_into, read_input
-from .layout import RELEASE_DIRS, RELEASES, abspath, role_of
 from .jsonio import dumps_pretty, open_output, read_json
+from .layout import RELEASE_DIRS, RELEASES, abspath, role_of
 
 MANIFEST = "MANIFEST.json"
 SUMS = "SHA256SUMS"

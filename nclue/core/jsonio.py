@@ -31,6 +31,7 @@ from .errors import InputError, UnknownQuery
 
 # the one input opener, its file limit and its size check
 from .inputs import MAX_FILE_BYTES, check_size, open_input, read_input, too_large  # noqa: E402
+
 MAX_LINE_CHARS = 1024 * 1024
 READ_BLOCK = 1 << 20                    # a JSON Lines file is read into a buffer of this size (grown for a long line)
 MAX_DEPTH = 64

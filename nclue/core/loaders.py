@@ -10,11 +10,23 @@ already-loaded records they depend on.  Loaders never compute metrics.
 import operator
 import re
 
+from . import layout
 from .errors import InputError, bounded
 from .jsonio import MAX_MAGNITUDE, Row, all_finite_numbers, is_finite_number, iter_jsonl, read_json, show_value
-from . import layout
-from .records import (Condition, CopyStage, Document, InventoryRow, PageScoreRow, PageSource, Query, QueryCondition, RankingRow,
-                      Repair, System, SystemLists)
+from .records import (
+    Condition,
+    CopyStage,
+    Document,
+    InventoryRow,
+    PageScoreRow,
+    PageSource,
+    Query,
+    QueryCondition,
+    RankingRow,
+    Repair,
+    System,
+    SystemLists,
+)
 
 KINDS = ("section", "entity")
 FORMS = layout.FORM_KEYS

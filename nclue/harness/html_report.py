@@ -19,20 +19,58 @@ import os
 from html import escape
 
 from .. import __version__
-from ..core.claim_ids import (AGREEMENT, BOOTSTRAP, CHALLENGE, CHALLENGE_SECTION, CHALLENGE_TRANSITION, CONTRAST,
-                              CONTRAST_BLOCK, CONTROL, DIAGNOSTIC, EVIDENCE, FIGURE2_METHOD, FIGURE2_PAIR, FORMS,
-                              IMPACT, IMPACT_OF, IMPACT_TABLE, INFERENCE_BLOCK, INFERENCE_CONTRAST, INFERENCE_MASKING, MASKING,
-                              MATRIX, PAPER_BLOCK, POLICY, POLICY_SECTION, POLICY_TRANSITION, REGRESSION, REPLICATION,
-                              SCORECARD, SENSITIVITY_BLOCK, SHARED_DOCUMENTS, SLICE, TABLE1, V2_DIRECTION, analysis_of,
-                              statistic_of)
+from ..core.claim_ids import (
+    AGREEMENT,
+    BOOTSTRAP,
+    CHALLENGE,
+    CHALLENGE_SECTION,
+    CHALLENGE_TRANSITION,
+    CONTRAST,
+    CONTRAST_BLOCK,
+    CONTROL,
+    DIAGNOSTIC,
+    EVIDENCE,
+    FIGURE2_METHOD,
+    FIGURE2_PAIR,
+    FORMS,
+    IMPACT,
+    IMPACT_OF,
+    IMPACT_TABLE,
+    INFERENCE_BLOCK,
+    INFERENCE_CONTRAST,
+    INFERENCE_MASKING,
+    MASKING,
+    MATRIX,
+    PAPER_BLOCK,
+    POLICY,
+    POLICY_SECTION,
+    POLICY_TRANSITION,
+    REGRESSION,
+    REPLICATION,
+    SCORECARD,
+    SENSITIVITY_BLOCK,
+    SHARED_DOCUMENTS,
+    SLICE,
+    TABLE1,
+    V2_DIRECTION,
+    analysis_of,
+    statistic_of,
+)
 from ..core.layout import CROSSPAGE, QUERY_FORMS, RAW, REALPAGE
 from ..core.measures import SCORECARD_MEASURES, display_of
-from .html_page import Long, Num, breakable, contents, interval, num, p_value, page, table
 from ..paperaudit import places, roles
+from .html_page import Long, Num, breakable, contents, interval, num, p_value, page, table
 from .published import paper_order
+from .report import (
+    REPLICATION_WORDS,
+    REPORT_SCHEMA,
+    claim_values,
+    group_counts,
+    headline,
+    published_sentence,
+    replication_sentence,
+)
 from .score import picked_measures
-from .report import (REPLICATION_WORDS, REPORT_SCHEMA, claim_values, group_counts, headline, published_sentence,
-                     replication_sentence)
 from .svg_figures import fmt, forest, scatter, stacked
 
 SECTIONS = (("headline", "Headline"), ("problems", "Fails and skips"), ("scorecard", "Scorecard (Tables 3 and S1)"),

@@ -21,7 +21,6 @@ from ..core.jsonio import read_json
 from .checks import Check
 from .freeze import freeze
 
-
 # the fields that name a record of a released JSONL file, in the order a difference names them
 RECORD_KEYS = ("qid", "docid", "pair", "responder", "stream", "cid", "id", "page")
 CHUNK = 1 << 20          # bytes read at a time when comparing lines

@@ -17,11 +17,23 @@ import subprocess
 
 from .. import __version__
 from ..analyses.base import LEVELS
-from ..core.jsonio import dumps_pretty
-from ..core.claim_ids import (AGREEMENT, CHALLENGE, CHALLENGE_SECTION, GENEALOGY_COPY, IMPACT_OF, IMPACT_TABLE,
-                              POLICY, POLICY_SECTION, POOL, POOL_SECTION, REPLICATION, REPLICATION_SUMMARY,
-                              statistic_of)
 from ..analyses.replication import DENSE_PREFIX
+from ..core.claim_ids import (
+    AGREEMENT,
+    CHALLENGE,
+    CHALLENGE_SECTION,
+    GENEALOGY_COPY,
+    IMPACT_OF,
+    IMPACT_TABLE,
+    POLICY,
+    POLICY_SECTION,
+    POOL,
+    POOL_SECTION,
+    REPLICATION,
+    REPLICATION_SUMMARY,
+    statistic_of,
+)
+from ..core.jsonio import dumps_pretty
 from ..core.layout import CROSSPAGE, REALPAGE, SOURCESHIFT
 from ..core.measures import display_of
 from ..paperaudit import roles

@@ -42,8 +42,19 @@ from ..stats import randomization
 from ..stats import reproducibility as repro
 from .locate import data_root
 from .runner import check_root
-from .score import (Design, Judgements, _on_scale, _release_hint, _synthetic, comparisons, draw_values, intervals,
-                    nature_note, read_run, verify_inputs)
+from .score import (
+    Design,
+    Judgements,
+    _on_scale,
+    _release_hint,
+    _synthetic,
+    comparisons,
+    draw_values,
+    intervals,
+    nature_note,
+    read_run,
+    verify_inputs,
+)
 
 # the tables in which the paper reports a CrossPage system's row (Table S3 is SourceShift's: a CrossPage run
 # does not re-do it), and Table 5 for a block
@@ -279,7 +290,8 @@ def _recompute(inst, replaced, wanted):
 def _cells(root, role, tables, recomputed, frozen, synthetic, ses):
     """The published cells of the role's row in its tables (each as :func:`_cell`), in the paper's order, and
     each table's verdict (:func:`_table_verdicts`)."""
-    from .published import build as build_published, paper_order
+    from .published import build as build_published
+    from .published import paper_order
 
     checks, built = build_published(root, [], synthetic, recomputed)
     reasons = {c.id: c.reason for c in checks}

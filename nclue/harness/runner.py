@@ -10,8 +10,8 @@ from typing import NamedTuple, Optional
 
 from ..analyses import REGISTRY
 from ..analyses.base import LEVELS
-from ..analyses.shared.outcome_vectors import outcomes
 from ..analyses.paper import result as paper_result
+from ..analyses.shared.outcome_vectors import outcomes
 from ..core import integrity, layout
 from ..core.claim_ids import CONSTRUCTION, V2_STRUCTURE
 from ..core.errors import UsageError
@@ -19,11 +19,11 @@ from ..core.inputs import recording
 from ..core.instrument import Instrument
 from ..core.jsonio import read_json, show_value
 from .checks import EXPECTED_PAPER_FAIL, Check
-from .run_context import RunContext
 from .claims import compare, estimate_difference, input_paths, load_claim_file
 from .diagnose import content_problem
 from .guard import attempt
 from .published import build as build_published
+from .run_context import RunContext
 from .shape import Presence, analysis_part, missing_files, part_of, unread_files
 
 
@@ -349,7 +349,7 @@ def _claim_file_results(inst, ctx, files, levels, jobs, done_hook=None, log=None
     if jobs <= 1 or not worth_forking(list(weight.values())) or not _can_fork():
         yield from serial(files)
         return
-    import multiprocessing        # imported when used: a serial run never loads it
+    import multiprocessing  # imported when used: a serial run never loads it
 
     order = sorted(compute, key=lambda rel: (-weight[rel], rel))
     done, pending = {}, list(files)
@@ -590,7 +590,7 @@ def _rebuild_stage(ctx, deep):
     """``--deep``: rebuild the stand-in and compare byte for byte; otherwise one skip."""
     if not deep:
         return [Check("level:rebuild", "rebuild", "skip", "level rebuild not requested (use --deep)")]
-    from .rebuild import rebuild_checks       # the builder is imported only for --deep
+    from .rebuild import rebuild_checks  # the builder is imported only for --deep
 
     ok, rebuilt = attempt("rebuilding the stand-in", lambda: rebuild_checks(ctx.root, ctx, log=ctx.log))
     return rebuilt if ok else [Check("rebuild", "rebuild", "fail", rebuilt)]

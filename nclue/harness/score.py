@@ -21,25 +21,24 @@ formats.
 """
 
 import math
-from collections import namedtuple
 import os
+from collections import namedtuple
 
+from ..analyses.shared.inference_context import context
 from ..analyses.shared.outcome_vectors import gold_sets, ideals, outcomes
 from ..analyses.shared.release_systems import form_systems
-from ..analyses.shared.inference_context import context
 from ..core import integrity, layout
-from ..core.claim_ids import BOOTSTRAP
-from ..core.layout import SYNTHETIC_NATURE
-from ..core.errors import EmptyRun, InputError, NclueError, UnknownQuery, UsageError, VerificationError, bounded
-from ..core.instrument import Instrument
-from ..core.inputs import GZIP_MAGIC, gunzip_bounded, read_maybe_gzip
-from ..core.jsonio import MAX_FILE_BYTES, decode_text, dumps_pretty
-from ..core.loaders import load_ranking
-from ..core.records import RankingRow
 from ..core import measures as measure_table
+from ..core.claim_ids import BOOTSTRAP
+from ..core.errors import EmptyRun, InputError, NclueError, UnknownQuery, UsageError, VerificationError, bounded
+from ..core.inputs import GZIP_MAGIC, gunzip_bounded, read_maybe_gzip
+from ..core.instrument import Instrument
+from ..core.jsonio import MAX_FILE_BYTES, decode_text, dumps_pretty
+from ..core.layout import SYNTHETIC_NATURE
+from ..core.loaders import load_ranking
 from ..core.measures import DEPTH
-from ..core.metrics import (STANDARD_FIELDS, Outcomes, aggregate, evaluate, ideal_graded_dcg, standard_outcomes,
-                            summary)
+from ..core.metrics import STANDARD_FIELDS, Outcomes, aggregate, evaluate, ideal_graded_dcg, standard_outcomes, summary
+from ..core.records import RankingRow
 from ..core.structure import families, gold_and_subsets
 from ..core.trec import read_trec_qrels, read_trec_run
 from ..stats import bootstrap, protocol, randomization

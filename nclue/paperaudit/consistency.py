@@ -15,8 +15,8 @@ from fractions import Fraction
 from ..core import layout
 from ..core.errors import InputError
 from ..core.jsonio import read_json
-from .relations import CITATIONS, RELATIONS
 from .numbers import clean, numbers_in
+from .relations import CITATIONS, RELATIONS
 from .solve import Num
 
 NUMBERS = layout.PAPER_NUMBERS

@@ -62,7 +62,6 @@ from . import roles
 from .assignments import ASSIGNMENTS
 from .bindings import STRUCTURE
 
-
 # the paper's CrossPage results are bound to the stand-in's CrossPage claims, and SourceShift's genealogy to its own
 (BOOTSTRAP_SETUP, CONSTRUCTION, CONTRAST, CONTROL, DIAGNOSTIC, DIAGNOSTIC_SYSTEM, EVIDENCE, INFERENCE_CONTRAST, MASKING,
  MATRIX, PAPER_BLOCK, SCORECARD, SLICE, TABLE1, V1_FORMS) = (template.on(CROSSPAGE.name) for template in (

@@ -26,7 +26,6 @@ import array
 import math
 import sys
 from itertools import product as _cartesian
-
 from operator import getitem, lshift
 
 from ..core.errors import StatisticsError

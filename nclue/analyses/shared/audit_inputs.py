@@ -13,7 +13,6 @@ from ...labelaudit.challenge_records import FILES as CHALLENGE_NAMES
 from ...labelaudit.challenge_records import load as load_challenge
 from ...labelaudit.challenge_records import path_of as challenge_path
 
-
 AUDIT_FILES = [audit_path(name) for name in AUDIT_RECORD_NAMES]
 
 

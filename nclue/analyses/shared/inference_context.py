@@ -7,7 +7,6 @@ from ...core.structure import families
 from ...stats import bootstrap, protocol, randomization
 from .outcome_vectors import gold_sets, outcomes
 
-
 METRICS = (("score", "success"), ("hit", "hit"), ("gold_ndcg", "gold_ndcg"))
 
 

@@ -7,9 +7,9 @@ Outcome vectors are computed once per (ranking, qrel copy) and instrument by
 
 from ...core import layout
 from ...core.metrics import evaluate, ideal_graded_dcg
-from ...core.structure import gold_and_subsets, query_factors as structure_query_factors
+from ...core.structure import gold_and_subsets
+from ...core.structure import query_factors as structure_query_factors
 from ..base import Value
-
 
 # what scoring on the final CrossPage copy reads: the corpus, the queries with their condition catalog, the
 # copy, and its genealogy (the evaluation queries)

@@ -8,11 +8,14 @@ import math
 from ...core.claim_ids import SHARED_DOCUMENTS, SHARED_DOCUMENTS_DROP, SHARED_DOCUMENTS_MEMBERSHIP
 from ...core.structure import gold_and_subsets, gold_graph_components
 from ...stats import bootstrap, montecarlo, protocol
-from ...stats.robustness import (crossed_and_query_only, drop_top_degree, drop_top_degree_orders,
-                                 leave_one_document_range)
+from ...stats.robustness import (
+    crossed_and_query_only,
+    drop_top_degree,
+    drop_top_degree_orders,
+    leave_one_document_range,
+)
 from ..base import Value
 from .outcome_vectors import outcomes
-
 
 S1I_PAIR = ("rrf_bm25and_pagetop3", "bm25_and")
 S1I_GAP = "fusion_minus_bm25"          # the pair's name in the claim ids

@@ -5,7 +5,6 @@ recomputed from the release (docs/schema.md).
 from ...core.errors import InputError
 from ...core.jsonio import read_json
 
-
 STATS_ROW_FIELDS = {"statistic", "stand_in", "paper"}
 
 

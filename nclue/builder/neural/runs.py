@@ -31,13 +31,13 @@ import time
 from ...core import layout
 from ...core.errors import UsageError
 from ...core.jsonio import write_text
+from ...retrieval import dense_systems as declared
 from ...retrieval import systems
-from ...retrieval.engine import Engine, POOL
+from ...retrieval.engine import POOL, Engine
 from ...retrieval.index import build_corpus, ranked
 from ...retrieval.systems import DEPTH, PAGES_KEPT, SCORE_DECIMALS, TEXT_POOL
 from ...retrieval.text import tokens
 from ..rankings import query_view
-from ...retrieval import dense_systems as declared
 from . import dense, embedder, page_cache
 
 RELEASE = layout.REALPAGE

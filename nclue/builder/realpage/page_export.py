@@ -9,8 +9,8 @@ packages that hold a released RFC are read, each once.
 """
 
 from ...core import layout
-from . import packages, pages as page_text, settings
-
+from . import packages, settings
+from . import pages as page_text
 
 EVERY = 250         # a progress line per this many documents
 

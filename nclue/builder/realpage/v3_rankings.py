@@ -13,10 +13,10 @@ parameter was chosen by looking at a ranking or a score.
 """
 
 from ...core import layout
+from ...retrieval import dense_systems as declared
 from ...retrieval import systems
 from ...retrieval.index import build_corpus
 from ...retrieval.text import tokens
-from ...retrieval import dense_systems as declared
 from ..rankings import peak_memory, ranked_files
 
 # the further forms the query-form systems rank beside the raw form every system ranks

@@ -15,10 +15,11 @@ from typing import NamedTuple
 
 from ... import __version__
 from ...core import layout
-from .. import construct
 from ...core import renderings as forms
+from .. import construct
 from ..crosspage import genealogy_record
-from . import fact_miner, packages, pages as page_text, query_draws, sample, settings, v3_audit, v3_neural, v3_rankings
+from . import fact_miner, packages, query_draws, sample, settings, v3_audit, v3_neural, v3_rankings
+from . import pages as page_text
 
 
 def section_cid(key):
@@ -272,6 +273,7 @@ def write_release(out_root, folder, seed=settings.SEED, log=print, neural=None, 
     the folder of the dense runs to ship, :mod:`.v3_neural`, or None); returns the release-relative paths
     written."""
     import os
+
     from ...core.jsonio import write_json, write_jsonl
 
     runs = None if neural is None else v3_neural.read_runs(neural)
