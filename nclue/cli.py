@@ -420,6 +420,26 @@ def _score_epilog():
                                randomization=protocol.RANDOMIZATION.n_draws)
 
 
+def _run_input_options(p):
+    """The options every command that reads runs takes: the runs' format and TREC's tie order."""
+    p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
+                   help="input format of the runs (default: detected from content)")
+    p.add_argument("--ties", choices=("trec", "file"), default="trec",
+                   help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+
+
+def _measures(given):
+    """The measure names of the repeatable ``-m ID[,ID]`` (None: the option was not given); an empty list is a
+    usage error, like an unknown measure."""
+    if given is None:
+        return None
+    measures = [m.strip() for option in given for m in option.split(",") if m.strip()]
+    if not measures:
+        raise UsageError("-m/--measure names no measure (%s): give one or more, comma-separated, or leave "
+                         "the option out for all" % ", ".join(repr(option) for option in given))
+    return measures
+
+
 def cmd_score(argv, prog):
     """Score runs (TREC or released JSONL, gzip accepted) with intervals and paired tests; prints the result
     and writes a file only with ``--html``."""
@@ -438,12 +458,7 @@ def cmd_score(argv, prog):
         guard = ReleaseGuard(data_root(args.data))
     against = None if args.against is None else [] if args.against == "none" else [
         a for a in args.against.split(",") if a]
-    measures = None
-    if args.measure is not None:
-        measures = [m.strip() for given in args.measure for m in given.split(",") if m.strip()]
-        if not measures:
-            raise UsageError("-m/--measure names no measure (%s): give one or more, comma-separated, or leave "
-                             "the option out for all" % ", ".join(repr(given) for given in args.measure))
+    measures = _measures(args.measure)
     result = score(args.run, args.data, args.release, args.qrels, against, args.run_format, args.ties,
                    verify=not args.no_verify, warn=STDERR.write, per_query=args.per_query, names=args.name,
                    allow_empty=args.allow_empty, qrels_file=args.qrels_file, measures=measures)
@@ -468,10 +483,7 @@ def score_parser(prog):
                                                                       "markdown, latex, or trec (trec_eval's "
                                                                       "measure/qid/value lines; with --per-query "
                                                                       "like trec_eval -q)")
-    p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
-                   help="input format of the runs (default: detected from content)")
-    p.add_argument("--ties", choices=("trec", "file"), default="trec",
-                   help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+    _run_input_options(p)
     _release_option(p)
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--qrels-file", metavar="FILE", default=None,
@@ -506,12 +518,7 @@ def cmd_compare(argv, prog):
     args = compare_parser(prog).parse_args(argv)
     if args.run.count("-") > 1:
         raise UsageError("standard input can be read once: give '-' at most once among the runs")
-    measures = None
-    if args.measure is not None:
-        measures = [m.strip() for given in args.measure for m in given.split(",") if m.strip()]
-        if not measures:
-            raise UsageError("-m/--measure names no measure (%s): give one or more, comma-separated, or leave "
-                             "the option out for all" % ", ".join(repr(given) for given in args.measure))
+    measures = _measures(args.measure)
     result = compare(args.run, args.data, release=args.release, qrels=args.qrels, run_format=args.run_format,
                      ties=args.ties, verify=not args.no_verify, warn=STDERR.write, names=args.name,
                      qrels_file=args.qrels_file, measures=measures)
@@ -539,10 +546,7 @@ def compare_parser(prog):
     _data_option(p)
     p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), markdown, latex or "
                                                                       "json")
-    p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
-                   help="input format of the runs (default: detected from content)")
-    p.add_argument("--ties", choices=("trec", "file"), default="trec",
-                   help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+    _run_input_options(p)
     _release_option(p)
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--qrels-file", metavar="FILE", default=None,
@@ -586,10 +590,7 @@ def reproduce_run_parser(prog):
     p.add_argument("--form", choices=layout.FORM_KEYS, default=None, help="the query form the run ranks")
     p.add_argument("--qrels", choices=QREL_COPY_NAMES, default=None, help=QREL_COPY_HELP)
     p.add_argument("--format", choices=FORMATS, default="text", help="output: text (default), json, tsv or markdown")
-    p.add_argument("--run-format", choices=("auto", "trec", "jsonl"), default="auto",
-                   help="input format of the runs (default: detected from content)")
-    p.add_argument("--ties", choices=("trec", "file"), default="trec",
-                   help="TREC runs: trec_eval's order (score desc, docno desc; default) or file order")
+    _run_input_options(p)
     p.add_argument("--per-query", action="store_true", help="also list tau and RBO per query and every query whose "
                                                              "outcome changed")
     p.add_argument("--no-verify", action="store_true",
