@@ -435,7 +435,7 @@ def _contrasts_body(got, release, fig):
         c = CONTRAST_.bind(block=block, variant=var)
         i = INFERENCE_CONTRAST_.bind(block=block, variant=var)
         base = got.get(CONTRAST_BLOCK_(block=block, statistic="base"))
-        rows.append(("%s: %s \u2192 %s" % (label, base, var), got.get(c("delta_score")),
+        rows.append((label if paper else "%s: %s \u2192 %s" % (label, base, var), got.get(c("delta_score")),
                      got.get(i("delta_score_ci_low")), got.get(i("delta_score_ci_high")), "Holm p %s" % fmt(holm, 4)))
         trows.append([escape(label if not paper else "%s [%s]" % (label, block)), escape("%s \u2192 %s" % (base, var)),
                       num(got.get(c("base_score"))),
@@ -457,7 +457,7 @@ def _contrasts_body(got, release, fig):
         head, first = "%s Table 5 analogue" % release.title, "block"
     return _figure(svg, caption) + table(head, [first, "base \u2192 variant", "base Score", "variant Score",
                                                 "Delta Score", "95% CI", "Delta Hit", "Delta Gold-NDCG", "Holm p"],
-                                         trows)
+                                         trows, wrap_first=bool(paper))
 
 
 def _as_published(binding):
@@ -486,7 +486,7 @@ def _paper_grid(place, members):
     body = [[escape(row)] + ["; ".join(_grid_number(part, b) for part, b in cells.get((row, column), ()))
                              for column in columns] for row in rows]
     return table("%s as the paper lays it out: published / this instrument (difference)" % place,
-                 ["row"] + [escape(column) for column in columns], body)
+                 ["row"] + [escape(column) for column in columns], body, wrap_first=True)
 
 
 def _grid_number(part, binding):
