@@ -161,7 +161,10 @@ PROBE = r"""
   // at the screen's width: captions, long-text tables and forest plots stay on screen
   var W=document.documentElement.clientWidth;out.inner_width=window.innerWidth;out.offscreen=[];
   document.querySelectorAll("caption").forEach(function(c){var b=c.getBoundingClientRect();
-    if(b.right>W+1){out.offscreen.push("caption '"+c.textContent.slice(0,50)+"' ends at "+Math.round(b.right)+" px");}});
+    if(b.right>W+1){out.offscreen.push("caption '"+c.textContent.slice(0,50)+"' ends at "+Math.round(b.right)+" px");}
+    // a long caption squeezed into a narrow column reads one word a line (issue 57: the audit's Findings)
+    if(c.textContent.length>60&&b.width>0&&b.width<Math.min(W*0.4,200)){out.offscreen.push("caption '"+
+      c.textContent.slice(0,50)+"' squeezed to "+Math.round(b.width)+" px");}});
   document.querySelectorAll("table.cards").forEach(function(t){var b=t.getBoundingClientRect();
     if(b.right>W+1){out.offscreen.push("table '"+(t.caption?t.caption.textContent.slice(0,50):"")+"' ends at "+Math.round(b.right)+" px");}});
   document.querySelectorAll("svg.forest").forEach(function(f){var b=f.getBoundingClientRect();
@@ -547,3 +550,18 @@ def test_published_numbers_are_also_laid_out_as_the_papers_tables():
                                                    "Dense composition (Qwen 0.6B joint -&gt; product dec.)"]
     assert "Delta Score: |+6.8 / 7.2 (+0.4)" in rows[2] and "+7.3 / 1.3 (-6.0)" in rows[3]
     assert _paper_grid("section 4.2", [dict(members[0], cell=None)]) == ""
+
+
+def test_the_narrow_probe_fails_when_a_card_tables_caption_is_squeezed(reports, tmp_path):
+    """Issue 57: at a true 420 px the paper audit's Findings (a table shown as cards on a phone) kept its caption
+    in a column a word wide; the caption now spans the cards, and the probe names it when it does not."""
+    from nclue.harness.html_page import STYLE
+
+    browser = _need_browser()
+    paths, _, _ = reports
+    html = open(paths["html"], encoding="utf-8").read()
+    rule = "table.cards caption{display:block}"
+    assert rule in STYLE
+    found, _ = probe(browser, html.replace(STYLE, STYLE.replace(rule, "")), tmp_path, 420, name="squeezed")
+    assert any(line.startswith("at 420 px: caption 'Findings") and "squeezed to" in line
+               for line in _problems(found, 420)), _problems(found, 420)

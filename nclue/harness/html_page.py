@@ -43,7 +43,7 @@ details{margin:.3rem 0}summary{cursor:pointer;font-weight:600}
 table.cards thead{display:none}table.cards tr{border:1px solid #d0d7de;margin:.4rem 0}
 table.cards td{border:0;border-top:1px solid #eaeef2;white-space:normal}table.cards td:first-child{border-top:0}
 table.cards td:before{content:attr(data-label) ": ";font-weight:600;color:#57606a}
-table.cards td.long{overflow-wrap:break-word}}
+table.cards td.long{overflow-wrap:break-word}table.cards caption{display:block}}
 """
 
 SCRIPT = """
