@@ -38,7 +38,7 @@ def test_transcription_matches_the_paper(entries):
     text = open(path, encoding="utf-8").read()
     recorded = json.load(open(os.path.join(REPO, "reference_metrics", "paper", "numbers.json"), encoding="utf-8"))
     assert hashlib.sha256(text.encode("utf-8")).hexdigest() == recorded["paper"]["sha256"], "not the transcribed text"
-    for nid, (num, record) in entries.items():
+    for nid, (_num, record) in entries.items():
         assert record["quote"] in text, nid
         shown = numbers_in(record["quote"])
         assert shown[record["pick"]] == record["text"], nid

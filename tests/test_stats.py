@@ -132,7 +132,7 @@ def test_polynomial_exact_p_equals_brute_force_enumeration():
     big = [rng.randbelow(7) - 3 for _ in range(547)]
     dist = randomization.sign_flip_distribution(big)
     assert sum(dist.values()) == 2 ** 547
-    with pytest.raises(Exception):
+    with pytest.raises(StatisticsError, match="^exact sign-flip distributions need integer differences$"):
         randomization.sign_flip_distribution([0.5])
 
 

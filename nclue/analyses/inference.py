@@ -102,7 +102,7 @@ def _paper_family_unit(inst):
     chosen = [] if missing else [(block_tests(ctx, block), block["variants"].index(variant))
                                  for _, block, variant, _ in rows]
     family = holm_family(chosen) if chosen else [(None, None)] * len(rows)
-    for (key, block, variant, why), (adjusted, estimate), pick in zip(rows, family, chosen or [None] * len(rows)):
+    for (key, _block, variant, why), (adjusted, estimate), pick in zip(rows, family, chosen or [None] * len(rows)):
         claim = PAPER_BLOCK.on(inst.spec.name).bind(block=key)
         detail = "; ".join(missing[:2]) if missing else ""
         values += [Value(claim("variant"), variant, source=PAPER_FAMILY_SOURCE, detail=why),

@@ -81,7 +81,7 @@ def _crosswalk_values(inst):
            Value(PAPER_CROSSWALK("table2_blocks"), len(cw.table2), source=CROSSWALK_SOURCE),
            Value(PAPER_CROSSWALK("table2_runs"), sum(t["paper_runs"] for t in cw.table2), source=CROSSWALK_SOURCE)]
     bound = {}
-    for nid, (num, row) in load_numbers(inst.root).items():
+    for nid, (_num, row) in load_numbers(inst.root).items():
         b = bound.setdefault(result_rules.place_key(nid, row["table"]), [0, 0])
         b[0] += 1
         b[1] += result_rules.rule_for(nid)[0] is not None

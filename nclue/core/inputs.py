@@ -76,11 +76,11 @@ def open_input(path, where):
     try:
         fd = os.open(path, os.O_RDONLY | _NONBLOCK)
     except FileNotFoundError:
-        raise MissingInput(where)
+        raise MissingInput(where) from None
     except IsADirectoryError:
-        raise InputError(where, "is a directory, not a file")
+        raise InputError(where, "is a directory, not a file") from None
     except OSError as exc:
-        raise InputError(where, "cannot read (%s)" % (exc.strerror or exc))
+        raise InputError(where, "cannot read (%s)" % (exc.strerror or exc)) from exc
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
@@ -144,7 +144,7 @@ def gunzip_bounded(fileobj, where, budget, noun="file"):
                     raise too_large(where, budget, "decompressed " + ("input" if noun == "stream" else noun))
                 out.append(block)
     except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(where, "not a readable gzip %s (%s)" % (noun, exc))
+        raise InputError(where, "not a readable gzip %s (%s)" % (noun, exc)) from exc
     return b"".join(out)
 
 

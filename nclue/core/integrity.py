@@ -162,7 +162,7 @@ def parse_sums(root):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(SUMS, "not valid UTF-8 (byte offset %d)" % exc.start, line=data[:exc.start].count(b"\n") + 1)
+        raise InputError(SUMS, "not valid UTF-8 (byte offset %d)" % exc.start, line=data[:exc.start].count(b"\n") + 1) from exc
     if text.startswith("\ufeff"):
         raise InputError(SUMS, "starts with a byte-order mark (coreutils format expected)", line=1)
     if "\r" in text:

@@ -99,7 +99,7 @@ def open_output(path, what="the output", guard=None):
         dir_fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError as exc:
         raise UsageError("cannot write %s %s: its folder cannot be opened (%s)" % (
-            what, shown_path(path), exc.strerror or exc))
+            what, shown_path(path), exc.strerror or exc)) from exc
     tmp = None
     try:
         if guard is not None:
@@ -117,7 +117,7 @@ def open_output(path, what="the output", guard=None):
     except OSError as exc:
         if exc.filename is not None and exc.errno not in WRITE_ERRNOS:
             raise                           # a file the block read, not the output: reported as the read it was
-        raise UsageError("%s %s cannot be written: %s" % (what, shown_path(path), exc.strerror or exc))
+        raise UsageError("%s %s cannot be written: %s" % (what, shown_path(path), exc.strerror or exc)) from exc
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
@@ -139,7 +139,7 @@ def make_folder(path, what="the output", guard=None):
         dir_fd = os.open(parent or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError as exc:
         raise UsageError("cannot create %s %s: its parent folder cannot be opened (%s)" % (
-            what, shown_path(path), exc.strerror or exc))
+            what, shown_path(path), exc.strerror or exc)) from exc
     created = False
     try:
         if guard is not None:
@@ -151,7 +151,7 @@ def make_folder(path, what="the output", guard=None):
             except FileExistsError:
                 pass
     except OSError as exc:
-        raise UsageError("cannot create %s %s: %s" % (what, shown_path(path), exc.strerror or exc))
+        raise UsageError("cannot create %s %s: %s" % (what, shown_path(path), exc.strerror or exc)) from exc
     finally:
         os.close(dir_fd)
     return created
@@ -241,9 +241,9 @@ def parse_json_text(text, where, line=None):
     try:
         obj, end = _DECODER.raw_decode(text)
     except RecursionError:
-        raise InputError(where, "values nested deeper than %d levels" % MAX_DEPTH, line=line)
+        raise InputError(where, "values nested deeper than %d levels" % MAX_DEPTH, line=line) from None
     except ValueError as exc:
-        raise InputError(where, "invalid JSON (%s)" % _clip(str(exc)), line=line)
+        raise InputError(where, "invalid JSON (%s)" % _clip(str(exc)), line=line) from exc
     if text[end:].strip():
         raise InputError(where, "invalid JSON (extra data after the value)", line=line)
     # str.count is fast; only text with many brackets can be deep, and only that is walked
@@ -266,7 +266,7 @@ def decode_text(data, where, offset=0, line=1):
         text = codecs.utf_8_decode(data, "strict", True)[0]
     except UnicodeDecodeError as exc:
         raise InputError(where, "not valid UTF-8 (byte offset %d)" % (offset + exc.start),
-                         line=line + bytes(data[:exc.start]).count(b"\n"))
+                         line=line + bytes(data[:exc.start]).count(b"\n")) from exc
     if not offset and text.startswith("\ufeff"):
         raise InputError(where, "starts with a byte-order mark (UTF-8 without BOM expected)", line=1)
     return text

@@ -174,7 +174,7 @@ def load_queries(root, rel, conditions=None, require_source=False):
                 kind = sub.str("kind", choices=KINDS)
                 label = _plain_text(sub, "label")
             except InputError as exc:
-                raise row.error("%s.%s" % (field, exc.field), exc.message)
+                raise row.error("%s.%s" % (field, exc.field), exc.message) from exc
             if cid in seen:
                 raise row.error(field + ".cid", "condition %r repeated in the query" % cid)
             seen.add(cid)
@@ -261,7 +261,7 @@ def load_genealogy(root, rel, queries, declared):
                               row.int("queries", 0, len(queries)), row.int("rows", 0, 10 ** 9),
                               row.int("grades_changed", 0, 10 ** 9))
         except InputError as exc:
-            raise InputError(rel, exc.message, field="%s.%s" % (where, exc.field))
+            raise InputError(rel, exc.message, field="%s.%s" % (where, exc.field)) from exc
         out[want.name] = stage
     return out
 

@@ -329,7 +329,7 @@ def gold_support(ranking, page_scores, queries, sets, support, k=10):
         row = ranking.get(qid)
         docids = row.docids[:k] if row is not None else ()
         best = None
-        for pos, d in enumerate(docids, 1):
+        for d in docids:
             if d not in gold:
                 continue
             entry = page_scores.get((qid, d))

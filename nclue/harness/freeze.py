@@ -81,7 +81,7 @@ def freeze(root, log=print):
                 for value in computed:
                     values.append((value, unit.inputs))
         except NclueError as exc:
-            raise FreezeError("freeze refused: %s: %s" % (name, exc))
+            raise FreezeError("freeze refused: %s: %s" % (name, exc)) from exc
         _check_claim_ids(name, analysis, values)
         if not values:
             log("skipped %s: its inputs are absent" % layout.claim_file(name))

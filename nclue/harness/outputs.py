@@ -50,7 +50,7 @@ class ReleaseGuard:
         self.folders = set()
         for sub in RELEASE_DIRS:
             base = os.path.join(root, sub)
-            for top, dirs, _ in os.walk(base):
+            for top, _dirs, _ in os.walk(base):
                 self.folders.add(_identity(top))
         self.folders.discard(None)
         self.top = _identity(root)

@@ -201,7 +201,7 @@ def _assigned(numbers, observed):
         positives = {who: int(numbers[nid][0].value) for who, nid in group.positives}
         orders = assignments.consistent_assignments(group.numbers, group.pairs, agreements, positives, n)
 
-        def shown(order):
+        def shown(order, group=group):
             values = [observed.get(group.claim_of(pair)) for pair in order]
             return all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                        and numbers[nid][0].shows(Fraction(v)) for nid, v in zip(group.numbers, values))

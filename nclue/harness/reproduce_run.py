@@ -358,7 +358,7 @@ def _pair(design, judged, inst, sides, rels, outs):
         ob, ov = (_per_query(m, o) for o in released)
         rb, rv = (_per_query(m, o) for o in outs)
         keep = [i for i in range(len(ob)) if None not in (ob[i], ov[i], rb[i], rv[i])]
-        pick = lambda xs: [xs[i] for i in keep]          # noqa: E731 -- the queries all four define
+        pick = lambda xs, keep=keep: [xs[i] for i in keep]      # noqa: E731 -- the queries all four define
         out[m.name] = {"unit": m.unit, "effect_ratio": repro.effect_ratio(pick(ob), pick(ov), pick(rb), pick(rv)),
                        "delta_ri": repro.delta_relative_improvement(pick(ob), pick(ov), pick(rb), pick(rv)),
                        "released_delta": math.fsum(pick(ov)) / len(keep) - math.fsum(pick(ob)) / len(keep),
@@ -471,7 +471,7 @@ def _read(inst, judged, path, run_format, ties, stdin):
     try:
         ranking, order = read_run(path, inst.queries(), inst.corpus(), run_format, ties, stdin=stdin)
     except InputError as exc:
-        raise _release_hint(inst, exc)
+        raise _release_hint(inst, exc) from exc
     if not any(q in ranking and ranking[q].docids for q in judged.queries):
         raise EmptyRun("%s ranks no document for any of the %d evaluation queries (an empty or blank run?): "
                        "there is nothing to compare" % ("<stdin>" if path == "-" else path, len(judged.queries)))

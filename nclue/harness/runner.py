@@ -188,7 +188,8 @@ def _compute_units(inst, ctx, analysis):
         state = _worst_gate(ctx, unit.inputs)
         if state is None:
             with recording() as seen:
-                ok, values = attempt("computing %s unit %s" % (analysis.name, unit.key), lambda: list(unit.compute()))
+                ok, values = attempt("computing %s unit %s" % (analysis.name, unit.key),
+                                     lambda unit=unit: list(unit.compute()))
             unrecorded = sorted(set(integrity.observed_inputs(inst.root, seen)) - set(unit.inputs))
             if ok and unrecorded:
                 # the unit read a file its claims do not name: their inputs (and so the gates, the coverage
@@ -279,7 +280,7 @@ def _shape_checks(inst, ctx, present_claim_files):
         rel = layout.claim_file(name)
         if analysis_part(name) not in ctx.presence or rel in present_claim_files:
             continue
-        ok, units = attempt("enumerating the units of " + name, lambda: analysis.units(inst))
+        ok, units = attempt("enumerating the units of " + name, lambda analysis=analysis: analysis.units(inst))
         if ok and not units:
             continue
         checks.append(Check("claims:" + rel, "integrity", "fail", "frozen claims file %s is missing: release part %s "
@@ -523,7 +524,7 @@ def _integrity_stage(ctx, announce):
     for rel in sorted(ctx.files):
         f = ctx.files[rel]
         if f.status == "ok" and rel.endswith(".json"):
-            ok, why = attempt("reading " + rel, lambda: read_json(layout.abspath(ctx.root, rel), rel))
+            ok, why = attempt("reading " + rel, lambda rel=rel: read_json(layout.abspath(ctx.root, rel), rel))
             if not ok:
                 f.status, f.reason = "bad", why
             elif f.role == "frozen-claims":
@@ -549,7 +550,7 @@ def _claims_stage(ctx, inst, jobs, earlier):
 
     ctx.progress("start", "%d JSON files decoded, %d claim files to compute" % (len(ctx.documents), len(files)))
     seen_levels, read = set(), set()
-    for rel, file_checks, file_read in _claim_file_results(inst, ctx, files, ctx.levels, jobs, finished,
+    for _rel, file_checks, file_read in _claim_file_results(inst, ctx, files, ctx.levels, jobs, finished,
                                                             lambda text: ctx.progress("start", text)):
         read.update(file_read)
         for c in file_checks:

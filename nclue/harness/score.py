@@ -495,7 +495,7 @@ def _score_run(inst, judged, i, run, run_format, ties, stdin, found, allow_empty
         try:
             ranking, order = read_run(run, inst.queries(), corpus, run_format, ties, stdin=stdin, tags=found)
         except InputError as exc:
-            raise _release_hint(inst, exc)
+            raise _release_hint(inst, exc) from exc
         where = "<stdin>" if run == STDIN else run
     else:
         where = "run%d (given as data)" % (i + 1)

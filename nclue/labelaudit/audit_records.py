@@ -93,7 +93,7 @@ def _candidates(row, field, n_pages, allowed):
         try:
             out[route] = _pages_list(sub, route, n_pages, False)
         except InputError as exc:
-            raise row.error("%s.%s" % (field, exc.field), exc.message)
+            raise row.error("%s.%s" % (field, exc.field), exc.message) from exc
     return out
 
 
@@ -142,7 +142,7 @@ def packet_conditions(row, query, pages_field, n_pages):
             labels.append(sub.str("label"))
             pages.append(_pages_list(sub, pages_field, n_pages, True))
         except InputError as exc:
-            raise row.error("conditions[%d].%s" % (i, exc.field), exc.message)
+            raise row.error("conditions[%d].%s" % (i, exc.field), exc.message) from exc
         cids.append(cid)
     return tuple(cids), tuple(labels), tuple(pages)
 
@@ -183,7 +183,7 @@ def _answer(row, obj, field, n_pages, shown):
         if not isinstance(quote, str):
             raise sub.error("quote", "must be a string")
     except InputError as exc:
-        raise row.error("%s.%s" % (field, exc.field) if field else exc.field, exc.message)
+        raise row.error("%s.%s" % (field, exc.field) if field else exc.field, exc.message) from exc
     return Answer(positive, pages, quote, shown)
 
 

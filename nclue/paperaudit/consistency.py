@@ -62,7 +62,7 @@ def load_numbers(root):
         try:
             num = Num(r)
         except (ValueError, ZeroDivisionError):
-            raise InputError(NUMBERS, "not a number: %r" % r["text"], field=field + ".text")
+            raise InputError(NUMBERS, "not a number: %r" % r["text"], field=field + ".text") from None
         if abs(float(num.value) - float(r.get("value", float("nan")))) > 1e-12:
             raise InputError(NUMBERS, "value %r disagrees with the displayed text %r" % (r.get("value"), r["text"]),
                              field=field + ".value")

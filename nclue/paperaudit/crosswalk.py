@@ -37,7 +37,7 @@ def load(root):
             table2.append({"block": row.str("block"), "paper_runs": row.int("paper_runs", 0, 10 ** 6),
                            "stand_in_systems": tuple(systems), "reason_unplayed": row.str("reason_unplayed")})
         except InputError as exc:
-            raise InputError(rel, exc.message, field="table2[%d].%s" % (i, exc.field))
+            raise InputError(rel, exc.message, field="table2[%d].%s" % (i, exc.field)) from exc
     rows, notes = {ns: {} for ns in NAMESPACES}, {}
     for i, entry in enumerate(top.list("rows")):
         if not isinstance(entry, dict):
@@ -53,7 +53,7 @@ def load(root):
             if sid is None and not note.strip():
                 raise row.error("note", "a blocked row must say why")
         except InputError as exc:
-            raise InputError(rel, exc.message, field="rows[%d].%s" % (i, exc.field))
+            raise InputError(rel, exc.message, field="rows[%d].%s" % (i, exc.field)) from exc
         if key in rows[ns]:
             raise InputError(rel, "row %s / %s listed twice" % (ns, key), field="rows[%d].paper" % i)
         rows[ns][key] = sid
@@ -66,7 +66,7 @@ def load(root):
         try:
             blocked.append({"id": row.str("id"), "reason": row.str("reason")})
         except InputError as exc:
-            raise InputError(rel, exc.message, field="blocked[%d].%s" % (i, exc.field))
+            raise InputError(rel, exc.message, field="blocked[%d].%s" % (i, exc.field)) from exc
     synthetic = obj.get("synthetic")
     return Crosswalk(tuple(table2), rows, notes, tuple(blocked), synthetic if isinstance(synthetic, bool) else None)
 

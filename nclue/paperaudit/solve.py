@@ -93,7 +93,7 @@ def linear_counts(terms, const_count, n):
     falls back to None when a term has no denominator.
     """
     ranges = []
-    for c, num in terms:
+    for _c, num in terms:
         if num.kind not in ("pct", "pts"):
             return None
         r = num.counts(n)

@@ -92,7 +92,7 @@ def _newton(x, cols, m, y, max_iter, tol):
     k = len(cols)
     beta = [0.0] * k
     iterations, converged = 0, False
-    for iterations in range(1, max_iter + 1):
+    for iterations in range(1, max_iter + 1):  # noqa: B007 -- its last value is the count returned
         p = _probabilities(x, beta)
         residual = [yi - mi * pi for yi, mi, pi in zip(y, m, p)]
         grad = [math.fsum(map(mul, residual, cols[a])) for a in range(k)]

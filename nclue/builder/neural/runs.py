@@ -109,7 +109,7 @@ def _page_row(path, number, line):
     try:
         row = json.loads(line)
     except (ValueError, RecursionError) as exc:
-        raise UsageError("%s:%d: not a JSON row (%s)" % (path, number, str(exc)[:80]))
+        raise UsageError("%s:%d: not a JSON row (%s)" % (path, number, str(exc)[:80])) from exc
     if not isinstance(row, dict):
         raise UsageError("%s:%d: expected an object, found %s" % (path, number, type(row).__name__))
     for field in ("docid", "text"):

@@ -138,7 +138,7 @@ def _data_tar(path):
             raise PackageError("%s: member %s: expected data.tar or data.tar.xz" % (path, name))
         return tarfile.open(fileobj=io.BytesIO(data))
     except (lzma.LZMAError, tarfile.TarError, EOFError) as exc:
-        raise PackageError("%s: %s cannot be read: %s" % (path, name, exc))
+        raise PackageError("%s: %s cannot be read: %s" % (path, name, exc)) from exc
 
 
 def read_package(path):
@@ -154,7 +154,7 @@ def read_package(path):
                     if match and member.isfile():
                         yield int(match.group(1)), kind, archive.extractfile(member).read()
         except (tarfile.TarError, EOFError, OSError, lzma.LZMAError) as exc:
-            raise PackageError("%s: data.tar cannot be read: %s" % (path, exc))
+            raise PackageError("%s: data.tar cannot be read: %s" % (path, exc)) from exc
 
 
 def rfc_text(data, where):
@@ -173,7 +173,7 @@ def rfc_text(data, where):
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
             raw = handle.read(MAX_TEXT_BYTES + 1)
     except (OSError, EOFError, lzma.LZMAError) as exc:
-        raise PackageError("%s: does not decompress: %s" % (where, exc))
+        raise PackageError("%s: does not decompress: %s" % (where, exc)) from exc
     if len(raw) > MAX_TEXT_BYTES:
         raise PackageError("%s: decompresses to more than %d bytes" % (where, MAX_TEXT_BYTES))
     return raw.decode("utf-8", errors="replace")
@@ -266,7 +266,7 @@ def fetch(cache, run=subprocess.run, source_dir="/etc/apt/sources.list.d"):
         try:
             done = run(command, cwd=cache, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         except OSError as exc:
-            raise PackageError("%s: cannot run apt-get: %s" % (cache, exc))
+            raise PackageError("%s: cannot run apt-get: %s" % (cache, exc)) from exc
         if done.returncode != 0:
             tail = (done.stdout or b"").decode("utf-8", "replace").strip().splitlines()[-3:]
             raise PackageError("apt-get %s exited %d: %s" % (command[2], done.returncode, " | ".join(tail)))

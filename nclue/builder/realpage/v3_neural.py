@@ -37,7 +37,7 @@ def read_runs(folder):
         with open(where, encoding="utf-8") as handle:
             record = json.load(handle)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise RealPageError("%s: not a readable dense-run record (%s)" % (where, str(exc)[:160]))
+        raise RealPageError("%s: not a readable dense-run record (%s)" % (where, str(exc)[:160])) from exc
     if not isinstance(record, dict):
         raise RealPageError("%s: expected a JSON object" % where)
     for field, expected in (("model_zip_sha256", MODEL_ZIP_SHA256), ("systems", list(declared.IDS)),
@@ -57,7 +57,7 @@ def read_runs(folder):
             with open(path, "rb") as handle:
                 data = handle.read()
         except OSError as exc:
-            raise RealPageError("%s: unreadable (%s)" % (path, exc.strerror or exc))
+            raise RealPageError("%s: unreadable (%s)" % (path, exc.strerror or exc)) from exc
         digest = hashlib.sha256(data).hexdigest()
         if digest != listed[rel]:
             raise RealPageError("%s: sha256 expected %s (%s), found %s" % (path, listed[rel], RECORD, digest))

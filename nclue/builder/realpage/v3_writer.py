@@ -65,7 +65,7 @@ def _meta(data, where):
     try:
         value = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise packages.PackageError("%s: metadata does not decode: %s" % (where, str(exc)[:120]))
+        raise packages.PackageError("%s: metadata does not decode: %s" % (where, str(exc)[:120])) from exc
     return value if isinstance(value, dict) else {}
 
 
