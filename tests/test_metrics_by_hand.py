@@ -105,3 +105,8 @@ def test_precomputed_ideals_are_used_as_given():
     out = evaluate(RANKING, QUERIES, QRELS, SETS, ideals={"q1": 10.0, "q2": 10.0, "q3": 10.0, "q4": 10.0})
     assert out.graded_ndcg == pytest.approx(((1 + 2 * 0.6309297535714575) / 10.0, (3 + 2 * 0.6309297535714575) / 10,
                                             0.0, 2 * 0.6309297535714575 / 10))
+
+
+def test_a_query_without_judgements_scores_zero_graded_ndcg():
+    out = evaluate(RANKING, QUERIES, {q: g for q, g in QRELS.items() if q != "q2"}, SETS)
+    assert out.graded_ndcg[1] == 0.0 and out.success[1] == 1        # the gold sets still decide success
