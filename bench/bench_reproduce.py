@@ -109,7 +109,7 @@ def interleaved(rows, repeat, codes=(0,)):
 
 def _default_jobs():
     sys.path.insert(0, REPO)
-    from nclue.harness.runner import default_jobs
+    from nclue.run.runner import default_jobs
     return default_jobs()
 
 
@@ -227,7 +227,7 @@ def draws(args):
     root = os.path.join(keep, "mc_rehearsal")
     if not os.path.isfile(os.path.join(root, "MANIFEST.json")):
         sys.path[:0] = [REPO, os.path.join(REPO, "tests")]
-        from test_rehearsal_monte_carlo import _release_with, faithful_values       # dev requirements
+        from test_rehearsal_monte_carlo import _release_with, faithful_values  # dev requirements
         start = time.process_time()
         _release_with(args.data, root, faithful_values(args.data))
         print("  built the Monte Carlo rehearsal in %s: cpu %.1f s" % (root, time.process_time() - start))

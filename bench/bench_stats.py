@@ -45,8 +45,8 @@ def main():
     import numpy as np
     from scipy import stats
 
-    from nclue.analyses.shared.release_systems import contrasts
     from nclue.analyses.inference import context
+    from nclue.analyses.shared.release_systems import contrasts
     from nclue.core.instrument import Instrument
     from nclue.core.rng import Stream
     from nclue.stats import bootstrap, randomization
@@ -164,9 +164,9 @@ def main():
     except ImportError:
         pytrec_eval = None
     if pytrec_eval is not None:
+        from nclue.analyses.shared.outcome_vectors import gold_sets
         from nclue.core import layout
         from nclue.core.metrics import evaluate
-        from nclue.analyses.shared.outcome_vectors import gold_sets
         queries, qrels, sets = inst.queries(), inst.qrels(), gold_sets(inst)
         rankings = [inst.ranking(layout.CROSSPAGE.ranking(sid)) for sid in sorted(systems)]
         runs = [{q: {d: float(len(r.docids) - i) for i, d in enumerate(r.docids)} for q, r in rk.items()}

@@ -2,7 +2,7 @@
 docs/usage.md#checking-a-re-run).
 
 >>> from nclue.api import score
->>> from nclue.harness.locate import CHECKOUT
+>>> from nclue.run.locate import CHECKOUT
 >>> from nclue.core import layout
 >>> ranking = layout.abspath(CHECKOUT, layout.CROSSPAGE.ranking("bm25_and"))
 >>> result = score([ranking], CHECKOUT, against=["bm25_or"])
@@ -11,8 +11,8 @@ docs/usage.md#checking-a-re-run).
 (33.1, 331, 2.0)
 """
 
-from .harness.export_qrels import export as export_qrels
-from .harness.reproduce_run import reproduce_run
-from .harness.score import score
+from .commands.export_qrels import export as export_qrels
+from .commands.reproduce_run import reproduce_run
+from .commands.score import score
 
 __all__ = ["score", "reproduce_run", "export_qrels"]

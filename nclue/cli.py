@@ -12,9 +12,9 @@ import textwrap
 
 from . import __version__
 from .analyses.base import LEVELS
+from .commands.outputs import STDERR, STDOUT
 from .core import layout
 from .core.errors import EmptyRun, NclueError, UsageError, VerificationError, bounded
-from .harness.outputs import STDERR, STDOUT
 from .stats.protocol import MAX_DRAWS_MULTIPLIER
 
 QREL_COPY_NAMES = layout.COPY_NAMES
@@ -112,7 +112,7 @@ MAX_JOBS_PER_CORE = 4
 
 def check_jobs(jobs):
     """``--jobs``: at least 1, at most four per available core (more forks nothing but memory)."""
-    from .harness.runner import available_cores
+    from .run.runner import available_cores
     limit = MAX_JOBS_PER_CORE * available_cores()
     if jobs < 1 or jobs > limit:
         raise UsageError("--jobs must be between 1 and %d (four per available core), got %s" % (
@@ -131,10 +131,10 @@ def progress_line(message):
 
 
 def cmd_reproduce(argv, prog="reproduce.py"):
-    from .harness.locate import data_root
-    from .harness.outputs import ReleaseGuard, check_distinct, check_output_file, write_text
-    from .harness.report import exit_code, manifest_line, render_text, report_json, write_provenance
-    from .harness.runner import check_root, default_jobs, run
+    from .commands.outputs import ReleaseGuard, check_distinct, check_output_file, write_text
+    from .reports.report import exit_code, manifest_line, render_text, report_json, write_provenance
+    from .run.locate import data_root
+    from .run.runner import check_root, default_jobs, run
 
     args = reproduce_parser(prog).parse_args(argv)
     root = data_root(args.data)
@@ -168,10 +168,10 @@ def cmd_reproduce(argv, prog="reproduce.py"):
     if args.json is not None:
         write_text(args.json, report_json(result, strict=args.strict), "the JSON report", guard)
     if args.html is not None:
-        from .harness.html_report import render_html
+        from .reports.html_report import render_html
         write_text(args.html, render_html(result, strict=args.strict), "the HTML report", guard)
     if args.junit is not None:
-        from .harness.junit import render_junit
+        from .reports.junit import render_junit
         write_text(args.junit, render_junit(result, strict=args.strict), "the JUnit report", guard)
     if prov is not None:
         write_provenance(prov, result, [prog] + list(argv), guard)
@@ -268,8 +268,8 @@ def cmd_build(argv, prog):
     from .builder.config import CONFIGS
     from .builder.export import export_pages_v1
     from .builder.rankings import peak_memory
-    from .harness.freeze import freeze
-    from .harness.locate import checkout
+    from .run.freeze import freeze
+    from .run.locate import checkout
 
     p = build_parser(prog)
     args = p.parse_args(argv)
@@ -317,8 +317,8 @@ def freeze_parser(prog):
 
 
 def cmd_freeze(argv, prog):
-    from .harness.freeze import freeze
-    from .harness.locate import data_root
+    from .run.freeze import freeze
+    from .run.locate import data_root
 
     args = freeze_parser(prog).parse_args(argv)
     freeze(data_root(args.data))
@@ -353,10 +353,10 @@ def export_pages_parser(prog):
 
 def cmd_export(argv, prog):
     from .builder.export import export_pages
+    from .commands.outputs import ReleaseGuard, check_output_dir, check_output_in
+    from .commands.score import verify_inputs
     from .core.instrument import Instrument
-    from .harness.locate import data_root
-    from .harness.outputs import ReleaseGuard, check_output_dir, check_output_in
-    from .harness.score import verify_inputs
+    from .run.locate import data_root
 
     args = export_pages_parser(prog).parse_args(argv)
     root = data_root(args.data)
@@ -443,9 +443,10 @@ def _measures(given):
 def cmd_score(argv, prog):
     """Score runs (TREC or released JSONL, gzip accepted) with intervals and paired tests; prints the result
     and writes a file only with ``--html``."""
-    from .harness.locate import data_root
-    from .harness.outputs import ReleaseGuard, check_output_file, write_text
-    from .harness.score import render, score
+    from .commands.outputs import ReleaseGuard, check_output_file, write_text
+    from .commands.score import score
+    from .reports.score_tables import render
+    from .run.locate import data_root
 
     args = score_parser(prog).parse_args(argv)
     if args.run.count("-") > 1:
@@ -464,13 +465,13 @@ def cmd_score(argv, prog):
                    allow_empty=args.allow_empty, qrels_file=args.qrels_file, measures=measures)
     STDOUT.write(render(result, args.format))
     if args.html is not None:
-        from .harness.html_report import render_score_html
+        from .reports.html_report import render_score_html
         write_text(args.html, render_score_html(result), "the HTML page", guard)
     return 0
 
 
 def score_parser(prog):
-    from .harness.score import FORMATS
+    from .reports.score_tables import FORMATS
 
     p = _Parser(prog=prog, description="Score runs against an instrument's qrels, with intervals and paired "
                                        "tests against the reference runs.  Prints the result; writes a file only "
@@ -513,7 +514,8 @@ def score_parser(prog):
 def cmd_compare(argv, prog):
     """Compare several runs (TREC or released JSONL): their means side by side and every pair's paired test;
     prints the result, writes nothing."""
-    from .harness.compare_runs import compare, render
+    from .commands.compare_runs import compare
+    from .reports.compare_tables import render
 
     args = compare_parser(prog).parse_args(argv)
     if args.run.count("-") > 1:
@@ -534,7 +536,7 @@ exit codes: 0 compared; 1 a release file failed verification, or a run ranks not
 
 
 def compare_parser(prog):
-    from .harness.compare_runs import FORMATS
+    from .reports.compare_tables import FORMATS
 
     p = _Parser(prog=prog, description="Compare two or more runs on an instrument's qrels: each run's means, and "
                                        "for every pair the difference on the tested measure with its 95% "
@@ -577,7 +579,7 @@ an unknown or blocked role, or a bad run file."""
 
 
 def reproduce_run_parser(prog):
-    from .harness.reproduce_run import FORMATS
+    from .reports.rerun_tables import FORMATS
 
     p = _Parser(prog=prog, description="Check a re-run of one of the paper's roles: agreement with the role's "
                                        "released ranking, and the paper's published row recomputed on the run.",
@@ -600,7 +602,8 @@ def reproduce_run_parser(prog):
 
 def cmd_reproduce_run(argv, prog):
     """Check a re-run of a paper role (docs/usage.md#checking-a-re-run); prints the result, writes nothing."""
-    from .harness.reproduce_run import render, reproduce_run
+    from .commands.reproduce_run import reproduce_run
+    from .reports.rerun_tables import render
 
     args = reproduce_run_parser(prog).parse_args(argv)
     if args.run.count("-") > 1:
@@ -637,13 +640,13 @@ def export_qrels_parser(prog):
 
 def cmd_export_qrels(argv, prog):
     """Write TREC qrels and topics of a release (docs/usage.md#exporting-qrels-and-topics)."""
+    from .commands.export_qrels import FILES as QREL_FILES
+    from .commands.export_qrels import export
+    from .commands.outputs import ReleaseGuard, check_output_dir, check_output_in
+    from .commands.score import verify_inputs
     from .core.instrument import Instrument
-    from .harness.export_qrels import FILES as QREL_FILES
-    from .harness.export_qrels import export
-    from .harness.locate import data_root
-    from .harness.outputs import ReleaseGuard, check_output_dir, check_output_in
-    from .harness.runner import check_root
-    from .harness.score import verify_inputs
+    from .run.locate import data_root
+    from .run.runner import check_root
 
     args = export_qrels_parser(prog).parse_args(argv)
     root = data_root(args.data)
@@ -727,7 +730,7 @@ def main(argv=None, prog=None):
     except KeyboardInterrupt:
         return 130
     except Exception as exc:           # noqa: BLE001 -- never a traceback for the user
-        from .harness.guard import DEFECT_ENV, defect_reason
+        from .run.guard import DEFECT_ENV, defect_reason
         if os.environ.get(DEFECT_ENV):
             raise
         STDERR.write("error: %s\n" % defect_reason("running %s" % prog, exc))

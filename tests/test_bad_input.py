@@ -8,8 +8,8 @@ import pytest
 
 from nclue.core import integrity
 from nclue.core.layout import role_of
-from nclue.harness.report import render_text, report_json
-from nclue.harness.runner import run
+from nclue.reports.report import render_text, report_json
+from nclue.run.runner import run
 
 FILES = ["data/v1/qrels.jsonl", "data/v1/inventory.jsonl", "data/v1/queries.jsonl", "data/v1/corpus.jsonl",
          "data/v1/conditions.jsonl", "data/v1/rankings/bm25_or.jsonl", "data/v1/page_scores/page_bm25_top3.jsonl",

@@ -41,7 +41,7 @@ def test_a_rebuild_step_runs_in_a_child_and_its_failure_is_named():
     one ChildFailed naming the step and the child's last line, and an unknown step is refused."""
     import tempfile
 
-    from nclue.harness.rebuild import ChildFailed, _in_child
+    from nclue.run.rebuild import ChildFailed, _in_child
 
     lines = []
     with tempfile.TemporaryDirectory() as empty:

@@ -39,7 +39,7 @@ def test_every_frozen_claim_is_built_by_its_own_analysis_templates_and_no_templa
 
 
 def test_freeze_refuses_a_claim_whose_id_no_template_builds():
-    from nclue.harness.freeze import FreezeError, _check_claim_ids
+    from nclue.run.freeze import FreezeError, _check_claim_ids
 
     analysis = REGISTRY[SCORECARD.analysis_on("v1")]
     good = [(Value("v1.scorecard.bm25_and.no_gold", 1.0), [])]
@@ -134,7 +134,7 @@ def test_the_literal_scan_finds_a_spelled_id_a_prefix_and_a_pattern(tmp_path):
 # the only dotted splits outside the declarations: they take apart paper number ids and table names
 # (nclue.paperaudit.numbers) and an analysis name's first segment (its release part), never a claim id; a new one
 # is reviewed here
-DOTTED_SPLITS = {"analyses/base.py": 1, "harness/published.py": 1, "paperaudit/results.py": 1,
+DOTTED_SPLITS = {"analyses/base.py": 1, "run/published.py": 1, "paperaudit/results.py": 1,
                  "paperaudit/numbers.py": 1, "paperaudit/crosswalk.py": 1, "paperaudit/places.py": 1}
 
 
@@ -175,7 +175,7 @@ def test_every_declared_display_names_a_statistic_of_some_frozen_claim_and_the_r
     assert display_of("fleiss_kappa") is KAPPA and KAPPA.show(0.5) == "0.500" and display_of("pairs").show(77) == "77"
     printf = re.compile(r'"%[+]?\.\d+f"')
     assert printf.search('g(a("condition_kappa"), "%.3f")')
-    with open(os.path.join(PACKAGE_DIR, "harness", "report.py"), encoding="utf-8") as handle:
+    with open(os.path.join(PACKAGE_DIR, "reports", "report.py"), encoding="utf-8") as handle:
         source = handle.read()
     audit = source[source.index("def audit_section"):source.index("def paper_section")]
     assert printf.findall(audit) == []

@@ -9,8 +9,8 @@ import pytest
 from conftest import REPO, resign
 
 from nclue.core.errors import InputError
-from nclue.harness.claims import compare, load_claim_file
-from nclue.harness.runner import run
+from nclue.run.claims import compare, load_claim_file
+from nclue.run.runner import run
 
 
 def test_abs_tolerance_boundaries():
@@ -129,7 +129,7 @@ def test_a_registered_analysis_of_any_name_must_have_its_claims_file(release_cop
     from nclue.analyses.base import Analysis, Unit, Value
     from nclue.core import layout
     from nclue.core.claim_ids import ClaimId
-    from nclue.harness.runner import run
+    from nclue.run.runner import run
 
     with _pytest.raises(ValueError, match="name it with part="):
         Analysis("zz.extra", "scoring", "a test", lambda inst: [])
@@ -162,8 +162,8 @@ def test_the_file_at_fault_is_read_from_the_failure_record_never_from_its_messag
     """A failure's cause is the released path its record carries (an input error's file, line and field), so a
     message that merely starts like a path is not taken for one, and a record's path counts whatever the text."""
     from nclue.core.errors import InputError
-    from nclue.harness.guard import attempt
-    from nclue.harness.runner import State, _cause
+    from nclue.run.guard import attempt
+    from nclue.run.runner import State, _cause
 
     def bad():
         raise InputError("data/v1/qrels.jsonl", "must be an integer", line=3, field="grade")
@@ -199,7 +199,7 @@ def test_no_consistency_count_of_the_shipped_release_is_frozen_above_zero():
 def test_a_claims_file_says_synthetic_exactly_when_a_claim_reads_a_synthetic_release():
     """A claims file's ``synthetic`` flag and note follow the natures of the releases its claims read: RealPage's
     files (data/v3 only) say real, the stand-in's say synthetic, a file reading both says both."""
-    from nclue.harness.claims import claim_natures
+    from nclue.run.claims import claim_natures
 
     seen = {}
     folder = os.path.join(REPO, "reference_metrics")

@@ -9,9 +9,10 @@ import sys
 import pytest
 from conftest import REPO
 
+from nclue.commands.compare_runs import ALPHA, compare
+from nclue.commands.score import score
 from nclue.core.errors import UsageError
-from nclue.harness.compare_runs import ALPHA, compare, render
-from nclue.harness.score import score
+from nclue.reports.compare_tables import render
 
 RUNS = [os.path.join(REPO, "data", "v1", "rankings", name + ".jsonl")
         for name in ("bm25_and", "bm25_or", "rrf_bm25and_pagetop3")]

@@ -192,7 +192,7 @@ CONTROLS = {
 
 @pytest.mark.parametrize("case", sorted(CONTROLS))
 def test_a_changed_ranking_changes_the_diagnostics_and_fails(release_template, tmp_path, case):
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
 
     rel, edit, prefixes, levels = CONTROLS[case]          # the levels of the claims the edit must fail
     root = str(tmp_path / "release")

@@ -170,7 +170,7 @@ def check_pip_install(ctx):
     probe = subprocess.run([sys.executable, "-c", "import nclue, nclue.cli; print(nclue.__file__)"], cwd=str(ctx["tmp"]),
                            capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=target))
     assert probe.stdout.strip() == os.path.join(target, "nclue", "__init__.py"), probe.stderr
-    assert os.path.isfile(os.path.join(target, "nclue", "harness", "html_page.py"))
+    assert os.path.isfile(os.path.join(target, "nclue", "reports", "html_page.py"))
 
 
 def check_help(ctx):
@@ -382,7 +382,7 @@ def check_score_one(ctx):
 def check_score_two(ctx):
     """`nclue score a.trec b.trec --against ... --format markdown`: one Markdown table with the shared
     columns; each run against both references and the two runs against each other once."""
-    from nclue.harness.score import HEADER
+    from nclue.reports.score_tables import HEADER
 
     _trec_run(str(ctx["tmp"] / "a.trec"), "bm25_or", tag="a")
     _trec_run(str(ctx["tmp"] / "b.trec"), "page_bm25_max", tag="b")
@@ -746,10 +746,10 @@ def test_build_without_out_needs_a_clone(monkeypatch, tmp_path, capsys):
     """`build --help` says --out defaults to the clone; an installed package (no clone above it) must be told
     where to write instead of writing into site-packages or the current folder."""
     from nclue import cli
-    from nclue.harness import locate
+    from nclue.run import locate
 
     assert locate.checkout() == REPO
-    from nclue.harness.outputs import Output
+    from nclue.commands.outputs import Output
 
     monkeypatch.setattr(locate, "CHECKOUT", str(tmp_path))
     monkeypatch.setattr(cli, "STDERR", Output(sys.stderr))      # the stream capsys captures

@@ -15,8 +15,8 @@ from conftest import read_rows, resign, write_rows
 from nclue.core import layout
 from nclue.core.instrument import Instrument
 from nclue.core.structure import table1
-from nclue.harness.runner import run
 from nclue.labelaudit.copy_derivation import apply_stage
+from nclue.run.runner import run
 
 Q = namedtuple("Q", "n")
 

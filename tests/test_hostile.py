@@ -21,7 +21,7 @@ from conftest import REPO, levels_reading, read_rows, reproduce_report
 
 from nclue.core import integrity
 from nclue.core.layout import role_of
-from nclue.harness.runner import run
+from nclue.run.runner import run
 
 LEVELS = ("integrity", "construction", "scoring")      # every damage below is met by one of these levels
 

@@ -123,9 +123,9 @@ def test_the_write_goes_to_the_folder_checked_even_when_a_link_is_swapped_in(min
     """The output folder is opened once: a link to the release swapped in for it while the report is written
     does not redirect the file (it lands in the folder that was checked), and a folder that already is the
     release's, whatever path leads there, is refused at write time by device and inode."""
+    from nclue.commands.outputs import ReleaseGuard
     from nclue.core.errors import UsageError
     from nclue.core.jsonio import open_output
-    from nclue.harness.outputs import ReleaseGuard
 
     guard = ReleaseGuard(mini_all_copy)
     out = tmp_path / "out"
@@ -147,9 +147,9 @@ def test_the_write_goes_to_the_folder_checked_even_when_a_link_is_swapped_in(min
 
 def test_a_bind_mount_of_the_release_is_refused_by_identity(mini_all_copy, tmp_path):
     """A folder bind-mounted onto data/v1 has another path but the same device and inode: refused at write time."""
+    from nclue.commands.outputs import ReleaseGuard
     from nclue.core.errors import UsageError
     from nclue.core.jsonio import write_text
-    from nclue.harness.outputs import ReleaseGuard
 
     mount = tmp_path / "mnt"
     mount.mkdir()
@@ -269,7 +269,7 @@ def test_oversized_arguments_are_echoed_briefly(args):
 # ---- release files ---------------------------------------------------------------------------------------
 
 def test_trec_markup_in_a_query_form_is_refused(mini_all_copy):
-    from nclue.harness.runner import run
+    from nclue.run.runner import run
     path = os.path.join(mini_all_copy, "data", "v1", "queries.jsonl")
     rows = read_rows(path)
     rows[0]["forms"]["raw"] = rows[0]["forms"]["raw"] + " </top><top> <num> injected"
@@ -282,7 +282,7 @@ def test_trec_markup_in_a_query_form_is_refused(mini_all_copy):
 def test_a_damaged_parent_copy_is_named_as_the_parent(mini_all_copy):
     """A grade of S0 changed and re-signed: S0's re-derivation fails, naming qrels_s0.jsonl; S still re-derives
     from the chain (construction from the inventory, then the decisions), so its own check passes."""
-    from nclue.harness.runner import run
+    from nclue.run.runner import run
     path = os.path.join(mini_all_copy, "data", "v2", "qrels_s0.jsonl")
     rows = read_rows(path)
     row = next(r for r in rows if r["grade"] == 1)
@@ -404,7 +404,7 @@ def test_a_write_error_inside_a_run_says_cannot_be_written():
     with the file; any other OSError stays "cannot be read"."""
     import errno
 
-    from nclue.harness.guard import attempt
+    from nclue.run.guard import attempt
 
     def full():
         raise OSError(errno.ENOSPC, "No space left on device", "/tmp/nclue-rebuild-x/data/v1/corpus.jsonl")

@@ -20,7 +20,7 @@ from xml.etree import ElementTree
 import pytest
 from conftest import run_reproduce
 
-from nclue.harness.html_report import SECTION_IDS, SECTIONS
+from nclue.reports.html_report import SECTION_IDS, SECTIONS
 
 FIGURES = ("fig-outcomes", "fig-contrasts", "fig-figure2a", "fig-figure2b")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
@@ -279,7 +279,7 @@ OLD_SORT = """(function(){
 
 
 def test_the_browser_test_fails_on_the_old_sort_and_without_the_diagonal(reports, tmp_path):
-    from nclue.harness.html_page import SCRIPT
+    from nclue.reports.html_page import SCRIPT
 
     browser = _need_browser()
     paths, _, _ = reports
@@ -295,7 +295,7 @@ def test_the_browser_test_fails_on_the_old_sort_and_without_the_diagonal(reports
 def test_the_narrow_probe_fails_on_the_old_captions_tables_and_forest_plot(reports, tmp_path):
     """At a true 420 px, the page as it was before issue 36's fix -- captions as wide as their table, long-text
     tables without cards, a 780 px forest plot -- is caught, and so is a label moved away from its dot."""
-    from nclue.harness.html_page import STYLE
+    from nclue.reports.html_page import STYLE
 
     browser = _need_browser()
     paths, _, _ = reports
@@ -322,7 +322,7 @@ def test_the_narrow_probe_fails_on_the_old_captions_tables_and_forest_plot(repor
 def test_the_narrow_probe_fails_when_a_wide_table_loses_its_row_labels(reports, tmp_path):
     """Issue 57: at a true 420 px a table wider than the screen keeps its first column (each row's label) in view
     when scrolled; without the sticky first column the probe names the tables whose labels scroll away."""
-    from nclue.harness.html_page import STYLE
+    from nclue.reports.html_page import STYLE
 
     browser = _need_browser()
     paths, _, _ = reports
@@ -337,8 +337,8 @@ def test_the_narrow_probe_fails_when_a_wide_table_loses_its_row_labels(reports, 
 def test_published_results_are_grouped_by_table_and_filter_to_their_fails(tmp_path):
     from types import SimpleNamespace
 
-    from nclue.harness.html_page import page
-    from nclue.harness.html_report import _published_section
+    from nclue.reports.html_page import page
+    from nclue.reports.html_report import _published_section
 
     def binding(number, table, status):
         return {"number": number, "table": table, "bound": True, "published": "1.0", "published_value": 1.0,
@@ -413,9 +413,9 @@ def test_score_writes_an_html_page(tmp_path):
 def test_every_claim_the_reports_name_exists(mini_all):
     # the text and HTML sections read recomputed values by claim id; an id that no claim has (a claim renamed
     # without the report) would show "?" or drop a row silently, so the lookups are recorded and must all hit
-    from nclue.harness.html_report import render_html
-    from nclue.harness.report import claim_values, render_text
-    from nclue.harness.runner import run
+    from nclue.reports.html_report import render_html
+    from nclue.reports.report import claim_values, render_text
+    from nclue.run.runner import run
 
     result = run(mini_all)
     render_text(result)
@@ -434,7 +434,7 @@ def test_every_claim_the_reports_name_exists(mini_all):
 def test_every_scatter_point_carries_its_label_or_its_number():
     """Thirty points piled on one spot and one apart: every point is drawn with its label or its number (none is
     left bare), and a number with no free spot sits beside its own dot."""
-    from nclue.harness.svg_figures import POINT_RADIUS, scatter
+    from nclue.reports.svg_figures import POINT_RADIUS, scatter
 
     points = [("p%d" % i, 10 + 0.01 * i, 10 + 0.01 * i) for i in range(30)] + [("far", 50, 20)]
     svg, key = scatter("fig-t", points, "x", "y", "t", diagonal=True)
@@ -455,7 +455,7 @@ def test_the_realpage_section_shows_each_rows_verdict_beside_the_paper_and_every
     RealPage column, and a table for each analysis that now runs on RealPage."""
     import json
 
-    from nclue.harness.report import REPLICATION_WORDS
+    from nclue.reports.report import REPLICATION_WORDS
 
     paths, _, _ = reports
     html = open(paths["html"], encoding="utf-8").read()
@@ -494,8 +494,8 @@ def test_crosspage_table5_reads_the_papers_rows_and_the_variants_the_binding_use
 
     from nclue.core.claim_ids import PAPER_BLOCK
     from nclue.core.layout import CROSSPAGE
-    from nclue.harness.html_page import num
-    from nclue.harness.html_report import _contrasts_body
+    from nclue.reports.html_page import num
+    from nclue.reports.html_report import _contrasts_body
 
     got = {}
     for path in sorted(glob.glob(os.path.join(REPO, "reference_metrics", "v1.*.json"))):
@@ -515,7 +515,7 @@ def test_crosspage_table5_reads_the_papers_rows_and_the_variants_the_binding_use
 def test_forest_rows_are_evenly_spaced_when_one_note_needs_its_own_line():
     """Issue 57: the forest plot's intervals stand at one spacing, even when only one row's label and note do
     not fit on a line (every note then takes its own line)."""
-    from nclue.harness.svg_figures import forest
+    from nclue.reports.svg_figures import forest
 
     rows = [("short", 1.0, 0.0, 2.0, "p 0.1"), ("a label long enough to push its note onto a line of its own "
                                                "in a plot of the standard width", 2.0, 1.0, 3.0, "Holm p 0.0008"),
@@ -532,7 +532,7 @@ def test_published_numbers_are_also_laid_out_as_the_papers_tables():
     """Issue 57: each table's bound numbers in the paper's shape -- its row labels down, its column labels across,
     "published / this instrument (difference)" -- the two Dense composition rows of Table 5 kept apart, and a
     cell that prints several numbers naming each by its part."""
-    from nclue.harness.html_report import _paper_grid
+    from nclue.reports.html_report import _paper_grid
 
     def bound(number, cell, published, value, recomputed, position):
         return {"number": number, "cell": cell, "published": published, "published_value": value, "decimals": 1,
@@ -555,7 +555,7 @@ def test_published_numbers_are_also_laid_out_as_the_papers_tables():
 def test_the_narrow_probe_fails_when_a_card_tables_caption_is_squeezed(reports, tmp_path):
     """Issue 57: at a true 420 px the paper audit's Findings (a table shown as cards on a phone) kept its caption
     in a column a word wide; the caption now spans the cards, and the probe names it when it does not."""
-    from nclue.harness.html_page import STYLE
+    from nclue.reports.html_page import STYLE
 
     browser = _need_browser()
     paths, _, _ = reports

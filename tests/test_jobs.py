@@ -22,7 +22,7 @@ def test_jobs_must_be_positive(mini_all):
 
 
 def test_default_jobs_is_the_idle_cores_and_at_least_one():
-    from nclue.harness.runner import available_cores, default_jobs
+    from nclue.run.runner import available_cores, default_jobs
 
     assert 1 <= default_jobs() <= available_cores() <= (os.cpu_count() or 1)
     # the one-minute load average takes cores away: a busy machine runs one process (issue 29)
@@ -33,7 +33,7 @@ def test_default_jobs_is_the_idle_cores_and_at_least_one():
 def _claim_documents(root):
     from nclue.core import integrity
     from nclue.core.jsonio import read_json
-    from nclue.harness import runner
+    from nclue.run import runner
 
     result = integrity.check(root)
     files = runner.claim_files(root, result)
@@ -42,7 +42,7 @@ def _claim_documents(root):
 
 
 def test_a_partial_run_computes_and_preloads_only_its_levels(mini_all):
-    from nclue.harness.runner import requested_work
+    from nclue.run.runner import requested_work
 
     result, files = _claim_documents(mini_all)
     compute, shared = requested_work(result, files, ("integrity",))
@@ -62,7 +62,7 @@ def test_work_that_one_file_dominates_runs_in_one_process(mini_all, monkeypatch)
     # --only integrity (one claim file) never forks, whatever --jobs says
     import multiprocessing
 
-    from nclue.harness.runner import run
+    from nclue.run.runner import run
 
     def refuse(*args, **kwargs):
         raise AssertionError("forked for a partial run that cannot pay")

@@ -283,8 +283,8 @@ def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
     from test_bad_input import MUTATIONS
     from test_bad_input import _resign as resign
 
-    from nclue.harness.report import render_text, report_json
-    from nclue.harness.runner import run
+    from nclue.reports.report import render_text, report_json
+    from nclue.run.runner import run
 
     levels = levels_reading(mini_all, rel)
     assert len(levels) > 1, "no frozen claim reads %s" % rel

@@ -13,7 +13,8 @@ TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # a package may import only packages of a lower rank (and itself); nclue/__init__ holds the version only
 RANKS = {"nclue.core": 0, "nclue.stats": 1, "nclue.retrieval": 1, "nclue.labelaudit": 2, "nclue.paperaudit": 2,
-         "nclue.analyses": 3, "nclue.builder": 3, "nclue.harness": 4, "nclue.api": 5, "nclue.cli": 5, "nclue.__main__": 6}
+         "nclue.analyses": 3, "nclue.builder": 3, "nclue.run": 4, "nclue.reports": 5,
+         "nclue.commands": 6, "nclue.api": 7, "nclue.cli": 7, "nclue.__main__": 8}
 
 
 def _modules():

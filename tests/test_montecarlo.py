@@ -132,7 +132,7 @@ HOSTILE = [                   # (the declaration written into the first Monte Ca
 
 @pytest.mark.parametrize("estimate,message", HOSTILE, ids=[m for _, m in HOSTILE])
 def test_a_hostile_declaration_names_the_file_and_field(tmp_path, estimate, message):
-    from nclue.harness.claims import load_claim_file
+    from nclue.run.claims import load_claim_file
 
     rel = "reference_metrics/v1.inference.contrasts.json"
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -153,7 +153,7 @@ def test_a_hostile_declaration_names_the_file_and_field(tmp_path, estimate, mess
 def test_a_loosened_declaration_fails_the_claim(release_copy):
     """A frozen Monte Carlo declaration widened (its standard errors ten times larger, re-signed) fails its claim
     naming the field: the declaration is part of what was frozen."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
 
     rel = os.path.join(release_copy, "reference_metrics", "v1.inference.contrasts.json")
     doc = json.load(open(rel, encoding="utf-8"))
@@ -171,7 +171,7 @@ def test_a_loosened_declaration_fails_the_claim(release_copy):
 
 def test_a_frozen_rule_that_differs_from_the_analysis_fails(release_copy):
     """A claim's rule loosened in the claim file (re-signed) fails: the analysis compares under its own rule."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
 
     rel = os.path.join(release_copy, "reference_metrics", "v1.inference.contrasts.json")
     doc = json.load(open(rel, encoding="utf-8"))

@@ -170,7 +170,7 @@ def test_the_compare_command(tmp_path):
 
 
 def test_deep_skips_the_dense_runs_naming_what_is_missing(tmp_path, monkeypatch):
-    from nclue.harness import neural_rebuild
+    from nclue.run import neural_rebuild
 
     assert neural_rebuild.neural_checks(str(tmp_path), None) == []          # a release without dense runs
     (tmp_path / "data" / "v3").mkdir(parents=True)

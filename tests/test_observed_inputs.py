@@ -14,8 +14,8 @@ from nclue.analyses.base import Unit
 from nclue.core.inputs import open_input, recording
 from nclue.core.instrument import Instrument
 from nclue.core.integrity import observed_inputs
-from nclue.harness.freeze import FreezeError, freeze
-from nclue.harness.runner import run
+from nclue.run.freeze import FreezeError, freeze
+from nclue.run.runner import run
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

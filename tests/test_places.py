@@ -8,8 +8,8 @@ import os
 import pytest
 from conftest import REPO
 
-from nclue.harness.published import _where
 from nclue.paperaudit import places, results
+from nclue.run.published import _where
 
 PAPER_ENV = "NCLUE_PAPER_TEXT"
 

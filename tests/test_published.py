@@ -99,7 +99,7 @@ def self_published(mini_all, tmp_path_factory):
     shutil.copytree(mini_all, root)
     os.makedirs(os.path.join(root, "reference_metrics", "paper"), exist_ok=True)
     shutil.copy(NUMBERS, os.path.join(root, "reference_metrics", "paper", "numbers.json"))
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
     write_release_manifest(root)
     _, _, _, report, _ = reproduce_report(root)
     doc = json.load(open(NUMBERS, encoding="utf-8"))
@@ -141,7 +141,7 @@ def test_one_changed_published_value_fails_naming_table_and_row(self_published, 
     target = next(r for r in doc["numbers"] if r["id"] == "T3.bm25_and.score")
     retranscribe(target, "%.1f" % (target["value"] + 0.5))
     open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
     write_release_manifest(root)
     code, out, _, report, fails = reproduce_report(root)
     assert code == 1
@@ -157,7 +157,7 @@ def test_the_same_release_marked_synthetic_skips_with_the_reason(self_published,
     info = json.load(open(build, encoding="utf-8"))
     info["synthetic"] = True
     open(build, "w", encoding="utf-8").write(json.dumps(info, indent=1, sort_keys=True) + "\n")
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
     write_release_manifest(root)
     _, _, _, report, _ = reproduce_report(root)
     checks = _published(report)
@@ -167,7 +167,7 @@ def test_the_same_release_marked_synthetic_skips_with_the_reason(self_published,
 
 
 def test_dropping_a_table2_block_from_the_crosswalk_fails(mini_all, tmp_path):
-    from nclue.harness.freeze import freeze, write_release_manifest
+    from nclue.run.freeze import freeze, write_release_manifest
 
     root = str(tmp_path / "inst")
     shutil.copytree(mini_all, root)
@@ -257,8 +257,8 @@ def test_design_numbers_are_only_what_the_construction_fixes(repo_run):
 def test_a_number_stated_once_for_several_cells_is_checked_against_each():
     """'125 each' (X.s8.per_source) is bound to all four sources' document counts: with every count 125 it passes;
     with one of them 124 it fails naming that cell, not only the first."""
-    from nclue.harness.checks import Check
-    from nclue.harness.published import build
+    from nclue.run.checks import Check
+    from nclue.run.published import build
 
     def verdict(counts):
         checks = [Check("v2.structure.documents_%s" % src, "construction", "pass", "", "exact", n, n, "test")
@@ -276,8 +276,8 @@ def test_the_pairwise_agreements_accept_each_assignment_consistent_with_table_s1
     """10.3.2's '86.2/92.6/91.5%' names no evaluator pairs: Table S11's positives (A 76, E 77, F 83 of 94) admit
     A-E/A-F/E-F and A-F/A-E/E-F (91.5% = 86/94 is the only even disagreement count, E-F's parity). Either passes;
     an order the marginals exclude fails even when its values show as published."""
-    from nclue.harness.published import build
     from nclue.paperaudit.assignments import consistent_assignments
+    from nclue.run.published import build
 
     claim = "audit.agreement.adjudication.pairwise_agreement.%s"
     ids = ["X.s1032.pair1", "X.s1032.pair2", "X.s1032.pair3"]
@@ -335,8 +335,8 @@ def test_a_number_with_two_readings_passes_under_either_and_says_which():
     """10.6's "pre/post rank correlation is .9998" names no score: bound to the n-Clue Score reading, it passes
     under the gold-only NDCG reading too, and the note names both and the one taken
     (docs/paper-audit.md#binding-decisions)."""
-    from nclue.harness.published import _reading
     from nclue.paperaudit.solve import Num
+    from nclue.run.published import _reading
     rule, _ = results.rule_for("X.s106.rho")
     first, second = (rule.claim,) + rule.readings
     assert first.endswith("matrix.nclue_score.spearman_rho") and second.endswith("matrix.gold_ndcg.spearman_rho")

@@ -132,7 +132,7 @@ def test_a_missing_v3_file_fails_and_a_delisted_one_is_found(release_copy):
 
 
 def test_deep_without_the_packages_carries_v3_over_and_names_what_is_missing(release_copy, tmp_path, monkeypatch):
-    from nclue.harness import rebuild
+    from nclue.run import rebuild
 
     monkeypatch.setenv("NCLUE_REALPAGE_PACKAGES", str(tmp_path / "no-packages"))
     listed = ["data/v1/corpus.jsonl", "data/v3/corpus.jsonl", "data/v3/build.json"]
@@ -149,7 +149,7 @@ def test_deep_without_the_packages_carries_v3_over_and_names_what_is_missing(rel
 
 def test_deep_with_a_bad_v3_seed_fails_naming_it(release_copy, tmp_path, monkeypatch):
     from nclue.builder.realpage import packages
-    from nclue.harness import rebuild
+    from nclue.run import rebuild
 
     monkeypatch.setattr(packages, "missing", lambda folder: [])
     path = _path(release_copy, "build.json")

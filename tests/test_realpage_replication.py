@@ -259,7 +259,7 @@ def test_a_changed_paper_p_or_delta_changes_the_verdict_as_the_rule_says(monkeyp
 def test_the_headline_and_the_html_report_carry_the_replication(repo_run):
     out = repo_run["stdout"]
     line = [row for row in out.splitlines() if row.strip().startswith("RealPage (real RFC pages")]
-    from nclue.harness.report import REPLICATION_WORDS
+    from nclue.reports.report import REPLICATION_WORDS
 
     assert len(line) == 2, line                     # the headline at the top and again at the end
     assert "not the paper's models" in line[0] and "on Table 5's 8 rows -- " in line[0]

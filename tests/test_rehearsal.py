@@ -203,7 +203,7 @@ def _mark_not_synthetic(root):
 def rehearsal(release_template, tmp_path_factory):
     """The shipped release, marked not synthetic, with the replaced tables' numbers set to the independent
     values; and the ids replaced."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
 
     root = str(tmp_path_factory.mktemp("rehearsal") / "release")
     shutil.copytree(release_template, root)
@@ -243,7 +243,7 @@ def test_the_rehearsal_passes_every_replaced_number(rehearsal):
 
 
 def test_one_changed_cell_fails_exactly_that_check(rehearsal, tmp_path):
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
 
     root, replaced, doc = rehearsal
     copy = str(tmp_path / "release")
@@ -267,7 +267,7 @@ def test_one_changed_cell_fails_exactly_that_check(rehearsal, tmp_path):
 def test_the_papers_own_values_fail_by_table_in_the_text_report(release_template, tmp_path):
     """The same release with the paper's numbers: its stand-in values are not the paper's, so Table 3 and
     Table 5 fail, and the text report shows both tables (grouped by table, in the paper's order)."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
 
     root = str(tmp_path / "release")
     shutil.copytree(release_template, root)

@@ -190,7 +190,7 @@ MONTE_CARLO_PREFIXES = ("T5.", "X.s42.", "S4.", "S1i.", "X.s106.", "S14.ss_p.")
 
 def _release_with(template, root, numbers):
     """A copy of ``template`` marked not synthetic, with the transcription's numbers in ``numbers`` replaced."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
 
     shutil.copytree(template, root)
     doc = json.load(open(os.path.join(root, "reference_metrics", "paper", "numbers.json"), encoding="utf-8"))

@@ -18,9 +18,9 @@ from test_realpage import PACKAGE, _rfc_text, pin
 from nclue.builder.export import export_pages
 from nclue.builder.realpage import page_export, settings, v3_writer
 from nclue.builder.realpage.pages import page_sha256, split_pages
+from nclue.commands.reproduce_run import reproduce_run
+from nclue.commands.score import score
 from nclue.core import layout
-from nclue.harness.reproduce_run import reproduce_run
-from nclue.harness.score import score
 
 
 def _cli(*args, cwd=REPO):
@@ -231,7 +231,7 @@ def test_a_full_disk_leaves_nothing_of_an_export_behind(tmp_path, monkeypatch):
     import errno
 
     from nclue.builder import export as page_export_module
-    from nclue.harness import export_qrels
+    from nclue.commands import export_qrels
 
     calls = []
     real_write = export_qrels.write_text

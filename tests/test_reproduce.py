@@ -45,7 +45,7 @@ def test_changed_claim_value_fails(release_copy, tmp_path):
 
 def test_changed_claim_value_fails_even_with_a_fixed_manifest(release_copy, tmp_path):
     """Re-hashing the manifest after editing a claim does not make a wrong value pass."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
     path = os.path.join(release_copy, "reference_metrics", "v1.scorecard.json")
     obj = json.load(open(path))
     claim = next(c for c in obj["claims"] if c["id"] == "v1.scorecard.bm25_or.hit_count")
@@ -82,7 +82,7 @@ def test_flipped_byte_in_ranking_fails_its_claims(release_copy, tmp_path):
 def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path, copy, claim, detail):
     """A row removed from either CrossPage copy, even re-signed: the construction verifier re-derives the
     construction copy from the inventory, the genealogy the final copy from the construction copy and the audit."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
     path = os.path.join(release_copy, "data", "v1", copy)
     lines = open(path, encoding="utf-8").read().split("\n")
     removed = json.loads(lines[0])

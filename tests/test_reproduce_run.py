@@ -13,7 +13,8 @@ from collections import OrderedDict
 import pytest
 from conftest import REPO
 
-from nclue.harness.reproduce_run import render, reproduce_run, rows
+from nclue.commands.reproduce_run import reproduce_run
+from nclue.reports.rerun_tables import render, rows
 from nclue.stats import reproducibility as repro
 
 FORMS = os.path.join(REPO, "data", "v1", "rankings", "forms")
@@ -90,9 +91,9 @@ def test_tau_union_rbo_and_rmse_agree_with_repro_eval(tmp_path):
     assert run["agreement"]["rbo"] == pytest.approx(sum(rbo.values()) / len(rbo), abs=1e-9)
     assert run["agreement"]["kendall_tau_union"] < 1.0
     # RMSE of each measure over the per-query values (repro_eval's topic-score dicts)
+    from nclue.commands.score import Judgements, read_run
     from nclue.core.instrument import Instrument
     from nclue.core.measures import PER_QUERY_MEASURES
-    from nclue.harness.score import Judgements, read_run
     inst = Instrument(REPO)
     judged = Judgements.of_copy(inst, None)
     before = judged.outcomes(inst, "data/v1/rankings/forms/bm25_and__clean_v2.jsonl")
@@ -119,9 +120,9 @@ def test_a_table5_pair_reports_effect_ratio_and_delta_ri_as_repro_eval(tmp_path)
     result = reproduce_run(paths, "lexical_composition", REPO)
     pair = result["pair"]
     assert (pair["base"], pair["variant"], result["role"]["form"]) == ("bm25_and", "bm25_dec_sdr", "raw")
+    from nclue.commands.score import Judgements, read_run
     from nclue.core.instrument import Instrument
     from nclue.core.measures import PER_QUERY_MEASURES
-    from nclue.harness.score import Judgements, read_run
     inst = Instrument(REPO)
     judged = Judgements.of_copy(inst, None)
     outs = [judged.outcomes(inst, "data/v1/rankings/%s.jsonl" % s) for s in ("bm25_and", "bm25_dec_sdr")]
@@ -185,8 +186,8 @@ def test_bad_roles_runs_and_pairs_exit_2_naming_what_is_wrong(tmp_path):
     code, out, err = _cli(str(alien), "--role", "bm25_and", "--data", REPO)
     assert code == 2 and "alien.trec:1: field 'docno': unknown document" in err
     # a role the instrument cannot play (the stand-in plays every system row; the original release blocks some)
+    from nclue.commands.reproduce_run import role_systems
     from nclue.core.errors import UsageError
-    from nclue.harness.reproduce_run import role_systems
     from nclue.paperaudit.crosswalk import load
     crosswalk = load(REPO)
     rows = dict(crosswalk.rows, system=dict(crosswalk.rows["system"], jina_joint=None))

@@ -13,7 +13,8 @@ import pytest
 from conftest import REPO
 
 from nclue import api
-from nclue.harness.score import render, score
+from nclue.commands.score import score
+from nclue.reports.score_tables import render
 
 
 def _frozen(name):
@@ -71,10 +72,10 @@ def test_a_perturbed_run_agrees_with_scipy_within_monte_carlo_error(tmp_path):
 
     from nclue.analyses.shared.inference_context import context
     from nclue.analyses.shared.outcome_vectors import gold_sets, outcomes
+    from nclue.commands.score import read_run
     from nclue.core import layout
     from nclue.core.instrument import Instrument
     from nclue.core.metrics import evaluate
-    from nclue.harness.score import read_run
 
     path = _perturbed_trec(tmp_path)
     result = score([path], REPO, against=["bm25_and"])
@@ -383,7 +384,7 @@ def test_a_run_is_never_its_own_reference():
     """Scoring a released ranking compares it with every default reference but itself (and says so); the Holm
     family is the other references alone."""
     from nclue.api import score
-    from nclue.harness.locate import CHECKOUT
+    from nclue.run.locate import CHECKOUT
 
     run = layout.abspath(CHECKOUT, layout.CROSSPAGE.ranking("bm25_and"))
     result = score([run], against=["bm25_and", "bm25_or"])
@@ -398,7 +399,7 @@ def test_per_query_text_rows_split_on_whitespace_like_trec_eval():
     """Each per-query row of the text format is ``measure qid value unit`` with whitespace-free fields, so that
     ``awk '{print $1, $2, $3}'`` reads it as trec_eval -q's ``measure qid value``."""
     from nclue.core import layout
-    from nclue.harness.locate import CHECKOUT
+    from nclue.run.locate import CHECKOUT
 
     run = layout.abspath(CHECKOUT, layout.CROSSPAGE.ranking("bm25_or"))
     text = render(score([run], against=["bm25_and"], per_query=True), "text")
@@ -490,8 +491,8 @@ def test_the_exported_qrels_given_back_score_as_the_released_copy(tmp_path):
 def test_the_same_judgements_in_another_file_draw_the_same_intervals_and_p(tmp_path, release):
     """Issue 57: the streams are keyed by the judgements' canonical content, not a file's bytes: the exported copy,
     its rows reversed and grade-0 rows added, gives the released copy's intervals and p exactly."""
+    from nclue.commands.export_qrels import export
     from nclue.core import layout
-    from nclue.harness.export_qrels import export
 
     export(REPO, str(tmp_path / "x"), release=release)
     lines = open(tmp_path / "x" / "qrels.graded.trec", encoding="utf-8").read().splitlines()
@@ -569,7 +570,7 @@ def test_a_damaged_or_missing_qrels_file_exits_2(tmp_path):
 def test_measures_are_picked_by_id_and_an_unknown_one_is_a_usage_error():
     result = score([_rankings("bm25_and")], REPO, against=[], measures=["pairwise_auc", "nclue_score_at_10"])
     assert list(result["runs"][0]["measures"]) == ["nclue_score_at_10", "pairwise_auc"]
-    assert [r[1] for r in __import__("nclue.harness.score", fromlist=["_rows"])._rows(result)] == [
+    assert [r[1] for r in __import__("nclue.commands.score", fromlist=["_rows"])._rows(result)] == [
         "n-Clue Score@10", "pairwise AUC"]
     code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", "mapp,ndcg_cut.10")
     assert code == 2 and "-m: unknown measure 'mapp'" in err and "ndcg_cut.10" in err and "Traceback" not in err

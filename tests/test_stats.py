@@ -363,7 +363,7 @@ def test_the_protocol_table_in_the_docs_is_the_declared_protocol():
         "`INTERVAL_LEVEL` = %s" % protocol.INTERVAL_LEVEL in section
     # every stream an analysis draws from is a protocol row: no module derives a statistics stream itself
     package = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "nclue")
-    for folder in ("analyses", "harness"):
+    for folder in ("analyses", "run", "reports", "commands"):
         for name in os.listdir(os.path.join(package, folder)):
             if name.endswith(".py"):
                 source = open(os.path.join(package, folder, name), encoding="utf-8").read()

@@ -48,7 +48,7 @@ class Unit:
 
 # the release part an analysis's claims belong to, by the first segment of its name; an analysis named
 # otherwise declares its part (``Analysis(..., part=...)``).  A present part requires the claims file of every
-# analysis of that part with work to do (nclue.harness.runner's shape checks).
+# analysis of that part with work to do (nclue.run.runner's shape checks).
 PART_OF_PREFIX = dict([(name, name) for name in layout.RELEASE_NAMES] + [
     (layout.AUDIT_PART, layout.AUDIT_PART), ("paper", "paper"), ("release", layout.CROSSPAGE.name)])
 PARTS = layout.RELEASE_NAMES + (layout.AUDIT_PART, "paper")

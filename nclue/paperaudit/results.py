@@ -16,7 +16,7 @@ apart from results; ``note`` records a decision the paper's text forced, with th
 An exact number is compared under the paper's display rule, the paper audit's one implementation
 (:meth:`nclue.paperaudit.solve.Num.shows`: round half up; a count must be equal): the claim value
 times ``scale`` must display as the published text.  A claim that declares a Monte Carlo estimate or
-tie orders is judged by :mod:`nclue.harness.published` within Monte Carlo error or over the admissible
+tie orders is judged by :mod:`nclue.run.published` within Monte Carlo error or over the admissible
 orders (docs/claims.md#monte-carlo-verdicts).
 
 Numbers no rule binds are listed with the reason of the first matching :data:`UNBOUND` pattern.
@@ -280,7 +280,7 @@ _RULES = [
     ResultRule("X.s104.changed_of", INTEGRITY(statistic="pairs"), design=True),
     ResultRule("X.s104.to_gold", POLICY(statistic="to_gold")),
     # 10.3.2's three pairwise agreements: bound in the default order of their assignment group, any consistent
-    # order accepted (nclue.paperaudit.assignments; nclue.harness.published picks the order)
+    # order accepted (nclue.paperaudit.assignments; nclue.run.published picks the order)
     *[ResultRule(nid, group.claim_of(pair), note=group.note)
       for group in ASSIGNMENTS for nid, pair in zip(group.numbers, group.pairs)],
     # ---- Table S11: adjudication response integrity

@@ -14,6 +14,7 @@
 import os
 import platform
 import subprocess
+from collections import namedtuple
 
 from .. import __version__
 from ..analyses.base import LEVELS
@@ -33,14 +34,13 @@ from ..core.claim_ids import (
     REPLICATION_SUMMARY,
     statistic_of,
 )
-from ..core.jsonio import dumps_pretty
+from ..core.jsonio import dumps_pretty, write_text
 from ..core.layout import CROSSPAGE, REALPAGE, SOURCESHIFT
 from ..core.measures import display_of
 from ..paperaudit import roles
+from ..run.checks import EXPECTED_PAPER_FAIL
+from ..run.locate import CHECKOUT
 from ..stats import protocol
-from .checks import EXPECTED_PAPER_FAIL
-from .locate import CHECKOUT
-from .outputs import write_text
 
 REPORT_SCHEMA = "nclue.report/2"
 
@@ -223,18 +223,24 @@ REPLICATION_WORDS = (("holds", "holds"), ("holds_null", "no difference, as in th
                      ("new_direction", "a direction the paper does not find"), ("borderline", "borderline"))
 
 
+# the statistics of a Table 5 row, under the names the reports read them by (the rest keep their claim names)
+REPLICATION_FIELDS = (("verdict", "verdict"), ("base", "base"), ("variant", "variant"),
+                      ("delta_score", "delta_score"), ("ci_low", "delta_score_ci_low"),
+                      ("ci_high", "delta_score_ci_high"), ("p_holm", "p_holm"), ("direction", "direction")) + tuple(
+    (stat, stat) for stat in ("paper_delta_score", "paper_ci_low", "paper_ci_high", "paper_p_holm", "paper_direction",
+                              "best_variant", "best_delta_score", "best_delta_score_ci_low",
+                              "best_delta_score_ci_high", "best_p_holm", "t7_crosspage_delta", "t7_sourceshift_delta",
+                              "t7_agreement"))
+
+
 def _replication_row(values, key, claim_block):
-    """One Table 5 row of the run's ``v3.replication`` claims (``claim_block``: the row's key, or the dense row's)."""
-    def get(statistic):
-        cid = REPLICATION.on(REALPAGE.name)(block=claim_block, statistic=statistic)
-        return values[cid] if cid in values else None
-    row = {"block": key, "verdict": get("verdict"), "base": get("base"), "variant": get("variant"),
-           "delta_score": get("delta_score"), "ci_low": get("delta_score_ci_low"),
-           "ci_high": get("delta_score_ci_high"), "p_holm": get("p_holm"), "direction": get("direction")}
-    for stat in ("paper_delta_score", "paper_ci_low", "paper_ci_high", "paper_p_holm", "paper_direction",
-                 "best_variant", "best_delta_score", "best_delta_score_ci_low", "best_delta_score_ci_high",
-                 "best_p_holm", "t7_crosspage_delta", "t7_sourceshift_delta", "t7_agreement"):
-        row[stat] = get(stat)
+    """One Table 5 row of the run's ``v3.replication`` claims (``claim_block``: the row's key, or the dense row's):
+    ``block`` and every field of :data:`REPLICATION_FIELDS`, None where the run has no such claim."""
+    claim = REPLICATION.on(REALPAGE.name).bind(block=claim_block)
+    row = {"block": key}
+    for field, statistic in REPLICATION_FIELDS:
+        cid = claim(statistic=statistic)
+        row[field] = values[cid] if cid in values else None
     return row
 
 
@@ -253,17 +259,19 @@ def replication(result):
             "dense_verdicts": {word: [r["block"] for r in dense if r["verdict"] == word] for word, _ in REPLICATION_WORDS}}
 
 
+def _verdicts_said(verdicts):
+    """``verdict words: blocks; ...`` for the verdicts some block has, in :data:`REPLICATION_WORDS`' order."""
+    return "; ".join("%s: %s" % (text, ", ".join(verdicts[word])) for word, text in REPLICATION_WORDS if verdicts[word])
+
+
 def replication_sentence(rep):
     """The headline's lines on RealPage's replication of Table 5: the standard-library rows, then the rows one real
     embedder plays (when the release ships dense runs)."""
-    def said(verdicts):
-        return "; ".join("%s: %s" % (text, ", ".join(verdicts[word])) for word, text in REPLICATION_WORDS
-                         if verdicts[word])
     line = "RealPage (real RFC pages, standard-library retrievers, lexical-presence labels; not the paper's models) " \
-        "on Table 5's %d rows -- %s" % (len(rep["rows"]), said(rep["verdicts"]))
+        "on Table 5's %d rows -- %s" % (len(rep["rows"]), _verdicts_said(rep["verdicts"]))
     if rep["dense_rows"]:
         line += ". Played by one real embedder (all-MiniLM-L6-v2, not the paper's models), %d rows -- %s" % (
-            len(rep["dense_rows"]), said(rep["dense_verdicts"]))
+            len(rep["dense_rows"]), _verdicts_said(rep["dense_verdicts"]))
     return line
 
 
@@ -296,7 +304,7 @@ def published_fail_lines(result):
     """The published numbers that fail, grouped by table in the paper's order; every table with a fail is
     shown (at most ``MAX_PER_TABLE`` lines each, the rest counted), with table, row, column, published and
     recomputed values and the claim on each line."""
-    from .published import paper_order
+    from ..run.published import paper_order
     published = getattr(result, "published", None)
     if not published:
         return []
@@ -403,89 +411,94 @@ def claim_values(result):
     return values
 
 
-def audit_section(result):
-    """A readable summary of the label audit and its impact, from the recomputed claim values."""
-    got = claim_values(result)
-    a, adjudication = AGREEMENT.bind(stage="initial"), AGREEMENT.bind(stage="adjudication")
-    final, recall = GENEALOGY_COPY.on(CROSSPAGE.name).bind(copy="final"), POOL_SECTION.bind(section="recall")
-    matrix_ndcg = IMPACT_TABLE.bind(release=CROSSPAGE.name, copy="audit", table="matrix", score="gold_ndcg")
-    if a("pairs") not in got:
-        return []
+# One line of the audit section: shown when every claim of ``needs`` is in the run and none of ``unless``; its
+# ``text`` has one %s per claim of ``shown``, each value in its statistic's declared unit (nclue/core/measures.py).
+AuditLine = namedtuple("AuditLine", "needs unless text shown")
 
-    def g(key):
-        """The claim's value in its statistic's declared unit and precision (nclue/core/measures.py), "?" when
-        the run has none."""
-        value = got.get(key)
-        return "?" if value is None else display_of(statistic_of(key)).show(value)
-    p = POLICY
-    out = ["LABEL AUDIT (the stand-in's simulated audit, data/audit; synthetic responses, not people):",
-           "  %s pairs / %s conditions; exact grade agreement %s/%s (%s%%, Wilson [%s, %s]), linear kappa %s; "
-           "condition agreement %s/%s (%s%%), binary kappa %s" % (
-               g(a("pairs")), g(a("conditions")), g(a("grade_agree")), g(a("pairs")),
-               g(a("grade_agreement")), g(a("grade_agreement_wilson_low")),
-               g(a("grade_agreement_wilson_high")), g(a("grade_kappa_linear")),
-               g(a("condition_agree")), g(a("conditions")), g(a("condition_agreement")),
-               g(a("condition_kappa"))),
-           "  policy: %s kept, %s consensus increases accepted, %s adjudicated (%s queued conditions); "
-           "%s grades changed (%s to gold, %s from gold); re-derived decisions differing from decisions.jsonl: %s" % (
-               g(p("keep")), g(p("accept_increase")), g(p("adjudicated_pairs")), g(p("queued_conditions")),
-               g(p("changed")), g(p("to_gold")), g(p("from_gold")), g(p("decision_mismatches"))),
-           "  adjudication: %s/%s unanimous, Fleiss kappa %s" % (
-               g(adjudication("unanimous")), g(adjudication("conditions")), g(adjudication("fleiss_kappa")))]
-    if POOL("conditions") in got:
-        m = POOL_SECTION.bind(section="memberships")
-        out.append("  expanded-page pool: %s conditions of %s pairs, %s displayed pages (%s-%s per condition, mean %s); "
-                   "memberships prior %s, construction %s, shown %s, lexical %s, BM25 %s, OCR-fuzzy %s; held-out "
-                   "recall %s/%s by rank 6, %s/%s by rank 9; overrides %s" % (
-                       g(POOL("conditions")), g(POOL("pairs")), g(POOL("displayed_pages")),
-                       g(POOL("pages_min")), g(POOL("pages_max")), g(POOL("pages_mean")),
-                       g(m("prior_selected")), g(m("construction")), g(m("original_shown")), g(m("lexical")),
-                       g(m("bm25")), g(m("ocr_fuzzy")), g(recall("recovered_by_6")),
-                       g(recall("conditions")), g(recall("recovered_by_9")),
-                       g(recall("conditions")), g(POLICY_SECTION(section="condition_decisions",
-                                                                 statistic="overrides"))))
-    c, decided, challenge_protocol = (CHALLENGE, CHALLENGE_SECTION.bind(section="decisions"),
-                                      CHALLENGE_SECTION.bind(section="protocol"))
-    if c("targets") in got:
-        if decided("rederivable") in got:       # the response streams do not collapse to two
-            decisions = "decisions not re-derivable (the response streams do not collapse to two)"
-        else:
-            decisions = "%s target grades changed (%s to gold), %s/%s control grades retained" % (
-                g(decided("targets_changed")), g(decided("targets_to_gold")),
-                g(decided("controls_retained")), g(decided("controls")))
-        out.append("  residual-qrel challenge (SourceShift S0): %s targets + %s controls; %s streams, %s duplicate "
-                   "collapsed; %s/%s conditions agree; tie-break %s conditions over %s pairs; %s" % (
-                       g(c("targets")), g(c("controls")), g(challenge_protocol("streams")),
-                       g(challenge_protocol("duplicate_streams_collapsed")),
-                       g(challenge_protocol("agreeing_conditions")),
-                       g(challenge_protocol("conditions")), g(challenge_protocol("tiebreak_conditions")),
-                       g(challenge_protocol("tiebreak_pairs")), decisions))
-    if final("qrel_differences") in got:
-        out.append("  CrossPage qrel genealogy: construction -> final re-derived with %s differences (%s grades changed, "
-                   "%s zero-gold queries removed); %s final golds, %s made by a repair, %s failing a page gate" % (
-                       g(final("qrel_differences")), g(final("grades_changed")),
-                       g(final("removed_queries")), g(final("golds")),
-                       g(final("repaired_golds")), g(final("golds_failing_a_gate"))))
+
+def _audit_lines():
+    """The audit section's lines as a table, one row per line and analysis (docs/label-audit.md): the agreement,
+    policy and adjudication of the label audit, the expanded-page pool, SourceShift's challenge, the qrel
+    genealogies and the audit's impact."""
+    agreement, adjudication = AGREEMENT.bind(stage="initial"), AGREEMENT.bind(stage="adjudication")
+    final, recall = GENEALOGY_COPY.on(CROSSPAGE.name).bind(copy="final"), POOL_SECTION.bind(section="recall")
+    members = POOL_SECTION.bind(section="memberships")
+    matrix = IMPACT_TABLE.bind(release=CROSSPAGE.name, copy="audit", table="matrix", score="gold_ndcg")
+    decided, protocol_of = CHALLENGE_SECTION.bind(section="decisions"), CHALLENGE_SECTION.bind(section="protocol")
     s0, s = (GENEALOGY_COPY.on(SOURCESHIFT.name).bind(copy=copy) for copy in ("s0", "s"))
-    if s("qrel_differences") in got:
-        out.append("  SourceShift qrel genealogy: construction -> S0 -> S re-derived with %s / %s differences; "
-                   "%s / %s zero-gold queries removed" % (
-                       g(s0("qrel_differences")), g(s("qrel_differences")),
-                       g(s0("removed_queries")), g(s("removed_queries"))))
-    if matrix_ndcg("spearman_rho") in got:
-        out.append("  stratified audit on v1 (construction vs final copy, raw matrix): rho %s, max |change| %s "
-                   "gold-only NDCG@10 (0-1), largest movement %s positions" % (
-                       g(matrix_ndcg("spearman_rho")),
-                       g(matrix_ndcg("max_abs_change")),
-                       g(matrix_ndcg("max_position_movement"))))
-    if IMPACT_OF(release=SOURCESHIFT.name, copy="s", subject="fusion_minus_bm25", statistic="gold_ndcg_gap") in got:
-        fusion = IMPACT_OF.bind(release=SOURCESHIFT.name, subject="fusion_minus_bm25")
-        gaps = ", ".join("%s %s (query-paired p %s, family p %s)" % (
-            copy, g(fusion(copy=copy, statistic="gold_ndcg_gap")),
-            g(fusion(copy=copy, statistic="query_paired_p")),
-            g(fusion(copy=copy, statistic="family_p"))) for copy in ("construction", "s0", "s"))
-        out.append("  SourceShift fusion - BM25-AND gold-only NDCG@10 gap (0-1): " + gaps)
-    return out
+    fusion = IMPACT_OF.bind(release=SOURCESHIFT.name, subject="fusion_minus_bm25")
+    copies = ("construction", "s0", "s")
+    challenge = ("  residual-qrel challenge (SourceShift S0): %s targets + %s controls; %s streams, %s duplicate "
+                 "collapsed; %s/%s conditions agree; tie-break %s conditions over %s pairs; ")
+    challenge_ids = (CHALLENGE("targets"), CHALLENGE("controls"), protocol_of("streams"),
+                     protocol_of("duplicate_streams_collapsed"), protocol_of("agreeing_conditions"),
+                     protocol_of("conditions"), protocol_of("tiebreak_conditions"), protocol_of("tiebreak_pairs"))
+    return (
+        AuditLine((agreement("pairs"),), (), "  %s pairs / %s conditions; exact grade agreement %s/%s (%s%%, Wilson "
+                  "[%s, %s]), linear kappa %s; condition agreement %s/%s (%s%%), binary kappa %s",
+                  (agreement("pairs"), agreement("conditions"), agreement("grade_agree"), agreement("pairs"),
+                   agreement("grade_agreement"), agreement("grade_agreement_wilson_low"),
+                   agreement("grade_agreement_wilson_high"), agreement("grade_kappa_linear"),
+                   agreement("condition_agree"), agreement("conditions"), agreement("condition_agreement"),
+                   agreement("condition_kappa"))),
+        AuditLine((agreement("pairs"),), (), "  policy: %s kept, %s consensus increases accepted, %s adjudicated (%s "
+                  "queued conditions); %s grades changed (%s to gold, %s from gold); re-derived decisions differing "
+                  "from decisions.jsonl: %s",
+                  tuple(POLICY(name) for name in ("keep", "accept_increase", "adjudicated_pairs", "queued_conditions",
+                                                  "changed", "to_gold", "from_gold", "decision_mismatches"))),
+        AuditLine((agreement("pairs"),), (), "  adjudication: %s/%s unanimous, Fleiss kappa %s",
+                  (adjudication("unanimous"), adjudication("conditions"), adjudication("fleiss_kappa"))),
+        AuditLine((POOL("conditions"),), (), "  expanded-page pool: %s conditions of %s pairs, %s displayed pages "
+                  "(%s-%s per condition, mean %s); memberships prior %s, construction %s, shown %s, lexical %s, BM25 "
+                  "%s, OCR-fuzzy %s; held-out recall %s/%s by rank 6, %s/%s by rank 9; overrides %s",
+                  (POOL("conditions"), POOL("pairs"), POOL("displayed_pages"), POOL("pages_min"), POOL("pages_max"),
+                   POOL("pages_mean"), members("prior_selected"), members("construction"), members("original_shown"),
+                   members("lexical"), members("bm25"), members("ocr_fuzzy"), recall("recovered_by_6"),
+                   recall("conditions"), recall("recovered_by_9"), recall("conditions"),
+                   POLICY_SECTION(section="condition_decisions", statistic="overrides"))),
+        # the response streams do not collapse to two: the decisions cannot be re-derived
+        AuditLine((CHALLENGE("targets"), decided("rederivable")), (), challenge + "decisions not re-derivable (the "
+                  "response streams do not collapse to two)", challenge_ids),
+        AuditLine((CHALLENGE("targets"),), (decided("rederivable"),), challenge + "%s target grades changed (%s to "
+                  "gold), %s/%s control grades retained",
+                  challenge_ids + (decided("targets_changed"), decided("targets_to_gold"),
+                                   decided("controls_retained"), decided("controls"))),
+        AuditLine((final("qrel_differences"),), (), "  CrossPage qrel genealogy: construction -> final re-derived "
+                  "with %s differences (%s grades changed, %s zero-gold queries removed); %s final golds, %s made by "
+                  "a repair, %s failing a page gate",
+                  (final("qrel_differences"), final("grades_changed"), final("removed_queries"), final("golds"),
+                   final("repaired_golds"), final("golds_failing_a_gate"))),
+        AuditLine((s("qrel_differences"),), (), "  SourceShift qrel genealogy: construction -> S0 -> S re-derived "
+                  "with %s / %s differences; %s / %s zero-gold queries removed",
+                  (s0("qrel_differences"), s("qrel_differences"), s0("removed_queries"), s("removed_queries"))),
+        AuditLine((matrix("spearman_rho"),), (), "  stratified audit on v1 (construction vs final copy, raw matrix): "
+                  "rho %s, max |change| %s gold-only NDCG@10 (0-1), largest movement %s positions",
+                  (matrix("spearman_rho"), matrix("max_abs_change"), matrix("max_position_movement"))),
+        AuditLine((fusion(copy="s", statistic="gold_ndcg_gap"),), (),
+                  "  SourceShift fusion - BM25-AND gold-only NDCG@10 gap (0-1): " + ", ".join(
+                      "%s %%s (query-paired p %%s, family p %%s)" % copy for copy in copies),
+                  tuple(fusion(copy=copy, statistic=statistic) for copy in copies
+                        for statistic in ("gold_ndcg_gap", "query_paired_p", "family_p"))),
+    )
+
+
+def _shown(values, key):
+    """A claim's value in its statistic's declared unit and precision, "?" when the run has none."""
+    value = values.get(key)
+    return "?" if value is None else display_of(statistic_of(key)).show(value)
+
+
+def audit_section(result):
+    """A readable summary of the label audit and its impact, from the recomputed claim values: the lines of
+    :func:`_audit_lines` whose claims the run has, under a heading (none when the audit did not run)."""
+    values = claim_values(result)
+    lines = _audit_lines()
+    if lines[0].needs[0] not in values:         # the label audit's agreement: the section's own claims
+        return []
+    lines = [line for line in lines
+             if all(key in values for key in line.needs) and not any(key in values for key in line.unless)]
+    return ["LABEL AUDIT (the stand-in's simulated audit, data/audit; synthetic responses, not people):"] + [
+        line.text % tuple(_shown(values, key) for key in line.shown) for line in lines]
 
 
 def paper_section(audit, quiet=False):

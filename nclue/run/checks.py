@@ -3,7 +3,7 @@
 Reasons are one line of at most :data:`MAX_REASON_CHARS` characters.  ``cause`` names the input file
 whose defect produced a fail or skip (the report groups such checks under one line per file).
 ``detail`` is an optional second line the text report prints under the check (for a file whose hash
-fails: what is wrong inside it, :func:`nclue.harness.diagnose.content_problem`).  ``estimate`` is the
+fails: what is wrong inside it, :func:`nclue.run.diagnose.content_problem`).  ``estimate`` is the
 recomputed claim's Monte Carlo or tie-order declaration (:mod:`nclue.stats.montecarlo`, as JSON), and
 ``origin`` the analysis and unit that computed it (what ``--draws-multiplier`` recomputes).
 """

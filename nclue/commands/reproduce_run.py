@@ -38,10 +38,10 @@ from ..core.metrics import summary
 from ..paperaudit import results, roles
 from ..paperaudit.consistency import load_numbers
 from ..paperaudit.crosswalk import load as load_crosswalk
+from ..run.locate import data_root
+from ..run.runner import check_root
 from ..stats import randomization
 from ..stats import reproducibility as repro
-from .locate import data_root
-from .runner import check_root
 from .score import (
     Design,
     Judgements,
@@ -51,7 +51,6 @@ from .score import (
     comparisons,
     draw_values,
     intervals,
-    nature_note,
     read_run,
     verify_inputs,
 )
@@ -69,12 +68,6 @@ BLOCK_TABLES = ("Table 5",)
 # judged in the re-run's standard errors; a slice's or a contrast's cell is not)
 WHOLE_QUERY_CLAIMS = (SCORECARD, MATRIX, FORMS, V2_FORMS)
 OUTCOMES = ("complete first", "subset first", "no gold")
-
-
-# repro_eval's truncated RBO divides the overlap at depth d by d: a list shorter than the depth stays below 1 even
-# against itself (docs/usage.md#checking-a-re-run)
-RBO_SHORT_NOTE = ("; %d of them rank fewer than %d documents on one side, where repro_eval's truncated RBO is below 1 "
-                  "even for identical lists")
 
 
 def _outcome(hit, success):
@@ -199,7 +192,7 @@ def _measures(design, released_out, rerun_out):
 
 def _standard_error(design, measure, out):
     """The bootstrap standard error of a measure's mean (the standard deviation of its draws,
-    :func:`nclue.harness.score.draw_values`), in its unit; None with fewer than two draws."""
+    :func:`nclue.commands.score.draw_values`), in its unit; None with fewer than two draws."""
     dist = draw_values(design, measure, out)
     if len(dist) < 2:
         return None
@@ -247,7 +240,7 @@ def _wanted(root, role, tables):
     """The claims the paper audit's rules bind the role's row to in ``tables`` (whether computed or not), read
     from the rules themselves (:func:`nclue.paperaudit.results.rules_for`) for the role's numbers only, not by
     binding every published number."""
-    from .published import table_label
+    from ..run.published import table_label
 
     crosswalk = load_crosswalk(root)
     out = set()
@@ -290,8 +283,8 @@ def _recompute(inst, replaced, wanted):
 def _cells(root, role, tables, recomputed, frozen, synthetic, ses):
     """The published cells of the role's row in its tables (each as :func:`_cell`), in the paper's order, and
     each table's verdict (:func:`_table_verdicts`)."""
-    from .published import build as build_published
-    from .published import paper_order
+    from ..run.published import build as build_published
+    from ..run.published import paper_order
 
     checks, built = build_published(root, [], synthetic, recomputed)
     reasons = {c.id: c.reason for c in checks}
@@ -376,7 +369,7 @@ def reproduce_run(runs, role, root=None, form=None, qrels=None, run_format="auto
     """Check ``runs`` (one for a system role, base and variant for a Table 5 block) against the role's released
     rankings and the paper's published row (module doc); returns a JSON-ready dict.
 
-    >>> from nclue.harness.locate import CHECKOUT
+    >>> from nclue.run.locate import CHECKOUT
     >>> result = reproduce_run([layout.abspath(CHECKOUT, layout.CROSSPAGE.form_ranking("bm25_and", layout.CLEAN))], "bm25_and")
     >>> run = result["runs"][0]
     >>> run["agreement"]["kendall_tau_union"], run["measures"]["nclue_score_at_10"]["rmse"], run["outcomes"]["changed"]
@@ -566,114 +559,3 @@ def _form_of(inst, sid, rel):
         if rel in _released_files(inst, sid, form):
             return form
     return layout.RAW
-
-
-FORMATS = ("text", "json", "tsv", "markdown")
-
-
-def _banner(result):
-    info, role = result["instrument"], result["role"]
-    return "nclue reproduce-run: role %s (%s: %s; %s queries), %s, %s (%d evaluation queries)%s" % (
-        role["name"], role["kind"], " -> ".join(role["systems"]), role["form"], info["release"], info["qrels"],
-        info["queries"], nature_note(info))
-
-
-def _num(value, digits=4):
-    if value is None:
-        return "n/a"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "%.*f" % (digits, value)
-
-
-def rows(result):
-    """``(section, item, measure, released, rerun, difference, extra)`` rows of every table format."""
-    out = []
-    for run in result["runs"]:
-        a = run["agreement"]
-        out.append(("agreement", run["system"], "kendall_tau_union@%d" % a["depth"], "", _num(a["kendall_tau_union"]),
-                    "", "%d queries, %d undefined" % (a["queries"], a["tau_undefined"])))
-        out.append(("agreement", run["system"], "rbo@%d(p=%g)" % (a["depth"], a["rbo_p"]), "", _num(a["rbo"]), "",
-                    "%d queries%s" % (a["queries"], RBO_SHORT_NOTE % (a["rbo_short_lists"], a["depth"])
-                                      if a.get("rbo_short_lists") else "")))
-        for name, m in run["measures"].items():
-            out.append(("measure", run["system"], name, _num(m["released"]), _num(m["rerun"]), _num(m["delta"]),
-                        "rmse %s, p %s, se %s (%s; difference: re-run minus released)" % (
-                            _num(m["rmse"]), _num(m["p"]), _num(m["se"]), m["unit"])))
-        o = run["outcomes"]
-        out.append(("outcomes", run["system"], "changed", "", str(o["changed"]), "", "; ".join(
-            "%s: %d" % kv for kv in o["transitions"].items()) or "none"))
-        for q in o.get("changed_queries", ()):
-            out.append(("outcome", run["system"], q["qid"], q["released"], q["rerun"], "", ""))
-        for q in run.get("per_query", ()):
-            out.append(("query", run["system"], q["qid"], "", _num(q["kendall_tau_union"]), "",
-                        "tau union %s, rbo %s" % (_num(q["kendall_tau_union"]), _num(q["rbo"]))))
-    pair = result.get("pair")
-    if pair:
-        for name, m in pair["measures"].items():
-            out.append(("pair", "%s -> %s" % (pair["base"], pair["variant"]), name, _num(m["released_delta"]),
-                        _num(m["rerun_delta"]), "", "ER %s, Delta RI %s" % (_num(m["effect_ratio"]),
-                                                                          _num(m["delta_ri"]))))
-        out.append(("pair", "%s -> %s" % (pair["base"], pair["variant"]), "interval", "", "[%s, %s]" % (
-            _num(pair["rerun_ci"][0], 2), _num(pair["rerun_ci"][1], 2)), "", "covers the released delta: %s; the "
-            "published: %s" % (_num(pair["covers_released"]), _num(pair.get("covers_published")))))
-    for c in result["cells"]:
-        out.append(("cell", c["table"], c["number"], _num(c["released"], 2), _num(c["rerun"], 2),
-                    _num(c["difference"], 2), "published %s (difference: re-run minus published); %s%s" % (
-                        c["published"], c["status"], "" if c["difference_in_se"] is None else
-                        "; %+.1f SE" % c["difference_in_se"])))
-    for t in result["tables"]:
-        out.append(("verdict", t["table"], "%d cells" % t["cells"], "", t["verdict"], "",
-                    "%d pass, %d fail, %d skip%s" % (t["pass"], t["fail"], t["skip"],
-                                                     "; " + t["reason"] if t["reason"] else "")))
-    own = result.get("release_claims")
-    if own is not None:
-        out.append(("claims", result["instrument"]["release"], "%d recomputed" % own["claims"], "",
-                    "%d differ" % own["differing"], "", "the release's own claims that read the role's ranking "
-                                                        "(difference: re-run minus released)"))
-        for r in own["rows"]:
-            if not r["same"]:
-                out.append(("claim", "", r["claim"], _cell_value(r["released"]), _cell_value(r["rerun"]),
-                            _num(r["difference"]), ""))
-    return out
-
-
-def _cell_value(value):
-    return _num(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
-
-
-HEADER = ("section", "item", "measure", "released", "rerun", "difference", "detail")
-# the text format's column heads: "difference" is re-run minus released for a measure (a row says so) and re-run
-# minus published for a cell
-TEXT_HEADER = ("section", "item", "measure", "released", "re-run", "difference", "detail (a measure's difference: "
-               "re-run minus released; a cell's: re-run minus published)")
-
-
-def render(result, fmt="text"):
-    """The result as text (default), json, tsv or markdown; every format opens with the banner (the role, the
-    qrel copy, SYNTHETIC)."""
-    from ..core.jsonio import dumps_pretty
-
-    if fmt == "json":
-        return dumps_pretty(result)
-    if fmt == "tsv":
-        return "\n".join(["# " + _banner(result)] + ["\t".join(r) for r in [HEADER] + rows(result)]) + "\n"
-    if fmt == "markdown":
-        lines = [_banner(result), "", "| " + " | ".join(HEADER) + " |",
-                 "|---|---|---|---:|---:|---:|---|"]
-        return "\n".join(lines + ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |"
-                                  for r in rows(result)]) + "\n"
-    if fmt != "text":
-        raise UsageError("unknown format %s (formats: %s)" % (bounded(repr(fmt), 80), ", ".join(FORMATS)))
-    lines = [_banner(result), "  %-9s %-24s %-30s %10s %10s %10s  %s" % TEXT_HEADER]
-    for r in rows(result):
-        lines.append("  %-9s %-24s %-30s %10s %10s %10s  %s" % r)
-    if result.get("release_claims") is not None:
-        unchecked = ("the paper's published cells: the paper publishes no value on this release of real documents "
-                     "(its cells are CrossPage's); the release's own claims above are recomputed instead")
-    elif result["instrument"]["synthetic"]:
-        unchecked = "the published cells, whose values are the paper's and not this synthetic stand-in's (each a skip)"
-    else:
-        unchecked = "nothing beyond the cells listed"
-    lines.append("not verified here: " + unchecked)
-    return "\n".join(lines) + "\n"

@@ -34,8 +34,8 @@ class RunResult:
         self.integrity = integrity_result
         self.levels = levels
         self.paper = None
-        self.published = None      # {summary, bindings} of the published results (nclue.harness.published)
-        self.claim_values = None   # the recomputed values by claim id, as the report reads them (harness/report.py)
+        self.published = None      # {summary, bindings} of the published results (nclue.run.published)
+        self.claim_values = None   # the recomputed values by claim id, as the report reads them (reports/report.py)
 
     def counts(self):
         out = {"pass": 0, "fail": 0, "skip": 0}
@@ -58,7 +58,7 @@ def check_root(root):
 class State(NamedTuple):
     """What a claim that was not compared gets: its ``status`` (fail or skip), the ``reason``, and the
     ``cause``, the released file at fault (None when no file is), read from the failure's record
-    (:class:`nclue.harness.guard.Failure`), never from its message."""
+    (:class:`nclue.run.guard.Failure`), never from its message."""
     status: str
     reason: str
     cause: Optional[str]
@@ -98,7 +98,7 @@ def _worst_gate(ctx, paths):
 
 
 def _cause(failure):
-    """The released file a :class:`~nclue.harness.guard.Failure` names (its record's path), if any."""
+    """The released file a :class:`~nclue.run.guard.Failure` names (its record's path), if any."""
     path = failure.path
     return path if path is not None and layout.is_released(path) else None
 
@@ -487,7 +487,7 @@ def default_jobs(cores=None, load=None):
 
 def run(root, levels=LEVELS, deep=False, log=None, jobs=1, announce=None, draws_multiplier=1):
     """Every requested check of the release at ``root`` (docs/claims.md), as stages over one
-    :class:`~nclue.harness.run_context.RunContext`: integrity, the claim files, the paper audit and the
+    :class:`~nclue.run.run_context.RunContext`: integrity, the claim files, the paper audit and the
     published results, the rebuild.  ``log(line)`` receives the progress lines (one as the run starts,
     one after the integrity stage, one per claim file as it finishes); ``announce(manifest)`` is called as
     soon as MANIFEST.json is read (None when it is unusable), so that a caller can name the instrument
@@ -598,7 +598,7 @@ def _rebuild_stage(ctx, deep):
 
 
 def _published(root, ctx, checks, levels, draws_multiplier=1):
-    """Append the published-results checks (:mod:`nclue.harness.published`); return their bindings and
+    """Append the published-results checks (:mod:`nclue.run.published`); return their bindings and
     summary (None when the paper level does not run or the paper part is absent)."""
     if "paper" not in levels or "paper" not in ctx.presence:
         return None

@@ -5,7 +5,7 @@ One ``<testsuite>`` per group (level) and one ``<testcase>`` per check (``classn
 each with the reason.  The attributes are those of the JUnit schema CI systems read (``tests``,
 ``failures``, ``errors``, ``skipped``); there is no timestamp, host or time, so the file is as
 deterministic as the JSON report.  A comment after the XML declaration carries the run's count line
-(:func:`nclue.harness.report.count_model`), whose totals are the ``testsuites`` attributes.
+(:func:`nclue.reports.report.count_model`), whose totals are the ``testsuites`` attributes.
 """
 
 from xml.sax.saxutils import quoteattr

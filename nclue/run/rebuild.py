@@ -139,7 +139,7 @@ def _in_child(step, args, log):
     progress lines go to ``log``; a failure is a :class:`ChildFailed`.  An interrupted run (Ctrl-C, SIGTERM)
     stops the child before it goes on."""
     home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    code = ("import sys; sys.path.insert(0, %r); from nclue.harness.rebuild import child_main; "
+    code = ("import sys; sys.path.insert(0, %r); from nclue.run.rebuild import child_main; "
             "sys.exit(child_main(sys.argv[1:]))" % home)
     proc = subprocess.Popen([sys.executable, "-c", code, step, json.dumps(args)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace")

@@ -1,6 +1,6 @@
 """The state of one ``reproduce`` run, passed through its stages (docs/architecture.md).
 
-:func:`nclue.harness.runner.run` is a sequence of stages -- integrity, the claim files, the paper audit
+:func:`nclue.run.runner.run` is a sequence of stages -- integrity, the claim files, the paper audit
 and the published results, the rebuild -- and each reads and extends one :class:`RunContext`: the
 release root, the requested levels, the integrity check's result (:class:`nclue.core.integrity.IntegrityResult`,
 which the context never alters but through its file statuses), the release parts present, the decoded
@@ -16,7 +16,7 @@ class RunContext:
         self.root = root
         self.levels = levels
         self.integrity = None      # the IntegrityResult of the integrity stage
-        self.presence = None       # the release parts present (nclue.harness.shape.Presence)
+        self.presence = None       # the release parts present (nclue.run.shape.Presence)
         self.documents = {}        # decoded frozen claim files by path, each handed to its claim checks once
         self.log = log                # the progress callable (or None)
         self._started = time.monotonic()
