@@ -179,3 +179,19 @@ def test_read_input_reads_a_file_whole_within_its_budget(tmp_path):
     assert inputs.read_input(path, "hundred.bin", 100) == b"x" * 100
     with pytest.raises(InputError, match="file of 100 bytes is larger than the 99-byte limit"):
         inputs.read_input(path, "hundred.bin", 99)
+
+
+def test_whitespace_before_a_value_is_json_as_after_it(tmp_path):
+    """RFC 8259 allows whitespace on both sides of a value: a document or a JSON Lines line that opens with
+    spaces or a newline reads as the value (it was refused as "Expecting value"); whitespace alone is still
+    invalid JSON, named at its line."""
+    from nclue.core.errors import InputError
+    from nclue.core.jsonio import iter_jsonl, read_json
+
+    path = tmp_path / "m.json"
+    path.write_text('\n {"a": 1}\n')
+    assert read_json(str(path), "m.json") == {"a": 1}
+    assert list(iter_jsonl(None, "r.jsonl", text=' {"a": 1}\n\t{"b": [2]}\n')) == [(1, {"a": 1}), (2, {"b": [2]})]
+    path.write_text(" \n")
+    with pytest.raises(InputError, match=r"^m\.json: invalid JSON \(Expecting value"):
+        read_json(str(path), "m.json")

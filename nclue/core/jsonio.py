@@ -238,8 +238,10 @@ def depth(obj, limit=MAX_DEPTH):
 
 
 def parse_json_text(text, where, line=None):
+    """One JSON value (RFC 8259: whitespace allowed before and after it), or an InputError naming ``where`` and
+    ``line``: invalid JSON, extra data after the value, or values nested deeper than :data:`MAX_DEPTH`."""
     try:
-        obj, end = _DECODER.raw_decode(text)
+        obj, end = _DECODER.raw_decode(text, len(text) - len(text.lstrip(" \t\n\r")))
     except RecursionError:
         raise InputError(where, "values nested deeper than %d levels" % MAX_DEPTH, line=line) from None
     except ValueError as exc:
