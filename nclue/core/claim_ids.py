@@ -23,8 +23,12 @@ Traceback (most recent call last):
 nclue.core.claim_ids.ClaimIdError: {release}.scorecard.{system}.{measure}: no copy 'v2' (its copies are v1, v3)
 """
 
+from __future__ import annotations
+
 import functools
 import re
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .errors import NclueError
 from .layout import CROSSPAGE, FORM_KEYS, RAW_MATRIX, REALPAGE, RELEASES, REPLICATES_PAPER, SOURCESHIFT, releases_with
@@ -57,7 +61,7 @@ class ClaimId:
     __slots__ = ("template", "analyses", "copies", "parts", "keyed", "domains", "_source", "_compiled", "_prefix",
                  "_on")
 
-    def __init__(self, template, analyses, **domains):
+    def __init__(self, template: str, analyses: dict[str, Any] | str, **domains: str | tuple[Any, ...]) -> None:
         self.template = template
         # a dict of analyses is {qrel copy or release: analysis} (:func:`v2_copies`), read by :meth:`on`
         self.copies = dict(analyses) if isinstance(analyses, dict) else {}
@@ -83,11 +87,11 @@ class ClaimId:
             at = match.end()
         pieces.append(re.escape(template[at:]))
         self._source = "".join(pieces) + r"\Z"      # compiled when an id is first matched (:attr:`_regex`)
-        self._compiled = None
+        self._compiled: re.Pattern[str] | None = None
         self._prefix = self._prefixes()          # the literal starts an id it builds may have
-        self._on = {}                            # the template on each copy or release (:meth:`on`)
+        self._on: dict[str, Any] = {}                          # the template on each copy or release (:meth:`on`)
 
-    def _prefixes(self):
+    def _prefixes(self) -> str | tuple[Any, ...]:
         """The literal start of every id the template builds: its text before the first part or, when it opens
         with a part of listed words (``{release}``), each word followed by the text up to the next part."""
         head, brace, rest = self.template.partition("{")
@@ -101,20 +105,20 @@ class ClaimId:
         return tuple(word + literal for word in domain)
 
     @property
-    def _regex(self):
+    def _regex(self) -> re.Pattern[str]:
         """The template's pattern, compiled once on first use: a run that matches no id (``--only
         integrity``) does not pay for the 60-odd compilations at import."""
         if self._compiled is None:
             self._compiled = re.compile(self._source)
         return self._compiled
 
-    def _pattern(self, part):
+    def _pattern(self, part: str) -> str:
         domain = self.domains[part]
         if isinstance(domain, str):
             return domain
         return "|".join(re.escape(word) for word in sorted(domain, key=len, reverse=True))
 
-    def __call__(self, *last, **values):
+    def __call__(self, *last: str, **values: str) -> str:
         """The id with each part filled in; a part's value must be in its domain, or a placeholder
         (``{name}`` or ``%s``) that a later ``str.format`` or ``%`` fills in.  One positional value fills the
         one part not named (``AGREEMENT.bind(stage="initial")("pairs")``)."""
@@ -148,14 +152,14 @@ class ClaimId:
         return "".join(out + [self.template[at:]])
 
     @property
-    def analysis(self):
+    def analysis(self) -> str:
         """The one analysis whose claims the template builds (a :class:`ClaimIdError` for a template of several)."""
         if len(self.analyses) != 1:
             raise ClaimIdError("%s: the ids of %d analyses; name one with analysis_on()" % (
                 self.template, len(self.analyses)))
         return self.analyses[0]
 
-    def bind(self, **values):
+    def bind(self, **values: str) -> Callable[..., Any]:
         """This template with some parts fixed: a callable taking the rest (the last one positionally), which
         can fix more of them in turn.
 
@@ -166,7 +170,7 @@ class ClaimId:
         """
         return Bound(self, values)
 
-    def on(self, copy):
+    def on(self, copy: str) -> Callable[..., Any]:
         """A template frozen once per qrel copy or per release, on that copy or release: the template of its one
         analysis, with the keyed part (``{release}`` or ``{analysis}``) written in.
 
@@ -186,20 +190,20 @@ class ClaimId:
                 part: domain for part, domain in self.domains.items() if part not in (self.keyed, "analysis")})
         return found
 
-    def analysis_on(self, copy):
+    def analysis_on(self, copy: str) -> str:
         """The analysis that freezes the template's ids on qrel copy or release ``copy``."""
         if copy not in self.copies:
             raise ClaimIdError("%s: no copy %r (its copies are %s)" % (self.template, copy, ", ".join(self.copies)
                                                                          or "none"))
         return self.copies[copy]
 
-    def analysis_of(self, parts):
+    def analysis_of(self, parts: dict[str, Any]) -> str:
         """The analysis whose claims file holds the id of ``parts`` (what :meth:`match` gave)."""
         if self.keyed == "release":
             return self.copies[parts["release"]]
         return parts.get("analysis", self.analyses[0])
 
-    def builds_for(self, claim_id, analysis):
+    def builds_for(self, claim_id: Any, analysis: Any) -> Any:
         """Whether the template builds ``claim_id`` as a claim of ``analysis`` (its keyed part, when it has one,
         naming that analysis)."""
         parts = self.match(claim_id)
@@ -209,23 +213,23 @@ class ClaimId:
             return self.analysis_of(parts) == analysis
         return analysis in self.analyses
 
-    def analysis_of_id(self, claim_id):
+    def analysis_of_id(self, claim_id: str) -> str | None:
         """The analysis whose claims file holds ``claim_id`` (None when the template does not build it)."""
         parts = self.match(claim_id)
         return None if parts is None else self.analysis_of(parts)
 
-    def _admits(self, part, value):
+    def _admits(self, part: str, value: str) -> bool:
         domain = self.domains[part]
         return re.fullmatch(domain, value) is not None if isinstance(domain, str) else value in domain
 
-    def match(self, claim_id):
+    def match(self, claim_id: str) -> dict[str, Any] | None:
         """``{part: value}`` of an id this template builds, or None."""
         if not claim_id.startswith(self._prefix):
             return None
         found = self._regex.match(claim_id)
         return None if found is None else found.groupdict()
 
-    def __repr__(self):
+    def __repr__(self) -> Any:
         return "ClaimId(%r)" % self.template
 
 
@@ -234,13 +238,13 @@ class Bound:
 
     __slots__ = ("template", "values")
 
-    def __init__(self, template, values):
+    def __init__(self, template: Callable[..., Any], values: dict[str, Any]) -> None:
         self.template, self.values = template, dict(values)
 
-    def __call__(self, *last, **values):
+    def __call__(self, *last: str, **values: str) -> str:
         return self.template(*last, **dict(self.values, **values))
 
-    def bind(self, **values):
+    def bind(self, **values: str) -> Callable[..., Any]:
         return Bound(self.template, dict(self.values, **values))
 
 
@@ -259,7 +263,7 @@ STAND_IN_TABLES = RANKED
 COPY = tuple(sorted({copy.name for release in RELEASES.values() for copy in release.copies})) + ("audit",)
 
 
-def per_release(table, releases):
+def per_release(table: str, releases: Iterable[Any]) -> dict[str, Any]:
     """``{release name: analysis}`` of a table frozen once per release in ``releases``: the analysis
     ``<release>.<table>`` (its file ``reference_metrics/<release>.<table>.json``).
 
@@ -270,7 +274,7 @@ def per_release(table, releases):
 
 
 
-def v2_copies(family):
+def v2_copies(family: str) -> dict[str, Any]:
     """``{copy: analysis}`` of a SourceShift family frozen once per qrel copy: the final copy S in the family's
     own file, S0 and the construction copy in ``<family>.s0`` and ``<family>.construction``."""
     return {copy.name: family + copy.variant(".") for copy in reversed(SOURCESHIFT.copies)}
@@ -388,12 +392,12 @@ TEMPLATES = tuple(value for value in globals().copy().values() if isinstance(val
 """Every template, in declaration order."""
 
 
-def templates_of(analysis):
+def templates_of(analysis: str) -> tuple[Any, ...]:
     """The templates whose ids ``analysis`` freezes (empty for an undeclared analysis)."""
     return tuple(template for template in TEMPLATES if analysis in template.analyses)
 
 
-def unmatched(analysis, claim_ids, templates=None):
+def unmatched(analysis: Any, claim_ids: Any, templates: Any = None) -> Any:
     """The ids among ``claim_ids`` that none of ``analysis``'s templates (default: those declared here)
     builds, in order; a template's ``{analysis}`` part must be ``analysis`` itself."""
     own = templates_of(analysis) if templates is None else templates
@@ -405,7 +409,7 @@ def unmatched(analysis, claim_ids, templates=None):
 
 
 @functools.lru_cache(maxsize=None)
-def analysis_of(claim_id):
+def analysis_of(claim_id: str) -> str | None:
     """The analysis whose claims file holds ``claim_id``: the first template that builds it names it (by its
     ``{analysis}`` part when it has one); None when no template builds the id."""
     for template in TEMPLATES:
@@ -415,12 +419,12 @@ def analysis_of(claim_id):
     return None
 
 
-def template_of(claim_id):
+def template_of(claim_id: Any) -> Any:
     """The first template that builds ``claim_id`` (None when none does)."""
     return next((template for template in TEMPLATES if template.match(claim_id) is not None), None)
 
 
-def statistic_of(claim_id):
+def statistic_of(claim_id: Any) -> Any:
     """The statistic a claim id names: its ``{statistic}`` part, else its template's last part (None when no
     template builds the id) -- what the reports look a display up by (:func:`nclue.core.measures.display_of`).
 

@@ -9,6 +9,10 @@ message; any other exception is a harness defect (reported as such, never
 as a traceback).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 
 class NclueError(Exception):
     """Base class of every error the harness reports as a message, never a traceback."""
@@ -17,7 +21,7 @@ class NclueError(Exception):
 MAX_MESSAGE_CHARS = 300
 
 
-def bounded(text, limit=MAX_MESSAGE_CHARS):
+def bounded(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """``text`` cut to ``limit`` characters, saying how long it was (a 10 MB identifier never reaches a report).
 
     >>> bounded("x" * 400, 30)
@@ -32,14 +36,14 @@ def bounded(text, limit=MAX_MESSAGE_CHARS):
 class InputError(NclueError):
     """A released input is malformed, truncated, out of range or inconsistent."""
 
-    def __init__(self, path, message, line=None, field=None):
+    def __init__(self, path: Any, message: Any, line: Any = None, field: Any = None) -> None:
         self.path = bounded(str(path), 200)
         self.line = line
         self.field = None if field is None else bounded(str(field), 80)
         self.message = bounded(str(message))
         super().__init__(self.format())
 
-    def format(self):
+    def format(self) -> Any:
         where = self.path if self.line is None else "%s:%d" % (self.path, self.line)
         if self.field is not None:
             return "%s: field %r: %s" % (where, self.field, self.message)
@@ -49,7 +53,7 @@ class InputError(NclueError):
 class UnknownQuery(InputError):
     """A run or qrels line names a query the release does not have; ``qid`` is the id as given."""
 
-    def __init__(self, path, message, qid, line=None, field=None):
+    def __init__(self, path: Any, message: Any, qid: Any, line: Any = None, field: Any = None) -> None:
         self.qid = qid
         super().__init__(path, message, line=line, field=field)
 
@@ -57,7 +61,7 @@ class UnknownQuery(InputError):
 class MissingInput(NclueError):
     """A file an analysis needs is absent (the analysis is skipped, not failed)."""
 
-    def __init__(self, path):
+    def __init__(self, path: Any) -> None:
         self.path = str(path)
         super().__init__("%s: file is absent" % self.path)
 

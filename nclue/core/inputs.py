@@ -22,10 +22,13 @@ Traceback (most recent call last):
 nclue.core.errors.InputError: folder: is a directory, not a file
 """
 
+from __future__ import annotations
+
 import gzip
 import os
 import stat
 import zlib
+from typing import Any
 
 from .errors import InputError, MissingInput
 
@@ -38,7 +41,7 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character de
 MAX_FILE_BYTES = 512 * 1024 * 1024      # the largest input file (docs/schema.md#limits)
 
 
-def budget_default():
+def budget_default() -> int:
     return MAX_FILE_BYTES
 
 
@@ -51,25 +54,24 @@ class recording:
     observed inputs of a computation (docs/claims.md#a-claim-file-is-checked-as-data).  Recorders nest;
     a read is seen by every active one."""
 
-    def __enter__(self):
-        self.seen = set()
+    def __enter__(self) -> set[Any]:
+        self.seen: set[str] = set()
         _RECORDERS.append(self.seen)
         return self.seen
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         # by identity: two recorders that saw the same files are equal sets
         del _RECORDERS[next(i for i in range(len(_RECORDERS) - 1, -1, -1) if _RECORDERS[i] is self.seen)]
-        return False
 
 
-def note_reads(paths):
+def note_reads(paths: frozenset[Any] | tuple[Any, ...]) -> None:
     """Count ``paths`` (absolute) as read by every active recorder: a cached result replays the reads that
     made it (:meth:`nclue.core.instrument.Instrument.memo`)."""
     for seen in _RECORDERS:
         seen.update(paths)
 
 
-def open_input(path, where):
+def open_input(path: str, where: str) -> Any:
     """A binary file object on ``path``, which must be a regular file (see module doc)."""
     if _RECORDERS:
         note_reads((os.path.abspath(path),))
@@ -96,19 +98,19 @@ def open_input(path, where):
         raise
 
 
-def too_large(where, budget, what="file"):
+def too_large(where: Any, budget: Any, what: Any = "file") -> Any:
     """The InputError of an input found larger than ``budget`` bytes while it was read (``what``: the noun)."""
     return InputError(where, "%s is larger than the %d-byte limit" % (what, budget))
 
 
-def read_input(path, where, budget=None):
+def read_input(path: str, where: str, budget: int | None = None) -> bytes:
     """The bytes of a regular file, at most ``budget`` of them (an InputError past it)."""
     budget = budget_default() if budget is None else budget
     with open_input(path, where) as fh:
         return _read_bounded(fh, where, budget)
 
 
-def check_size(fh, where, budget):
+def check_size(fh: Any, where: str, budget: int) -> int:
     """An InputError when the open file is already larger than ``budget`` bytes (before anything is read)."""
     size = os.fstat(fh.fileno()).st_size
     if size > budget:
@@ -116,7 +118,7 @@ def check_size(fh, where, budget):
     return size
 
 
-def _read_bounded(fh, where, budget):
+def _read_bounded(fh: Any, where: str, budget: int) -> bytes:
     """An open regular file's bytes from its start, at most ``budget`` of them (its size checked first, and
     the read stops one byte past the budget, should the file grow)."""
     size = check_size(fh, where, budget)
@@ -128,7 +130,7 @@ def _read_bounded(fh, where, budget):
     return data
 
 
-def gunzip_bounded(fileobj, where, budget, noun="file"):
+def gunzip_bounded(fileobj: Any, where: Any, budget: Any, noun: Any = "file") -> Any:
     """The decompressed bytes of the gzip stream ``fileobj``, read in blocks: an InputError once more than
     ``budget`` decompressed bytes came out (a gzip bomb stops at the limit) or when it is not valid gzip
     (``noun`` names the input in the messages: a file, or standard input's stream)."""
@@ -148,7 +150,7 @@ def gunzip_bounded(fileobj, where, budget, noun="file"):
     return b"".join(out)
 
 
-def hash_into(path, where, hasher, budget=None, size=1 << 20):
+def hash_into(path: str, where: str, hasher: Any, budget: int | None = None, size: int = 1 << 20) -> int:
     """Feed the file's bytes to ``hasher`` (a :mod:`hashlib` object) and return their number.  They are read
     into one reused buffer (no allocation per block); what :func:`open_input` refuses and a file larger than
     ``budget`` are refused."""
@@ -167,7 +169,7 @@ def hash_into(path, where, hasher, budget=None, size=1 << 20):
             hasher.update(view[:count])
 
 
-def read_maybe_gzip(path, where, budget=None):
+def read_maybe_gzip(path: Any, where: Any, budget: Any = None) -> Any:
     """The bytes of a file, expanded when it is gzip-compressed; the budget counts decompressed bytes and is
     checked while streaming (a gzip bomb stops at the limit)."""
     budget = budget_default() if budget is None else budget

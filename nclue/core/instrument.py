@@ -10,7 +10,11 @@ so a broken file is reported once with the same message everywhere.
 from records (outcome vectors, shared bootstrap draws).
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable
+from typing import Any
 
 from . import layout, loaders
 from .errors import NclueError, UsageError
@@ -21,11 +25,11 @@ class Instrument:
     """The released files of one root; ``base`` is the release's folder (``data/v1``, ``data/v2`` or ``data/v3``),
     ``spec`` its declaration (:class:`nclue.core.layout.Release`)."""
 
-    def __init__(self, root, base=layout.V1):
+    def __init__(self, root: str, base: str = layout.V1) -> None:
         self.root = root
         self.base = base
-        self._memo = {}
-        self._reads = {}         # memo key -> the absolute paths its computation read
+        self._memo: dict[str, Any] = {}
+        self._reads: dict[str, Any] = {}         # memo key -> the absolute paths its computation read
         spec = layout.RELEASES[base]      # the release's files, declared in core/layout.py
         self.spec = spec
         self.CORPUS = spec.corpus
@@ -34,7 +38,7 @@ class Instrument:
         self.QUERIES = spec.queries
         self.SYSTEMS = spec.systems
 
-    def release(self, release):
+    def release(self, release: Any) -> Instrument:
         """The instrument of release ``release`` (a :class:`~nclue.core.layout.Release`, or its name as the
         command line and the API give it: ``v1``, ``v2``, ``v3``) on the same root: one shared object per
         instrument and release.  An unknown name is a :class:`~nclue.core.errors.UsageError`."""
@@ -45,7 +49,7 @@ class Instrument:
             return self
         return self.memo("release:" + spec.name, lambda: Instrument(self.root, spec.base))
 
-    def with_rankings(self, replaced):
+    def with_rankings(self, replaced: Any) -> Any:
         """A fresh instrument of the same root and release on which each ranking file of ``replaced``
         (``{rel: {qid: RankingRow}}``) reads as the ranking given instead, and so do its other releases
         (:meth:`release`): how ``reproduce-run`` computes the paper's cells for a reviewer's re-run with the
@@ -81,13 +85,13 @@ class Instrument:
                     inst._reads["release:" + spec.name] = frozenset()
         return releases[self.base]
 
-    def path(self, rel):
+    def path(self, rel: str) -> str:
         return layout.abspath(self.root, rel)
 
-    def exists(self, rel):
+    def exists(self, rel: str) -> bool:
         return os.path.isfile(self.path(rel))
 
-    def memo(self, key, compute):
+    def memo(self, key: str, compute: Callable[..., Any]) -> Any:
         """``compute()`` once per instrument and key; an :class:`~nclue.core.errors.NclueError` it
         raises is remembered and raised again for every later caller.  The files ``compute`` read are
         remembered with it and replayed to the active read recorders on every later call
@@ -107,33 +111,33 @@ class Instrument:
             return value
         raise value
 
-    def conditions(self):
+    def conditions(self) -> dict[str, Any] | None:
         """The condition catalog, or None when the instrument ships none."""
         if not self.exists(self.CONDITIONS):
             return None
         return self.memo(self.CONDITIONS, lambda: loaders.load_conditions(self.root, self.CONDITIONS))
 
-    def corpus(self):
+    def corpus(self) -> dict[str, Any]:
         return self.memo(self.CORPUS, lambda: loaders.load_corpus(self.root, self.CORPUS))
 
-    def queries(self):
+    def queries(self) -> dict[str, Any]:
         return self.memo(self.QUERIES, lambda: loaders.load_queries(
             self.root, self.QUERIES, self.conditions(), require_source=self.spec.can(layout.SOURCED_QUERIES)))
 
-    def inventory(self):
+    def inventory(self) -> dict[Any, Any]:
         return self.memo(self.INVENTORY, lambda: loaders.load_inventory(self.root, self.INVENTORY, self.corpus(),
                                                                           self.conditions()))
 
-    def qrels(self, copy=None):
+    def qrels(self, copy: Any = None) -> dict[str, Any]:
         """The grades of a qrel copy (a :class:`~nclue.core.layout.QrelCopy`; default: the release's last)."""
         copy = self._own(copy)
         return self.memo(copy.path, lambda: loaders.load_qrels(self.root, copy.path, self.queries(), self.corpus()))
 
-    def copies(self):
+    def copies(self) -> tuple[Any, ...]:
         """The release's qrel copies in genealogy order (:attr:`layout.Release.copies`)."""
         return self.spec.copies
 
-    def copy(self, name=None):
+    def copy(self, name: str | None = None) -> Any:
         """The qrel copy called ``name`` (its genealogy name; None: the last copy); a name the release has no
         copy of is a :class:`~nclue.core.errors.UsageError` naming the copies it has."""
         copy = self.spec.copy(name)
@@ -142,7 +146,7 @@ class Instrument:
                 self.base, name, ", ".join(c.name for c in self.copies())))
         return copy
 
-    def _own(self, copy):
+    def _own(self, copy: Any) -> Any:
         """``copy``, checked to be one of this release's copies (None: the last)."""
         if copy is None:
             return self.spec.copies[-1]
@@ -150,12 +154,12 @@ class Instrument:
             raise TypeError("%r is not a qrel copy of %s" % (copy, self.base))
         return copy
 
-    def genealogy(self):
+    def genealogy(self) -> dict[str, Any]:
         """The release's qrel copies ``{copy name: CopyStage}`` (its ``genealogy.json``)."""
         rel = self.spec.genealogy
         return self.memo(rel, lambda: loaders.load_genealogy(self.root, rel, self.queries(), self.copies()))
 
-    def evaluation_queries(self, copy=None):
+    def evaluation_queries(self, copy: Any = None) -> dict[str, Any]:
         """The queries a qrel copy is evaluated on: the release's queries minus those its genealogy removed
         at the copy's stage or before (docs/schema.md#genealogyjson).  A copy no stage removes queries from
         does not need the genealogy: the construction copy is evaluated on every query."""
@@ -163,7 +167,7 @@ class Instrument:
         if copy.parent is None:
             return self.queries()
 
-        def build():
+        def build() -> dict[str, Any]:
             stages = self.genealogy()
             removed = set()
             for earlier in self.copies()[:self.copies().index(copy) + 1]:
@@ -171,24 +175,24 @@ class Instrument:
             return {qid: q for qid, q in self.queries().items() if qid not in removed}
         return self.memo("evaluation-queries:" + copy.path, build)
 
-    def repairs(self):
+    def repairs(self) -> dict[Any, Any]:
         """``data/v1/repairs.jsonl``: the audit's changes to the v1 construction copy."""
         return self.memo(layout.REPAIRS, lambda: loaders.load_repairs(
             self.root, layout.REPAIRS, self.queries(), self.corpus(), self.qrels(self.copies()[0])))
 
-    def ranking(self, rel):
+    def ranking(self, rel: str) -> dict[str, Any]:
         return self.memo(rel, lambda: loaders.load_ranking(self.root, rel, self.queries(), self.corpus()))
 
-    def page_scores(self, rel, ranking_rel=None):
+    def page_scores(self, rel: str, ranking_rel: str | None = None) -> dict[Any, Any]:
         """A page-score file, checked against the system's ranking ``ranking_rel`` when given."""
         return self.memo(rel, lambda: loaders.load_page_scores(
             self.root, rel, self.queries(), self.corpus(), None if ranking_rel is None else self.ranking(ranking_rel)))
 
-    def page_sources(self):
+    def page_sources(self) -> dict[str, Any]:
         """``{docid: PageSource}`` of a release of real pages (its corpus records each document's package and page
         hashes: RealPage)."""
         return self.memo("page-sources:" + self.CORPUS, lambda: loaders.load_page_sources(
             self.root, self.CORPUS, self.corpus()))
 
-    def systems(self):
+    def systems(self) -> tuple[Any, ...]:
         return self.memo(self.SYSTEMS, lambda: loaders.load_systems(self.root, self.SYSTEMS))

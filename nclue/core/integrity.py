@@ -11,9 +11,12 @@ chunks.  Files under ``data/`` and ``reference_metrics/`` that the manifest
 does not list are reported.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
 import re
+from typing import Any
 
 from .errors import InputError, MissingInput, NclueError
 from .inputs import hash_into, read_input
@@ -26,7 +29,7 @@ MANIFEST_SCHEMA = "nclue.manifest/1"
 ANCHORS = (MANIFEST, SUMS)      # verified by the integrity stage itself, never a claim input
 
 
-def observed_inputs(root, paths):
+def observed_inputs(root: str, paths: set[Any]) -> list[Any]:
     """The release-relative paths (sorted) of the absolute ``paths`` a computation opened
     (:class:`nclue.core.inputs.recording`), without the integrity anchors and anything outside ``root``."""
     base = os.path.abspath(root)
@@ -43,7 +46,7 @@ _HEX = re.compile(r"^[0-9a-f]{64}$")
 _SUM_LINE = re.compile(r"^([0-9a-fA-F]{64}) [ *](.+)$")
 
 
-def sha256_file(path, chunk=1 << 20, where=None):
+def sha256_file(path: str, chunk: int = 1 << 20, where: str | None = None) -> tuple[Any, ...]:
     """``(sha256 hex, bytes)`` of a regular file, streamed (:func:`nclue.core.inputs.hash_into`: a FIFO or a device
     is refused, and reading stops at the file-size limit)."""
     h = hashlib.sha256()
@@ -51,7 +54,7 @@ def sha256_file(path, chunk=1 << 20, where=None):
     return h.hexdigest(), size
 
 
-def unsafe_reason(root, rel):
+def unsafe_reason(root: str, rel: str) -> Any:
     """Why ``rel`` is not a safe released path under ``root`` (None when it is)."""
     if not isinstance(rel, str) or not rel:
         return "empty path"
@@ -77,27 +80,27 @@ class FileCheck:
 
     __slots__ = ("path", "role", "status", "reason", "sha256")
 
-    def __init__(self, path, role, status, reason="", sha256=None):
+    def __init__(self, path: str, role: str, status: str, reason: str = "", sha256: str | None = None) -> None:
         self.path, self.role, self.status, self.reason, self.sha256 = path, role, status, reason, sha256
 
 
 class IntegrityResult:
-    def __init__(self):
-        self.files = {}            # path -> FileCheck
-        self.manifest = None       # parsed manifest (dict) or None
-        self.problems = []         # (check id, status, reason) for manifest-level checks
-        self.unlisted = []
+    def __init__(self) -> None:
+        self.files: dict[str, FileCheck] = {}            # path -> FileCheck
+        self.manifest: dict[str, Any] | None = None       # parsed manifest (dict) or None
+        self.problems: list[tuple[str, str, str]] = []         # (check id, status, reason) for manifest-level checks
+        self.unlisted: list[str] = []
 
-    def status(self, rel):
+    def status(self, rel: str) -> str:
         check = self.files.get(rel)
         return "unlisted" if check is None else check.status
 
-    def reason(self, rel):
+    def reason(self, rel: Any) -> Any:
         check = self.files.get(rel)
         return "%s is not listed in MANIFEST.json" % rel if check is None else check.reason
 
 
-def load_manifest(root):
+def load_manifest(root: str) -> dict[str, Any]:
     """Parse and validate MANIFEST.json; raise InputError naming the field."""
     obj = read_json(os.path.join(root, MANIFEST), MANIFEST)
     if obj.get("manifest_schema") != MANIFEST_SCHEMA:
@@ -127,7 +130,7 @@ def load_manifest(root):
     return obj
 
 
-def _check_releases(obj):
+def _check_releases(obj: dict[str, Any]) -> None:
     """MANIFEST.json's own fields agree with each other and with its files: ``releases`` lists known release
     folders once each, ``natures`` names exactly those, and every listed file under a release folder belongs to
     a listed release (a manifest without ``releases`` -- an original release's -- is not held to them)."""
@@ -156,7 +159,7 @@ def _check_releases(obj):
                 entry["path"], base), field="files[%d].path" % i)
 
 
-def parse_sums(root):
+def parse_sums(root: str) -> dict[str, Any]:
     """``{path: sha256}`` from SHA256SUMS; InputError naming the line."""
     data = read_input(os.path.join(root, SUMS), SUMS)
     try:
@@ -186,12 +189,12 @@ def parse_sums(root):
     return out
 
 
-def released_files_on_disk(root):
+def released_files_on_disk(root: Any) -> Any:
     """Every file (or symlink to one) under the released folders, as relative paths."""
     return walk_release(root)[0]
 
 
-def walk_release(root):
+def walk_release(root: str) -> tuple[Any, ...]:
     """``(files, linked_dirs)`` under the released folders: every non-directory entry, and every symlinked
     directory (never followed: a release holds regular files, so a linked directory is reported)."""
     files, linked = [], []
@@ -212,7 +215,7 @@ def walk_release(root):
     return sorted(files), sorted(linked)
 
 
-def check(root, on_manifest=None):
+def check(root: str, on_manifest: None = None) -> IntegrityResult:
     """Run every integrity check; never raises for bad input (problems are recorded).  ``on_manifest``
     is called with the decoded MANIFEST.json (None when unusable) before any file is hashed.  The stages:
     the manifest, every listed file (:func:`check_listed_file`), SHA256SUMS against the manifest
@@ -240,7 +243,7 @@ def check(root, on_manifest=None):
     return result
 
 
-def _manifest_stage(root, result):
+def _manifest_stage(root: str, result: IntegrityResult) -> dict[str, Any] | None:
     """The decoded MANIFEST.json, or None with the problem recorded."""
     try:
         return load_manifest(root)
@@ -251,7 +254,7 @@ def _manifest_stage(root, result):
     return None
 
 
-def check_listed_file(root, entry):
+def check_listed_file(root: str, entry: dict[str, Any]) -> FileCheck:
     """The :class:`FileCheck` of one MANIFEST.json entry: absent, not a regular file, a role other than the
     layout's, unreadable, or a size or sha256 other than the manifest's (``bad``); else ``ok``."""
     rel, role = entry["path"], entry["role"]
@@ -274,7 +277,7 @@ def check_listed_file(root, entry):
     return FileCheck(rel, role, "ok", "", digest)
 
 
-def sums_problems(root, manifest):
+def sums_problems(root: str, manifest: dict[str, Any] | None) -> tuple[Any, ...]:
     """``(mismatches, lines)``: where SHA256SUMS and MANIFEST.json (None: unusable) disagree, and the number
     of SHA256SUMS lines; raises NclueError when SHA256SUMS itself is unusable."""
     sums = parse_sums(root)
@@ -297,7 +300,7 @@ def sums_problems(root, manifest):
     return mismatches, len(sums)
 
 
-def _unlisted_stage(root, result, manifest):
+def _unlisted_stage(root: str, result: IntegrityResult, manifest: dict[str, Any] | None) -> None:
     """The files under the released folders that MANIFEST.json does not list (symlinked folders named, not followed)."""
     listed_paths = set(result.files)
     on_disk, linked_dirs = walk_release(root)
@@ -313,7 +316,7 @@ def _unlisted_stage(root, result, manifest):
         result.problems.append(("integrity.unlisted", "pass", "no unlisted file under data/ or reference_metrics/"))
 
 
-def verify_files(root, rels):
+def verify_files(root: Any, rels: Any) -> Any:
     """``[(rel, problem)]`` for the files among ``rels`` that MANIFEST.json does not vouch for: the manifest
     unusable, the file unlisted, absent, or with another size or sha256 (an empty list: all verified)."""
     try:
@@ -341,7 +344,7 @@ def verify_files(root, rels):
     return problems
 
 
-def write_manifest(root, files_with_roles, info):
+def write_manifest(root: Any, files_with_roles: Any, info: Any) -> Any:
     """Write MANIFEST.json and SHA256SUMS for ``[(path, role)]`` (builder only)."""
     entries = []
     for rel, role in sorted(files_with_roles):

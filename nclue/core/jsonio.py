@@ -19,6 +19,9 @@ Traceback (most recent call last):
 nclue.core.errors.InputError: x.json: values nested deeper than 64 levels
 """
 
+from __future__ import annotations
+
+import builtins
 import codecs
 import contextlib
 import errno
@@ -26,6 +29,8 @@ import json
 import math
 import os
 import stat
+from collections.abc import Collection, Iterator
+from typing import Any
 
 from .errors import InputError, UnknownQuery
 
@@ -38,17 +43,17 @@ MAX_DEPTH = 64
 MAX_MAGNITUDE = 1e300
 
 
-def dumps_line(obj):
+def dumps_line(obj: Any) -> Any:
     """One canonical JSON line (no newline)."""
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def dumps_pretty(obj):
+def dumps_pretty(obj: Any) -> Any:
     """Canonical indented JSON document text, ending in a newline."""
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
-def refuse_existing(path, what, dir_fd=None):
+def refuse_existing(path: Any, what: Any, dir_fd: Any = None) -> None:
     """Refuse to write ``path`` when it is a symbolic link or an existing entry that is not a regular file (a
     directory, a device such as ``/dev/null``, a FIFO, a socket): :class:`~nclue.core.errors.UsageError`.
     With ``dir_fd``, ``path`` is a name inside that open folder (the entry the rename would replace)."""
@@ -69,7 +74,7 @@ def refuse_existing(path, what, dir_fd=None):
                          "socket is never replaced)" % (what, shown))
 
 
-def shown_path(path, limit=200):
+def shown_path(path: Any, limit: Any = 200) -> Any:
     """A path as a message shows it: whole up to ``limit`` characters, else its start and its end (the file
     name stays visible)."""
     text = repr(str(path))
@@ -81,7 +86,7 @@ WRITE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "
 
 
 @contextlib.contextmanager
-def open_output(path, what="the output", guard=None):
+def open_output(path: Any, what: Any = "the output", guard: Any = None) -> Any:
     """The one way a file is written (release files, reports, exports): a text file object on a temporary
     file in ``path``'s folder (UTF-8, ``\n``), renamed onto ``path`` when the block succeeds and removed when it
     fails.  The folder is opened once and every step is relative to that open folder, so a link swapped in for
@@ -125,7 +130,7 @@ def open_output(path, what="the output", guard=None):
         os.close(dir_fd)
 
 
-def make_folder(path, what="the output", guard=None):
+def make_folder(path: Any, what: Any = "the output", guard: Any = None) -> Any:
     """Create the output folder ``path`` (its parent must exist) unless it exists, relative to its opened parent so
     that ``guard(parent_fd, name)`` (see :func:`open_output`) decides on the folder that is really written."""
     from .errors import UsageError
@@ -158,12 +163,12 @@ def make_folder(path, what="the output", guard=None):
 
 
 @contextlib.contextmanager
-def output_folder(path, what="the output", guard=None):
+def output_folder(path: Any, what: Any = "the output", guard: Any = None) -> Any:
     """:func:`make_folder`, undone when the block fails (a full disk, an interrupt): the files the block wrote --
     the paths it adds to the yielded list -- are removed, and the folder too when this call created it and
     nothing else is in it.  A command leaves nothing behind but what it finished."""
     created = make_folder(path, what, guard)
-    written = []
+    written: list[Any] = []
     try:
         yield written
     except BaseException:
@@ -180,24 +185,24 @@ def output_folder(path, what="the output", guard=None):
         raise
 
 
-def write_text(path, text, what="the output", guard=None):
+def write_text(path: Any, text: Any, what: Any = "the output", guard: Any = None) -> None:
     """Write ``text`` atomically through :func:`open_output`."""
     with open_output(path, what, guard) as fh:
         fh.write(text)
 
 
-def write_jsonl(path, rows, what="the output", guard=None):
+def write_jsonl(path: Any, rows: Any, what: Any = "the output", guard: Any = None) -> None:
     with open_output(path, what, guard) as fh:
         for row in rows:
             fh.write(dumps_line(row))
             fh.write("\n")
 
 
-def write_json(path, obj, what="the output"):
+def write_json(path: Any, obj: Any, what: Any = "the output") -> None:
     write_text(path, dumps_pretty(obj), what)
 
 
-def _no_duplicate_keys(pairs):
+def _no_duplicate_keys(pairs: list[Any]) -> dict[str, Any]:
     """``object_pairs_hook``: the dict, or ValueError naming the first repeated key.  The common case
     (no repeat) costs one ``dict()`` and a length comparison; the loop only runs to name the key."""
     out = dict(pairs)
@@ -211,14 +216,14 @@ def _no_duplicate_keys(pairs):
     return out
 
 
-def _reject_constant(name):
+def _reject_constant(name: Any) -> None:
     raise ValueError("non-finite number %s" % name)
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_reject_constant)
 
 
-def depth(obj, limit=MAX_DEPTH):
+def depth(obj: bool | dict[str, Any], limit: int = MAX_DEPTH) -> int:
     """Nesting depth of a decoded JSON value (a scalar is 0, ``[]`` is 1), counted up to ``limit + 1``.
     Walked a level at a time: each level is the list of the containers inside the one before.
 
@@ -227,7 +232,8 @@ def depth(obj, limit=MAX_DEPTH):
     """
     if type(obj) is not dict and type(obj) is not list:
         return 0
-    level, deepest = [obj], 0
+    level: list[Any] = [obj]
+    deepest = 0
     while level:
         deepest += 1
         if deepest > limit:
@@ -237,7 +243,7 @@ def depth(obj, limit=MAX_DEPTH):
     return deepest
 
 
-def parse_json_text(text, where, line=None):
+def parse_json_text(text: str, where: str, line: None = None) -> dict[str, Any]:
     """One JSON value (RFC 8259: whitespace allowed before and after it), or an InputError naming ``where`` and
     ``line``: invalid JSON, extra data after the value, or values nested deeper than :data:`MAX_DEPTH`."""
     try:
@@ -254,13 +260,13 @@ def parse_json_text(text, where, line=None):
     return obj
 
 
-def read_bytes_text(path, where):
+def read_bytes_text(path: str, where: str) -> str:
     """File contents decoded as strict UTF-8, or an InputError naming the byte offset (a regular file of at most
     :data:`MAX_FILE_BYTES`: :func:`nclue.core.inputs.read_input`)."""
     return decode_text(read_input(path, where, MAX_FILE_BYTES), where)
 
 
-def decode_text(data, where, offset=0, line=1):
+def decode_text(data: bytes | memoryview, where: str, offset: int = 0, line: int = 1) -> str:
     """Bytes (or a memoryview of them) decoded as strict UTF-8 without a byte-order mark, or an InputError
     naming the byte offset and line.  ``offset`` and ``line``: where ``data`` starts in its file, when it is
     one block of whole lines of it (:func:`iter_jsonl`); only the file's start may not be a byte-order mark."""
@@ -274,7 +280,7 @@ def decode_text(data, where, offset=0, line=1):
     return text
 
 
-def read_json(path, where):
+def read_json(path: str, where: str) -> dict[str, Any]:
     """A whole JSON document (object expected)."""
     text = read_bytes_text(path, where)
     obj = parse_json_text(text, where)
@@ -283,7 +289,7 @@ def read_json(path, where):
     return obj
 
 
-def iter_jsonl(path, where, text=None):
+def iter_jsonl(path: str, where: str, text: None = None) -> Iterator[Any]:
     """Yield ``(line_number, object)`` for each line of a JSON Lines file (or of ``text``, its decoded
     contents when the caller read them: a decompressed run).
 
@@ -305,7 +311,7 @@ def iter_jsonl(path, where, text=None):
         yield from _rows_block(block, where, first)
 
 
-def iter_key(path, where, key):
+def iter_key(path: str, where: str, key: str) -> Iterator[Any]:
     """Yield ``(line_number, value)`` for each line of a JSON Lines file: the value of the line's top-level
     ``key`` (:data:`ABSENT` when it has none), found without decoding the rest of the line.
 
@@ -334,14 +340,14 @@ class _Absent:
 
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> Any:
         return "ABSENT"
 
 
 ABSENT = _Absent()
 
 
-def _line_blocks(path, where, text):
+def _line_blocks(path: str, where: str, text: None) -> Iterator[Any]:
     """Yield ``(text, first_line)`` for the blocks of whole lines of a JSON Lines file (or of ``text``, its
     decoded contents), raising the file-level defects: bytes that are not UTF-8, a byte-order mark, a line
     past :data:`MAX_LINE_CHARS` that has no end within four bytes a character, a last line with no newline."""
@@ -383,7 +389,7 @@ def _line_blocks(path, where, text):
         raise InputError(where, "last line has no newline (truncated file?)", line=line)
 
 
-def _line_ends(text, where, first):
+def _line_ends(text: str, where: str, first: int) -> Iterator[Any]:
     """Yield ``(line_number, start, end)`` for the complete lines of a block (``end`` at the newline), after
     the block-wide check for ``\\r`` and each line's length check; a last line without a newline is left to
     the caller."""
@@ -402,7 +408,7 @@ def _line_ends(text, where, first):
         pos, number = end_of_line + 1, number + 1
 
 
-def _whole_line(text, where, number, pos, end_of_line):
+def _whole_line(text: Any, where: Any, number: Any, pos: Any, end_of_line: Any) -> Any:
     """One line decoded by :func:`parse_json_text` (the slow path, which gives every message)."""
     raw = text[pos:end_of_line]
     if not raw.strip():
@@ -413,11 +419,11 @@ def _whole_line(text, where, number, pos, end_of_line):
     return obj
 
 
-def _rows_block(text, where, first):
+def _rows_block(text: str, where: str, first: int) -> Iterator[Any]:
     """Yield ``(line_number, object)`` for the complete lines of ``text`` (numbered from ``first``).  Each
     line is decoded in place (no copy of the line): the fast path is one object that ends exactly at the
     line's newline and is not deep; anything else takes :func:`_whole_line`."""
-    scan, count = _DECODER.scan_once, text.count
+    scan, count = _DECODER.scan_once, text.count  # type: ignore[attr-defined]  # the C scanner json uses
     for number, pos, end_of_line in _line_ends(text, where, first):
         try:
             obj, end = scan(text, pos)
@@ -429,9 +435,9 @@ def _rows_block(text, where, first):
         yield number, obj
 
 
-def _key_block(text, where, first, key, marker):
+def _key_block(text: str, where: str, first: int, key: str, marker: str) -> Iterator[Any]:
     """Yield ``(line_number, value)`` of ``key`` for the complete lines of ``text`` (:func:`iter_key`)."""
-    scan, find = _DECODER.scan_once, text.find
+    scan, find = _DECODER.scan_once, text.find  # type: ignore[attr-defined]  # the C scanner json uses
     for number, pos, end_of_line in _line_ends(text, where, first):
         at = find(marker, pos, end_of_line)
         if at > pos:
@@ -449,30 +455,32 @@ def _key_block(text, where, first, key, marker):
 
 
 class Row:
-    """Typed field access on one JSON object with file/line-aware errors."""
+    """Typed field access on one JSON object with file/line-aware errors.  An accessor returns the validated value
+    (``Any`` to the type checker: it is None only when ``required`` is false and the field is absent)."""
 
     __slots__ = ("obj", "where", "line")
 
-    def __init__(self, obj, where, line):
+    def __init__(self, obj: builtins.dict[builtins.str, Any], where: builtins.str, line: builtins.int | None) -> None:
         self.obj = obj
         self.where = where
         self.line = line
 
-    def error(self, field, message):
+    def error(self, field: builtins.str, message: builtins.str) -> InputError:
         return InputError(self.where, message, line=self.line, field=field)
 
-    def unknown_query(self, qid, field="qid"):
+    def unknown_query(self, qid: builtins.str, field: builtins.str = "qid") -> UnknownQuery:
         """The error of a row naming a query the release does not have (it carries the id)."""
         return UnknownQuery(self.where, "unknown query %r" % qid, qid, line=self.line, field=field)
 
-    def get(self, field, required=True):
+    def get(self, field: builtins.str, required: builtins.bool = True) -> Any:
         if field not in self.obj:
             if required:
                 raise self.error(field, "missing")
             return None
         return self.obj[field]
 
-    def str(self, field, required=True, choices=None):
+    def str(self, field: builtins.str, required: builtins.bool = True,
+            choices: Collection[builtins.str] | None = None) -> Any:
         value = self.get(field, required)
         if value is None and not required:
             return None
@@ -482,7 +490,8 @@ class Row:
             raise self.error(field, "must be one of %s, got %s" % ("/".join(sorted(choices)), show_value(value)))
         return value
 
-    def int(self, field, lo=None, hi=None, required=True):
+    def int(self, field: builtins.str, lo: builtins.int | None = None, hi: builtins.int | None = None,
+            required: builtins.bool = True) -> Any:
         value = self.get(field, required)
         if value is None and not required:
             return None
@@ -492,7 +501,7 @@ class Row:
             raise self.error(field, "out of range %s..%s, got %d" % (lo, hi, value))
         return value
 
-    def bool(self, field, required=True):
+    def bool(self, field: builtins.str, required: builtins.bool = True) -> Any:
         value = self.get(field, required)
         if value is None and not required:
             return None
@@ -500,7 +509,7 @@ class Row:
             raise self.error(field, "must be true or false, got %s" % show_value(value))
         return value
 
-    def number(self, field, required=True):
+    def number(self, field: builtins.str, required: builtins.bool = True) -> Any:
         value = self.get(field, required)
         if value is None and not required:
             return None
@@ -508,7 +517,7 @@ class Row:
             raise self.error(field, "must be a finite number (|x| <= %g), got %s" % (MAX_MAGNITUDE, show_value(value)))
         return float(value)
 
-    def list(self, field, required=True):
+    def list(self, field: builtins.str, required: builtins.bool = True) -> Any:
         value = self.get(field, required)
         if value is None and not required:
             return None
@@ -516,7 +525,7 @@ class Row:
             raise self.error(field, "must be a list, got %s" % show_value(value))
         return value
 
-    def dict(self, field, required=True):
+    def dict(self, field: builtins.str, required: builtins.bool = True) -> Any:
         value = self.get(field, required)
         if value is None and not required:
             return None
@@ -525,7 +534,7 @@ class Row:
         return value
 
 
-def is_finite_number(x):
+def is_finite_number(x: float) -> bool:
     """A JSON number (not a bool) that is finite and at most :data:`MAX_MAGNITUDE` in absolute value.
 
     >>> is_finite_number(2.5), is_finite_number(float("inf")), is_finite_number(10 ** 400), is_finite_number(True)
@@ -534,7 +543,7 @@ def is_finite_number(x):
     return (type(x) is float or type(x) is int) and -MAX_MAGNITUDE <= x <= MAX_MAGNITUDE
 
 
-def all_finite_numbers(values):
+def all_finite_numbers(values: list[Any]) -> bool:
     """True when every value passes :func:`is_finite_number` (the fast path of the ranking loaders;
     type, range and NaN are each checked in one pass in C).
 
@@ -550,11 +559,11 @@ def all_finite_numbers(values):
 _NUMBER_TYPES = frozenset((int, float))
 
 
-def _clip(text, limit=120):
+def _clip(text: Any, limit: Any = 120) -> Any:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def show_value(value):
+def show_value(value: Any) -> str:
     """A short display of a JSON value for a message (at most 40 characters)."""
     if isinstance(value, str):
         text = json.dumps(value[:60], ensure_ascii=False)

@@ -19,9 +19,11 @@ True
 ('data/v1/rankings/forms/bm25_and__raw.jsonl', 'data/v2/rankings/forms/bm25_and__clean_v2.jsonl')
 """
 
+from __future__ import annotations
+
 import os
 from fnmatch import fnmatchcase
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 DATA_DIR = "data"
 CLAIMS_DIR = "reference_metrics"
@@ -33,7 +35,7 @@ PAPER_NUMBERS = PAPER_DIR + "/numbers.json"
 CROSSWALK = DATA_DIR + "/crosswalk.json"
 
 
-def abspath(root, rel):
+def abspath(root: str, rel: str) -> str:
     """The file of the release-relative path ``rel`` (always spelled with "/") under ``root``.
 
     >>> abspath("/release", "data/v1/qrels.jsonl") == os.path.join("/release", "data", "v1", "qrels.jsonl")
@@ -62,7 +64,7 @@ FORM_KEYS = tuple(form.key for form in QUERY_FORMS)
 FORM_NAMED = {form.key: form for form in QUERY_FORMS}
 
 
-def query_form(form):
+def query_form(form: QueryForm) -> QueryForm:
     """The :class:`QueryForm` ``form`` names: a form itself, or its key as the command line and the API give it;
     an unknown key is a :class:`ValueError` naming the forms.
 
@@ -110,31 +112,31 @@ class QrelCopy(NamedTuple):
     release: str        # the release's folder (``data/v1``, ``data/v2``, ``data/v3``)
     name: str           # the copy's name in the release's genealogy.json and on the command line (--qrels)
     path: str           # its file
-    parent: str         # the name of the copy it is derived from (None: constructed from the inventory)
-    decisions: str      # the records that derive it from the parent
+    parent: str | None  # the name of the copy it is derived from (None: constructed from the inventory)
+    decisions: str | None  # the records that derive it from the parent
     stage: str          # what produced it
     # the rule by which the stage removes queries, as Table S14's statistic names it: the stratified audit and
     # the challenge remove the queries left without a gold; RealPage's audit removes dropped, gated and capped ones
     removal: str = "zero_gold_queries_removed"
 
     @property
-    def genealogy(self):
+    def genealogy(self) -> str:
         """The release's ``genealogy.json``, which records the queries each copy no longer evaluates."""
         return RELEASES[self.release].genealogy
 
     @property
-    def evaluation_inputs(self):
+    def evaluation_inputs(self) -> tuple[Any, ...]:
         """The files that fix what evaluating on the copy judges, and on which queries: the copy and, for a
         copy after construction, the genealogy (the queries its stage removed).  The construction copy is
         evaluated on every query of the release."""
         return (self.path,) if self.parent is None else (self.genealogy, self.path)
 
     @property
-    def last(self):
+    def last(self) -> bool:
         """Whether it is the release's last copy, on which the paper computes the release's tables."""
         return RELEASES[self.release].copies[-1] == self
 
-    def variant(self, separator):
+    def variant(self, separator: str) -> str:
         """The suffix that names an output computed on this copy beside the same output on the last copy:
         empty for the last copy, else ``separator`` + its name (``.s0`` for claims, ``_s0`` for table keys)."""
         return "" if self.last else separator + self.name
@@ -175,43 +177,86 @@ class Release(NamedTuple):
     raw_form_copy: bool
     capabilities: frozenset
 
-    def file(self, role):
+    def file(self, role: str) -> str | None:
         """The released path of the file whose role is ``role`` (None when the release ships none)."""
         for entry in self.files:
             if entry.role == role and "*" not in entry.name:
                 return self.base + "/" + entry.name
         return None
 
-    corpus = property(lambda self: self.file("corpus"))
-    conditions = property(lambda self: self.file("conditions"))
-    inventory = property(lambda self: self.file("inventory"))
-    queries = property(lambda self: self.file("queries"))
-    systems = property(lambda self: self.file("systems"))
-    genealogy = property(lambda self: self.file("genealogy"))
-    build = property(lambda self: self.file("build-info"))
-    stats = property(lambda self: self.file("statistics"))
-    neural = property(lambda self: self.file("neural-build"))        # the dense runs' build record (v3)
-    ocr_gate = property(lambda self: self.file("ocr-gate"))          # the pre-gate collection's OCR record (v2)
-    audit_records = property(lambda self: self.file("audit-records"))     # an automatic audit's findings (v3)
-    qrels = property(lambda self: self.copies[-1].path)    # the last qrel copy, on which the tables are computed
+    def shipped(self, role: str) -> str:
+        """The released path of a file every release ships (its corpus, conditions, inventory, queries, systems,
+        genealogy and build record); a release declared without one is a defect of this module."""
+        path = self.file(role)
+        if path is None:
+            raise ValueError("release %s declares no %s file" % (self.base, role))
+        return path
 
-    def can(self, capability):
+    @property
+    def corpus(self) -> str:
+        return self.shipped("corpus")
+
+    @property
+    def conditions(self) -> str:
+        return self.shipped("conditions")
+
+    @property
+    def inventory(self) -> str:
+        return self.shipped("inventory")
+
+    @property
+    def queries(self) -> str:
+        return self.shipped("queries")
+
+    @property
+    def systems(self) -> str:
+        return self.shipped("systems")
+
+    @property
+    def genealogy(self) -> str:
+        return self.shipped("genealogy")
+
+    @property
+    def build(self) -> str:
+        return self.shipped("build-info")
+
+    @property
+    def stats(self) -> str | None:
+        return self.file("statistics")
+
+    @property
+    def neural(self) -> str | None:
+        return self.file("neural-build")        # the dense runs' build record (v3)
+
+    @property
+    def ocr_gate(self) -> str | None:
+        return self.file("ocr-gate")          # the pre-gate collection's OCR record (v2)
+
+    @property
+    def audit_records(self) -> str | None:
+        return self.file("audit-records")     # an automatic audit's findings (v3)
+
+    @property
+    def qrels(self) -> str:  # the last qrel copy, on which the tables are computed
+        return self.copies[-1].path
+
+    def can(self, capability: str) -> bool:
         """Whether the release declares ``capability`` (one of :data:`CAPABILITIES`)."""
         if capability not in CAPABILITIES:
             raise ValueError("unknown capability %r" % (capability,))
         return capability in self.capabilities
 
     @property
-    def evaluation_inputs(self):
+    def evaluation_inputs(self) -> list[Any]:
         """The files every evaluation on the last copy reads: the documents, the conditions and queries, and
         the last copy with the genealogy that says which queries its stages removed."""
         return [p for p in (self.corpus, self.conditions, self.queries) if p] + list(self.copies[-1].evaluation_inputs)
 
-    def ranking(self, system):
+    def ranking(self, system: str) -> str:
         """``<base>/rankings/<system>.jsonl``: the system's raw-form ranking (the raw-form matrix)."""
         return "%s/rankings/%s.jsonl" % (self.base, system)
 
-    def form_ranking(self, system, form):
+    def form_ranking(self, system: str, form: QueryForm) -> str:
         """Where the release keeps the system's ranking of query form ``form`` (a :class:`QueryForm`):
         ``<base>/rankings/forms/<system>__<form>.jsonl``, except the raw form of a release that keeps no copy
         of it there, whose raw column is the raw-form matrix's ranking."""
@@ -220,15 +265,15 @@ class Release(NamedTuple):
             return self.ranking(system)
         return "%s/rankings/forms/%s__%s.jsonl" % (self.base, system, form.key)
 
-    def page_scores(self, system):
+    def page_scores(self, system: str) -> str:
         """``<base>/page_scores/<system>.jsonl`` of a page-scored system."""
         return "%s/page_scores/%s.jsonl" % (self.base, system)
 
-    def kinds(self):
+    def kinds(self) -> tuple[Any, ...]:
         """The :class:`FileKind` rows of the release's files."""
         return tuple(FileKind(self.base + "/" + f.name, f.role, self.name, f.required, f.docs) for f in self.files)
 
-    def copy(self, name=None):
+    def copy(self, name: str | None = None) -> QrelCopy | None:
         """The qrel copy called ``name`` (its genealogy name: v1 ``construction`` or ``final``, v2
         ``construction``, ``s0`` or ``s``; None: the last copy, on which the paper computes the release's
         tables); None when the release has no such copy.
@@ -243,7 +288,7 @@ class Release(NamedTuple):
                 return copy
         return None
 
-    def copy_in(self, path):
+    def copy_in(self, path: Any) -> Any:
         """The qrel copy whose file is ``path`` (for a caller that starts from a file: ``diagnose``), or None.
 
         >>> SOURCESHIFT.copy_in("data/v2/qrels_s0.jsonl").name, CROSSPAGE.copy_in("data/v2/qrels.jsonl")
@@ -340,7 +385,7 @@ RELEASE_NAMES = tuple(RELEASE_NAMED)
 COPY_NAMES = tuple(sorted({c.name for release in RELEASES.values() for c in release.copies}))
 
 
-def releases_with(capability):
+def releases_with(capability: str) -> tuple[Any, ...]:
     """The releases that declare ``capability``, in declaration order."""
     return tuple(release for release in RELEASES.values() if release.can(capability))
 
@@ -348,9 +393,9 @@ def releases_with(capability):
 # the released paths the code names, derived from the declarations above (CrossPage's, SourceShift's, RealPage's)
 CORPUS, CONDITIONS, INVENTORY, QUERIES = (CROSSPAGE.corpus, CROSSPAGE.conditions, CROSSPAGE.inventory,
                                           CROSSPAGE.queries)
-QRELS, QRELS_CONSTRUCTION = CROSSPAGE.copy("final").path, CROSSPAGE.copy("construction").path
+QRELS, QRELS_CONSTRUCTION = CROSSPAGE.copies[-1].path, CROSSPAGE.copies[0].path
 GENEALOGY, SYSTEMS, BUILD, STATS = CROSSPAGE.genealogy, CROSSPAGE.systems, CROSSPAGE.build, CROSSPAGE.stats
-REPAIRS = CROSSPAGE.file("repairs")
+REPAIRS = CROSSPAGE.shipped("repairs")
 V2_CORPUS, V2_CONDITIONS, V2_QUERIES, V2_INVENTORY = (SOURCESHIFT.corpus, SOURCESHIFT.conditions,
                                                       SOURCESHIFT.queries, SOURCESHIFT.inventory)
 V2_QRELS_CONSTRUCTION, V2_QRELS_S0, V2_QRELS = (c.path for c in SOURCESHIFT.copies)
@@ -370,14 +415,14 @@ FILE_KINDS = tuple(kind for release in RELEASES.values() for kind in release.kin
 )
 
 
-def _matches(pattern, rel):
+def _matches(pattern: str, rel: str) -> bool:
     if "*" not in pattern:
         return rel == pattern
     # "*" never crosses a "/" here: the pattern and the path have the same number of segments
     return pattern.count("/") == rel.count("/") and fnmatchcase(rel, pattern)
 
 
-def kind_of(rel):
+def kind_of(rel: str) -> FileKind | None:
     """The :class:`FileKind` a released path belongs to (first match in table order), or None."""
     for kind in FILE_KINDS:
         if _matches(kind.pattern, rel):
@@ -385,22 +430,22 @@ def kind_of(rel):
     return None
 
 
-def role_of(rel):
+def role_of(rel: str) -> str:
     """The MANIFEST.json role of a released path (``data`` for a path no kind declares)."""
     kind = kind_of(rel)
     return "data" if kind is None else kind.role
 
 
-def audit_records_path(name):
+def audit_records_path(name: str) -> str:
     """``data/audit/<name>.jsonl``: one file of the label audit's records."""
     return "%s/%s.jsonl" % (AUDIT, name)
 
 
-def is_released(rel):
+def is_released(rel: Any) -> Any:
     """Whether ``rel`` lies in a released folder (``data/`` or ``reference_metrics/``)."""
     return rel.split("/", 1)[0] in RELEASE_DIRS and "/" in rel
 
 
-def claim_file(analysis):
+def claim_file(analysis: str) -> str:
     """``reference_metrics/<analysis>.json``: the frozen claims of one analysis."""
     return "%s/%s.json" % (CLAIMS_DIR, analysis)

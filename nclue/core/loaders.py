@@ -7,8 +7,11 @@ corpus document, an inventory page must lie inside its document) take the
 already-loaded records they depend on.  Loaders never compute metrics.
 """
 
+from __future__ import annotations
+
 import operator
 import re
+from typing import Any
 
 from . import layout
 from .errors import InputError, bounded
@@ -35,14 +38,14 @@ _DOCID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 SAFE_ID = re.compile(r"^[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,99}$")     # a system id: it names a ranking file
 
 
-def _path(root, rel):
+def _path(root: str, rel: str) -> str:
     return layout.abspath(root, rel)
 
 
 _MARKUP = re.compile(r"</?\s*(?:top|num|title|desc|narr|doc|docno|text)\b", re.IGNORECASE)
 
 
-def _check_plain(row, field, value):
+def _check_plain(row: Row, field: str, value: str) -> str:
     """A display string free of control characters and of TREC topic markup (a query form or a label is
     written into TREC topic files by ``export-qrels``); the error names ``field``."""
     bad = next((ch for ch in value if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in "\u2028\u2029"), None)
@@ -54,19 +57,19 @@ def _check_plain(row, field, value):
     return value
 
 
-def _plain_text(row, field):
+def _plain_text(row: Row, field: str) -> str:
     """A non-empty string field checked by :func:`_check_plain`."""
     return _check_plain(row, field, row.str(field))
 
 
-def _ident(row, field, pattern):
+def _ident(row: Row, field: str, pattern: re.Pattern[str]) -> str:
     value = row.str(field)
     if not pattern.match(value):
         raise row.error(field, "not a valid identifier: %r" % value)
     return value
 
 
-def load_conditions(root, rel):
+def load_conditions(root: str, rel: str) -> dict[str, Any]:
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
@@ -83,7 +86,7 @@ def load_conditions(root, rel):
     return out
 
 
-def load_corpus(root, rel):
+def load_corpus(root: str, rel: str) -> dict[str, Any]:
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
@@ -100,7 +103,7 @@ def load_corpus(root, rel):
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def load_page_sources(root, rel, corpus):
+def load_page_sources(root: str, rel: str, corpus: dict[str, Any]) -> dict[str, Any]:
     """``{docid: PageSource(package, (page SHA-256, ...))}`` of a corpus that records where its pages come from
     and their hashes (``data/v3/corpus.jsonl``, docs/schema.md#realpage-datav3): ``package`` names the package
     that holds the document's text, ``page_sha256`` lists one lower-case hex SHA-256 per page, in page order.
@@ -123,7 +126,8 @@ def load_page_sources(root, rel, corpus):
     return out
 
 
-def load_inventory(root, rel, corpus, conditions=None):
+def load_inventory(root: str, rel: str, corpus: dict[str, Any],
+                   conditions: dict[str, Any] | None = None) -> dict[Any, Any]:
     """Inventory rows keyed ``(docid, cid)``; pages sorted, distinct, inside the document."""
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
@@ -152,7 +156,8 @@ def load_inventory(root, rel, corpus, conditions=None):
     return out
 
 
-def load_queries(root, rel, conditions=None, require_source=False):
+def load_queries(root: str, rel: str, conditions: dict[str, Any] | None = None,
+                 require_source: bool = False) -> dict[str, Any]:
     out = {}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
@@ -199,7 +204,7 @@ def load_queries(root, rel, conditions=None, require_source=False):
     return out
 
 
-def _query_doc(row, queries, corpus):
+def _query_doc(row: Row, queries: dict[str, Any], corpus: dict[str, Any]) -> tuple[Any, ...]:
     """A row's ``qid`` and ``docid``, each required to be a known query / corpus document."""
     qid = row.str("qid")
     if qid not in queries:
@@ -210,9 +215,9 @@ def _query_doc(row, queries, corpus):
     return qid, docid
 
 
-def load_qrels(root, rel, queries, corpus):
+def load_qrels(root: str, rel: str, queries: dict[str, Any], corpus: dict[str, Any]) -> dict[str, Any]:
     """Qrels as ``{qid: {docid: grade}}``; grade in 1..n; no duplicate pairs."""
-    out = {qid: {} for qid in queries}
+    out: dict[str, dict[str, int]] = {qid: {} for qid in queries}
     for line, obj in iter_jsonl(_path(root, rel), rel):
         row = Row(obj, rel, line)
         qid, docid = _query_doc(row, queries, corpus)
@@ -225,7 +230,7 @@ def load_qrels(root, rel, queries, corpus):
     return out
 
 
-def load_genealogy(root, rel, queries, declared):
+def load_genealogy(root: str, rel: str, queries: dict[str, Any], declared: tuple[Any, ...]) -> dict[str, Any]:
     """A release's ``genealogy.json``: its qrel copies in the order of ``declared`` (:attr:`layout.Release.copies`
     of the release), each with its file, parent, decisions file, the queries removed at that
     stage (known, distinct, not removed before) and its declared counts.  Whether the counts and removals
@@ -266,7 +271,8 @@ def load_genealogy(root, rel, queries, declared):
     return out
 
 
-def load_repairs(root, rel, queries, corpus, qrels):
+def load_repairs(root: str, rel: str, queries: dict[str, Any], corpus: dict[str, Any],
+                 qrels: dict[str, Any]) -> dict[Any, Any]:
     """``repairs.jsonl``: one row per changed pair; ``grade_before`` must be the grade of ``qrels`` (the
     construction copy; 0 when the pair has no qrel row), ``grade_after`` differs from it; both in 0..n."""
     out = {}
@@ -286,7 +292,7 @@ def load_repairs(root, rel, queries, corpus, qrels):
     return out
 
 
-def _distinct_known(docids, corpus):
+def _distinct_known(docids: list[Any], corpus: dict[str, Any]) -> bool:
     """True when ``docids`` are distinct IDs of ``corpus`` (its keys are strings; one set comparison)."""
     try:
         ids = set(docids)
@@ -295,7 +301,7 @@ def _distinct_known(docids, corpus):
     return len(ids) == len(docids) and ids <= (corpus.keys() if isinstance(corpus, dict) else corpus)
 
 
-def _check_docids(row, docids, corpus):
+def _check_docids(row: Row, docids: list[Any], corpus: dict[str, Any]) -> None:
     """A ranking row's documents: distinct and known (the fast path is one set comparison; the loop only
     runs to name the first defect)."""
     if _distinct_known(docids, corpus):
@@ -309,12 +315,12 @@ def _check_docids(row, docids, corpus):
         seen.add(d)
 
 
-def _ranking_scores(row, scores):
+def _ranking_scores(row: Row, scores: list[Any]) -> list[Any]:
     """A ranking row's scores as floats: finite and non-increasing in file order (fast path in C; the loop
     only runs to name the first defect)."""
     if all_finite_numbers(scores) and all(map(operator.ge, scores, scores[1:])):
         return list(map(float, scores))
-    vals = []
+    vals: list[Any] = []
     for i, x in enumerate(scores):
         if not is_finite_number(x):
             raise row.error("scores[%d]" % i, "must be a finite number (|x| <= %g), got %s" % (
@@ -325,7 +331,8 @@ def _ranking_scores(row, scores):
     return vals
 
 
-def load_ranking(root, rel, queries, corpus, depth=10, text=None, complete=True):
+def load_ranking(root: str, rel: str, queries: dict[str, Any], corpus: dict[str, Any], depth: int = 10,
+                 text: None = None, complete: bool = True) -> dict[str, Any]:
     """One ranking file: every query at most once (and, ``complete``, every query: a released ranking), at most
     ``depth`` distinct known docs, scores as many as docids and non-increasing (file order is the ranking).
     ``text``: the file's decoded contents when the caller read them (a run given to ``score``, perhaps
@@ -353,7 +360,8 @@ def load_ranking(root, rel, queries, corpus, depth=10, text=None, complete=True)
     return out
 
 
-def load_page_scores(root, rel, queries, corpus, ranking=None):
+def load_page_scores(root: str, rel: str, queries: dict[str, Any], corpus: dict[str, Any],
+                     ranking: dict[str, Any] | None = None) -> dict[Any, Any]:
     """Page-score rows ``{(qid, docid): PageScoreRow}``; with ``ranking`` (the system's
     ``{qid: RankingRow}``), exactly one row for each ranked document of each query."""
     out = {}
@@ -390,7 +398,7 @@ def load_page_scores(root, rel, queries, corpus, ranking=None):
     return out
 
 
-def load_systems(root, rel):
+def load_systems(root: str, rel: str) -> tuple[Any, ...]:
     obj = read_json(_path(root, rel), rel)
     systems = {}
     entries = obj.get("systems")
@@ -417,7 +425,7 @@ def load_systems(root, rel):
     return systems, _systems_lists(obj, rel, systems)
 
 
-def _systems_lists(obj, rel, systems):
+def _systems_lists(obj: dict[str, Any], rel: str, systems: dict[str, Any]) -> SystemLists:
     """systems.json's lists beside its systems (:class:`~nclue.core.records.SystemLists`), each checked once:
     every id they name is a listed system."""
     blocked = obj.get("blocked", [])
@@ -433,7 +441,7 @@ def _systems_lists(obj, rel, systems):
                        _pairs(obj, rel, systems, "source_shift_contrasts"), _pairs(obj, rel, systems, "directions"))
 
 
-def _form_systems(obj, rel, systems):
+def _form_systems(obj: dict[str, Any], rel: str, systems: dict[str, Any]) -> list[Any]:
     """``form_systems``: the query-form systems, each a listed system, none named twice."""
     listed = obj.get("form_systems", [])
     if not isinstance(listed, list) or not all(isinstance(x, str) for x in listed):
@@ -448,7 +456,7 @@ def _form_systems(obj, rel, systems):
     return listed
 
 
-def _blocks(obj, rel, systems):
+def _blocks(obj: dict[str, Any], rel: str, systems: dict[str, Any]) -> list[Any]:
     """``contrasts``: the controlled blocks ``{block, base, variants}``, every system listed."""
     out = []
     for i, b in enumerate(obj.get("contrasts", [])):
@@ -463,7 +471,7 @@ def _blocks(obj, rel, systems):
     return out
 
 
-def _plays(block, rel, field):
+def _plays(block: dict[str, Any], rel: str, field: str) -> None:
     """A block's optional ``plays``: ``[{row, variant}]``, the paper's Table 5 rows it replicates, each with one of
     the block's variants, no row twice (docs/schema.md#realpage-datav3)."""
     plays = block.get("plays", [])
@@ -484,7 +492,7 @@ def _plays(block, rel, field):
         rows.add(entry["row"])
 
 
-def _pairs(obj, rel, systems, field):
+def _pairs(obj: dict[str, Any], rel: str, systems: dict[str, Any], field: str) -> list[Any]:
     """A list of ``{id, variant, base}`` (SourceShift's contrasts, Table 7's directions), every system listed."""
     out = []
     for i, c in enumerate(obj.get(field, [])):

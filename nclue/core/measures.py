@@ -31,9 +31,11 @@ scale (the paper's graded NDCG .265); ``queries`` are integer counts.
 [0, 1, 0]
 """
 
+from __future__ import annotations
+
 import math
 from collections import namedtuple
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 _Example = namedtuple("_Example", "hit success")     # stands for an Outcomes in the doctest
 
@@ -58,11 +60,14 @@ class Measure(NamedTuple):
     trec_eval: str = ""         # trec_eval's name of the same measure (``score -m`` accepts it)
     ir_measures: str = ""       # ir_measures' name of the same measure (``score -m`` accepts it too)
 
-    def values(self, out):
-        """Its per-query values on the outcome vectors ``out`` (a sequence; None where undefined)."""
+    def values(self, out: Any) -> list[Any] | tuple[Any, ...]:
+        """Its per-query values on the outcome vectors ``out`` (a sequence; None where undefined).  A standard
+        measure has none of its own (:func:`nclue.core.metrics.standard_outcomes` computes them)."""
+        if self.per_query is None:
+            raise ValueError("%s has no per-query values of its own" % self.name)
         return self.per_query(out)
 
-    def show(self, value):
+    def show(self, value: Any) -> Any:
         """The value as the paper would display it (``n/a`` for None)."""
         if value is None:
             return "n/a"
@@ -70,7 +75,7 @@ class Measure(NamedTuple):
             return "%d" % value
         return "%.*f" % (self.decimals, value)
 
-    def on_kind_scale(self):
+    def on_kind_scale(self) -> Measure:
         """The measure on its kind's scale (:data:`KINDS`), as ``score`` reports it: a Gold-NDCG the paper
         prints x100 (32.2) is 0.322 there, with two more decimals.
 
@@ -84,7 +89,7 @@ class Measure(NamedTuple):
         extra = round(math.log10(self.scale / kind.scale))
         return self._replace(unit=kind.unit, scale=kind.scale, decimals=self.decimals + extra)
 
-    def ids(self):
+    def ids(self) -> Any:
         """Every name ``score -m`` knows it by: its own id, trec_eval's name, and pytrec_eval's (dots as
         underscores)."""
         names = [self.name]
@@ -113,7 +118,7 @@ KINDS = {
 }
 
 
-def _column(name):
+def _column(name: str) -> Callable[..., Any]:
     return lambda out: getattr(out, name)
 
 
@@ -178,7 +183,7 @@ MEASURES = {m.name: m for m in _TABLE + STANDARD_MEASURES}
 BY_KEY = {m.key: m for m in _TABLE}
 
 
-def group(*names):
+def group(*names: str) -> tuple[Any, ...]:
     return tuple(MEASURES[n] for n in names)
 
 
@@ -197,7 +202,7 @@ SCORE_COMMAND_MEASURES = tuple(m.on_kind_scale() for m in _TABLE if m.help)
 PER_QUERY_MEASURES = tuple(m for m in SCORE_COMMAND_MEASURES if m.per_query_rows)
 
 
-def score_measures(asked=None):
+def score_measures(asked: Any = None) -> Any:
     """The measures ``score -m`` picks, in the table's order: each name in ``asked`` is a measure's id, its
     trec_eval name (``ndcg_cut.10``) or pytrec_eval's (``ndcg_cut_10``); None or empty: all of
     :data:`SCORE_COMMAND_MEASURES`.  An unknown name is a :class:`~nclue.core.errors.UsageError` listing them.
@@ -242,7 +247,7 @@ class Display(NamedTuple):
     decimals: Optional[int]     # None: shown as it is (a count, a name)
     signed: bool = False        # a difference: always with its sign
 
-    def show(self, value):
+    def show(self, value: Any) -> Any:
         if self.decimals is None:
             return "%s" % (value,)
         return ("%+.*f" if self.signed else "%.*f") % (self.decimals, value)
@@ -268,6 +273,6 @@ STATISTIC_DISPLAYS = {
 }
 
 
-def display_of(statistic):
+def display_of(statistic: Any) -> Any:
     """The :class:`Display` of a statistic by its name (a count or a name not listed is shown as it is)."""
     return STATISTIC_DISPLAYS.get(statistic, AS_IS)

@@ -10,9 +10,12 @@ Aggregates are ``100 * count / |Q|`` from integer counts, and float means use
 :func:`math.fsum`, so results are identical on every interpreter.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable
 from itertools import accumulate
-from typing import NamedTuple, Tuple
+from typing import Any, NamedTuple, Tuple
 
 from .measures import MEASURES
 
@@ -21,7 +24,7 @@ _DISCOUNT = [0.0] + [1.0 / math.log2(i + 1) for i in range(1, 1001)]
 _BINARY_IDEAL = list(accumulate(_DISCOUNT))     # [m]: 0.0 + discount 1 + ... + discount m, added in order
 
 
-def first_ranks(docids, gold, subset, k):
+def first_ranks(docids: tuple[Any, ...], gold: frozenset[Any], subset: frozenset[Any], k: int) -> tuple[Any, ...]:
     """``(r_G, r_S)`` over the first ``k`` entries (infinity when absent).  ``gold`` and ``subset`` are
     disjoint sets (grades ``n`` and ``1..n-1``), so each rank is the first position of its own set.
 
@@ -37,7 +40,7 @@ def first_ranks(docids, gold, subset, k):
     return r_gold, r_subset
 
 
-def is_success(r_gold, r_subset, k=10):
+def is_success(r_gold: float, r_subset: float, k: int = 10) -> bool:
     """n-Clue success: a top-k gold precedes every subset (``r_G <= k and r_G < r_S``).
 
     >>> is_success(2, 1), is_success(1, 3), is_success(11, INF, 10), is_success(1, INF)
@@ -46,7 +49,7 @@ def is_success(r_gold, r_subset, k=10):
     return r_gold <= k and r_gold < r_subset
 
 
-def gold_ndcg(docids, gold, k=10):
+def gold_ndcg(docids: list[Any] | tuple[Any, ...], gold: frozenset[Any] | set[Any], k: int = 10) -> float:
     """Binary-gain NDCG@k: gain 1 for gold; ideal from ``min(k, |G|)`` golds.
 
     >>> round(gold_ndcg(["s", "g"], {"g"}), 6)
@@ -65,7 +68,7 @@ def gold_ndcg(docids, gold, k=10):
     return dcg / _BINARY_IDEAL[min(k, len(gold))]
 
 
-def ideal_graded_dcg(grades, k=10):
+def ideal_graded_dcg(grades: dict[str, Any], k: int = 10) -> float:
     """The ideal DCG@k of one query's grades (all nonzero qrels sorted by grade); 0.0 if none."""
     ideal = 0.0
     for pos, g in enumerate(sorted((g for g in grades.values() if g > 0), reverse=True)[:k], 1):
@@ -73,7 +76,7 @@ def ideal_graded_dcg(grades, k=10):
     return ideal
 
 
-def graded_ndcg(docids, grades, k=10, ideal=None):
+def graded_ndcg(docids: tuple[Any, ...], grades: dict[str, Any], k: int = 10, ideal: float | None = None) -> float:
     """Graded NDCG@k as trec_eval's ``ndcg_cut.k``: linear gain = grade, discount
     ``1/log2(rank+1)``, ideal from all nonzero qrels sorted by grade (``ideal``: that
     value precomputed by :func:`ideal_graded_dcg`).
@@ -94,7 +97,7 @@ def graded_ndcg(docids, grades, k=10, ideal=None):
     return dcg / ideal
 
 
-def standard_values(docids, grades, k=10):
+def standard_values(docids: Any, grades: Any, k: Any = 10) -> Any:
     """The standard IR measures of one ranked list as trec_eval computes them on graded qrels, where every grade
     of at least 1 is relevant (a subset as much as a gold; docs/metrics.md#standard-measures), at depth ``k``:
     ``(P@k, RR, AP@k, R@k)`` -- precision at k (``P.k``), the reciprocal rank of the first relevant document in the
@@ -123,11 +126,11 @@ def standard_values(docids, grades, k=10):
 STANDARD_FIELDS = ("precision", "reciprocal_rank", "average_precision", "recall")
 
 
-def standard_outcomes(ranking, queries, qrels, k=10):
+def standard_outcomes(ranking: Any, queries: Any, qrels: Any, k: Any = 10) -> Any:
     """``{field: per-query tuple}`` of :func:`standard_values` for a ranking ``{qid: RankingRow}``, in sorted-qid
     order as :class:`Outcomes` (an absent query is an empty list); the fields are :data:`STANDARD_FIELDS`."""
-    columns = [[] for _ in STANDARD_FIELDS]
-    no_grades = {}
+    columns: list[list[Any]] = [[] for _ in STANDARD_FIELDS]
+    no_grades: dict[Any, Any] = {}
     for qid in sorted(queries):
         row = ranking.get(qid)
         values = standard_values(row.docids if row is not None else (), qrels.get(qid, no_grades), k)
@@ -136,7 +139,8 @@ def standard_outcomes(ranking, queries, qrels, k=10):
     return dict(zip(STANDARD_FIELDS, (tuple(c) for c in columns)))
 
 
-def _auc_wins2(docids, gold, subset, k):
+def _auc_wins2(docids: list[Any] | tuple[Any, ...], gold: frozenset[Any] | set[Any], subset: frozenset[Any] | set[Any],
+               k: int) -> int:
     """Twice the pairwise wins of ``gold`` over ``subset`` in ``docids[:k]`` (an integer)."""
     top = docids[:k]
     ranked_gold = ranked_subset = 0
@@ -158,7 +162,7 @@ def _auc_wins2(docids, gold, subset, k):
     return 2 * (gold_first + ranked_gold * unranked_subset) + unranked_gold * unranked_subset
 
 
-def pairwise_auc(docids, gold, subset, k=10):
+def pairwise_auc(docids: tuple[Any, ...], gold: frozenset[Any], subset: frozenset[Any], k: int = 10) -> float | None:
     """Mean over ``(g, s)`` in ``G x S`` of ``1[rank(g) < rank(s)]``, 0.5 when both are
     unranked; None when either set is empty.  Counted, not enumerated.
 
@@ -170,7 +174,7 @@ def pairwise_auc(docids, gold, subset, k=10):
     return _auc_wins2(docids, gold, subset, k) / (2 * len(gold) * len(subset))
 
 
-def length_bin(pages):
+def length_bin(pages: int) -> int:
     """Half-octave length bin of a document: the largest ``b`` with ``2 ** (b / 2) <= pages``, i.e.
     ``floor(2 * log2(pages))``, computed exactly on integers (docs/analyses.md#v1diagnostics).
 
@@ -180,7 +184,8 @@ def length_bin(pages):
     return (pages * pages).bit_length() - 1
 
 
-def length_matched_auc(docids, gold, subset, bins, k=10):
+def length_matched_auc(docids: list[Any], gold: frozenset[Any], subset: frozenset[Any], bins: dict[str, Any],
+                       k: int = 10) -> tuple[Any, ...]:
     """:func:`pairwise_auc` over the length-matched gold x subset pairs only: pairs whose documents share
     a :func:`length_bin` (``bins``: ``{docid: bin}``).  Returns ``(auc, matched_pairs)``; ``auc`` is None
     when no pair is matched.  Counted per bin, not enumerated.
@@ -189,7 +194,8 @@ def length_matched_auc(docids, gold, subset, bins, k=10):
     >>> length_matched_auc(["s", "g", "h"], {"g", "h"}, {"s", "t", "u"}, bins)   # (g, s) lost, (h, t) won
     (0.5, 2)
     """
-    gold_by, subset_by = {}, {}
+    gold_by: dict[str, Any] = {}
+    subset_by: dict[str, Any] = {}
     for d in gold:
         gold_by.setdefault(bins[d], set()).add(d)
     for d in subset:
@@ -216,13 +222,14 @@ class Outcomes(NamedTuple):
     auc: Tuple[object, ...]          # float or None
 
 
-def evaluate(ranking, queries, qrels, sets, k=10, ideals=None):
+def evaluate(ranking: dict[str, Any], queries: dict[str, Any], qrels: dict[str, Any], sets: dict[str, Any], k: int = 10,
+             ideals: dict[str, Any] | None = None) -> Outcomes:
     """Outcome vectors for a ranking ``{qid: RankingRow}``; every query is scored
     (a query absent from the ranking counts as an empty list).  ``ideals``: optional
     ``{qid: ideal_graded_dcg}`` shared by every ranking scored against the same qrels."""
     qids = tuple(sorted(queries))
     n, success, hit, first_gold, first_subset, gold_gain, graded_gain, auc = ([] for _ in range(8))
-    no_grades = {}
+    no_grades: dict[Any, Any] = {}
     for qid in qids:
         gold, subset = sets[qid]
         row = ranking.get(qid)
@@ -241,17 +248,17 @@ def evaluate(ranking, queries, qrels, sets, k=10, ideals=None):
                     tuple(gold_gain), tuple(graded_gain), tuple(auc))
 
 
-def percent(count, total):
+def percent(count: int, total: int) -> float | None:
     """``100 * count / total`` (None for an empty denominator)."""
     return None if total == 0 else 100.0 * count / total
 
 
-def mean(values):
+def mean(values: Iterable[float]) -> float | None:
     values = list(values)
     return math.fsum(values) / len(values) if values else None
 
 
-def aggregate(measure, values):
+def aggregate(measure: Any, values: list[Any] | tuple[Any, ...]) -> float | None:
     """One measure's value (docs/metrics.md) from its per-query ``values`` (:class:`nclue.core.measures.Measure`):
     ``count`` sums them; ``mean`` is ``scale`` times their mean over every query (a measure of 0/1 counts,
     ``integer``, exactly as ``scale * count / n``; else ``scale * (fsum / n)``); ``mean_defined`` the same
@@ -276,7 +283,7 @@ def aggregate(measure, values):
     return measure.scale * (math.fsum(values) / len(values))
 
 
-def summary(out, mask=None):
+def summary(out: Outcomes, mask: list[Any] | None = None) -> dict[str, Any]:
     """Every measure of :data:`nclue.core.measures.MEASURES` but the standard ones (on request only) over all
     queries (or those with ``mask[i]`` true), by its ``key``, aggregated from its per-query column (:func:`aggregate`), and the counts
     ``queries``, ``subset_first_count`` and ``no_gold_count``: n-Clue Score@k, Gold Hit@k, the three
@@ -284,7 +291,7 @@ def summary(out, mask=None):
     graded NDCG@k (0-1), and macro pairwise AUC over queries with gold and subsets.
     """
     idx = [i for i in range(len(out.qids)) if mask is None or mask[i]]
-    out_values = {}
+    out_values: dict[str, Any] = {}
     for measure in MEASURES.values():
         if measure.kind == "standard":      # on request, from their own columns (score -m P@10)
             continue
@@ -297,7 +304,7 @@ def summary(out, mask=None):
     return out_values
 
 
-def top_pages(page_list, limit=3):
+def top_pages(page_list: tuple[Any, ...], limit: int = 3) -> list[Any]:
     """The first ``limit`` distinct page IDs of a best-first ``[(page, score)]`` list."""
     out = []
     for page, _ in page_list:
@@ -308,7 +315,8 @@ def top_pages(page_list, limit=3):
     return out
 
 
-def gold_support(ranking, page_scores, queries, sets, support, k=10):
+def gold_support(ranking: dict[str, Any], page_scores: dict[Any, Any], queries: dict[str, Any], sets: dict[str, Any],
+                 support: dict[Any, Any], k: int = 10) -> dict[str, Any]:
     """Gold+Support@k and conditional page coverage (paper section 4.4, Table 8).
 
     For each top-k gold take its three highest-scoring distinct surfaced pages;
@@ -349,12 +357,12 @@ def gold_support(ranking, page_scores, queries, sets, support, k=10):
         "success_count": success,
         "gold_support": percent(success, len(queries)),
         "hit_queries": hit_queries,
-        "condition_coverage": None if not covered_shares else 100.0 * mean(covered_shares),
+        "condition_coverage": None if not covered_shares else 100.0 * (math.fsum(covered_shares) / len(covered_shares)),
         "full_coverage": percent(full, hit_queries),
     }
 
 
-def common_support(out_a, out_b):
+def common_support(out_a: Outcomes, out_b: Outcomes) -> dict[str, Any]:
     """Common-support ordering between systems A (base) and B (variant).
 
     On queries where both have a top-10 gold, D = share where no subset
@@ -366,9 +374,9 @@ def common_support(out_a, out_b):
     da = percent(sum(out_a.success[i] for i in both), len(both))
     db = percent(sum(out_b.success[i] for i in both), len(both))
 
-    def mpg(out):
+    def mpg(out: Outcomes) -> dict[str, Any]:
         s = summary(out)
         return {"M": s["no_gold"], "P": s["subset_first"], "G": s["complete_first"]}
 
     return {"common_queries": len(both), "D_base": da, "D_variant": db,
-            "delta_D": None if da is None else db - da, "base": mpg(out_a), "variant": mpg(out_b)}
+            "delta_D": None if da is None or db is None else db - da, "base": mpg(out_a), "variant": mpg(out_b)}

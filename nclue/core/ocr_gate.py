@@ -18,8 +18,10 @@ file and the field, ``sources[2].pages``) and returns an :class:`OcrGate`.
 (4, 150, 139, Fraction(278, 3), ('b',))
 """
 
+from __future__ import annotations
+
 from fractions import Fraction
-from typing import NamedTuple, Tuple
+from typing import Any, NamedTuple, Tuple
 
 from .errors import InputError
 from .jsonio import Row, read_json
@@ -38,7 +40,7 @@ class SourceGate(NamedTuple):
     retained: bool
 
     @property
-    def pass_percent(self):
+    def pass_percent(self) -> Fraction:
         """``100 * pages_passed / pages`` as an exact fraction."""
         return Fraction(100 * self.pages_passed, self.pages)
 
@@ -47,18 +49,29 @@ class OcrGate(NamedTuple):
     gate_percent: Fraction
     sources: Tuple[SourceGate, ...]
 
-    pdfs = property(lambda self: sum(s.pdfs for s in self.sources))
-    pages = property(lambda self: sum(s.pages for s in self.sources))
-    pages_passed = property(lambda self: sum(s.pages_passed for s in self.sources))
-    pass_percent = property(lambda self: Fraction(100 * self.pages_passed, self.pages))
+    @property
+    def pdfs(self) -> int:
+        return sum(s.pdfs for s in self.sources)
 
     @property
-    def failing(self):
+    def pages(self) -> int:
+        return sum(s.pages for s in self.sources)
+
+    @property
+    def pages_passed(self) -> int:
+        return sum(s.pages_passed for s in self.sources)
+
+    @property
+    def pass_percent(self) -> Fraction:
+        return Fraction(100 * self.pages_passed, self.pages)
+
+    @property
+    def failing(self) -> tuple[Any, ...]:
         """The sources below the gate, in the record's order."""
         return tuple(s.source for s in self.sources if s.pass_percent < self.gate_percent)
 
 
-def load(root, rel):
+def load(root: str, rel: str) -> OcrGate:
     """The validated record at ``rel`` (module doc), or an :class:`~nclue.core.errors.InputError` naming the field."""
     obj = read_json(abspath(root, rel), rel)
     top = Row(obj, rel, None)
@@ -96,5 +109,5 @@ def load(root, rel):
     return OcrGate(level, tuple(sources))
 
 
-def _show(x):
+def _show(x: Any) -> Any:
     return "%.2f" % float(x)

@@ -17,23 +17,27 @@ docs/schema.md#queriesjsonl).
 '"A"; "B"'
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from . import layout
 
 
-def raw(mined):
+def raw(mined: list[Any]) -> str:
     return " ".join(mined)
 
 
-def clean_v2(labels):
+def clean_v2(labels: list[Any]) -> str:
     return "; ".join('"%s"' % x for x in labels)
 
 
-def listed(items):
+def listed(items: list[Any]) -> str:
     """Two items joined by "and", three by commas and ", and"."""
     return "%s and %s" % tuple(items) if len(items) == 2 else ", ".join(items[:-1]) + ", and " + items[-1]
 
 
-def natural(labels):
+def natural(labels: list[Any]) -> str:
     return "Find the document that discusses %s." % listed(['"%s"' % x for x in labels])
 
 
@@ -42,7 +46,7 @@ def natural(labels):
 WHAT_IT_ASKS = {"section": 'has a section titled "%s"', "entity": 'defines "%s"'}
 
 
-def natural_by_kind(conditions):
+def natural_by_kind(conditions: list[Any]) -> str:
     """RealPage's natural form: ``Find the RFC that defines "A (B)" and has a section titled "C".``
 
     >>> natural_by_kind([{"kind": "entity", "label": "Domain Name System (DNS)"},
@@ -52,19 +56,19 @@ def natural_by_kind(conditions):
     return "Find the RFC that %s." % listed([WHAT_IT_ASKS[c["kind"]] % c["label"] for c in conditions])
 
 
-def render_by_kind(conditions):
+def render_by_kind(conditions: list[Any]) -> dict[str, Any]:
     """RealPage's three forms: raw and clean as :func:`render`'s, natural by kind (:func:`natural_by_kind`)."""
     return dict(render(conditions), **{layout.NATURAL.key: natural_by_kind(conditions)})
 
 
-def render(conditions):
+def render(conditions: list[Any]) -> dict[str, Any]:
     """All three forms for a list of catalog conditions (dicts with label and mined)."""
     labels = [c["label"] for c in conditions]
     return {layout.RAW.key: raw([c["mined"] for c in conditions]), layout.CLEAN.key: clean_v2(labels),
             layout.NATURAL.key: natural(labels)}
 
 
-def realpage_mined(condition):
+def realpage_mined(condition: dict[str, Any]) -> str:
     """A RealPage condition's raw text as its miner recorded it: a section's title (its label), a definition's
     acronym (its id's second part: ``def:DNS:domain-name-system``).
 

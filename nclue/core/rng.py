@@ -18,12 +18,15 @@ no Python release can change an output.
 [7, 8, 7, 7, 8, 9, 3, 2, 8, 7]
 """
 
+from __future__ import annotations
+
 import array
 import functools
 import hashlib
 import random
 import re
 import sys
+from typing import Any
 
 from .errors import StatisticsError
 
@@ -31,12 +34,12 @@ _TWO53 = float(1 << 53)
 
 
 @functools.lru_cache(maxsize=None)
-def _rejected_characters(n, k):
+def _rejected_characters(n: int, k: int) -> re.Pattern[str]:
     """A pattern matching the characters ``chr(n) .. chr(2**k - 1)`` (the rejected words)."""
     return re.compile("[%s-%s]+" % (re.escape(chr(n)), re.escape(chr((1 << k) - 1))))
 
 
-def _accepted(raw, w, k, n):
+def _accepted(raw: int, w: int, k: int, n: int) -> array.array[Any]:
     """The words of :meth:`Stream.randbelow_batch`'s definition kept from ``raw`` (``w`` 16-bit words,
     least significant first): low ``k`` bits of each, those ``< n``, in order (an ``array("H")``)."""
     if k >= 16:                 # 32768 < n <= 65536: every bit of a word is kept
@@ -53,7 +56,7 @@ def _accepted(raw, w, k, n):
     return words
 
 
-def derive(*parts):
+def derive(*parts: int) -> int:
     """Return a 64-bit seed derived from ``parts`` (ints or strings) by SHA-256.
 
     >>> derive(11, "x") == derive(11, "x") != derive(11, "y")
@@ -68,19 +71,19 @@ class Stream:
 
     __slots__ = ("_bits",)
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise StatisticsError("seed must be a non-negative int")
         self._bits = random.Random(seed).getrandbits
 
     @classmethod
-    def derived(cls, *parts):
+    def derived(cls, *parts: int) -> Stream:
         return cls(derive(*parts))
 
-    def bits(self, k):
+    def bits(self, k: int) -> int:
         return self._bits(k)
 
-    def randbelow(self, n):
+    def randbelow(self, n: Any) -> Any:
         """Uniform integer in ``0..n-1`` by rejection on ``n.bit_length()`` bits."""
         if n <= 0:
             raise StatisticsError("randbelow needs n > 0")
@@ -91,7 +94,7 @@ class Stream:
             r = bits(k)
         return r
 
-    def randbelow_batch(self, n, count):
+    def randbelow_batch(self, n: int, count: int) -> list[Any]:
         """``count`` uniform integers in ``0..n-1`` (``n <= 2**16``), drawn in bulk (a list).
 
         Definition: take ``w = (need * 2**k) // n + need // 8 + 16`` 16-bit words
@@ -121,22 +124,22 @@ class Stream:
         del out[count:]
         return out.tolist()
 
-    def uniform(self):
+    def uniform(self) -> Any:
         """Uniform float in [0, 1) with 53 random bits."""
         return self._bits(53) / _TWO53
 
-    def pick(self, seq):
+    def pick(self, seq: Any) -> Any:
         """One element of a non-empty sequence, uniformly."""
         return seq[self.randbelow(len(seq))]
 
-    def shuffle(self, items):
+    def shuffle(self, items: Any) -> Any:
         """Fisher-Yates in place, from the end, with ``randbelow``."""
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
         return items
 
-    def weighted_index(self, cumulative, total):
+    def weighted_index(self, cumulative: Any, total: Any) -> Any:
         """Index ``i`` with probability ``w_i / total`` given integer cumulative weights."""
         r = self.randbelow(total)
         lo, hi = 0, len(cumulative) - 1
@@ -148,7 +151,7 @@ class Stream:
                 lo = mid + 1
         return lo
 
-    def sample_distinct(self, n, k):
+    def sample_distinct(self, n: Any, k: Any) -> Any:
         """``k`` distinct integers from ``0..n-1`` in draw order (partial Fisher-Yates)."""
         pool = list(range(n))
         out = []
@@ -158,7 +161,7 @@ class Stream:
             out.append(pool[i])
         return out
 
-    def normal(self):
+    def normal(self) -> Any:
         """Standard normal by Box-Muller on two uniforms (cos branch only)."""
         import math
 

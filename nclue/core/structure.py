@@ -9,12 +9,15 @@
 * the stand-in's own Table 1 (paper section 3.2).
 """
 
+from __future__ import annotations
+
 import math
+from typing import Any
 
 from .verify import distinct_page_valid, single_page_solvable
 
 
-def gold_and_subsets(queries, qrels):
+def gold_and_subsets(queries: dict[str, Any], qrels: dict[str, Any]) -> dict[str, Any]:
     """``{qid: (gold frozenset, subset frozenset)}``."""
     out = {}
     for qid, query in queries.items():
@@ -25,7 +28,7 @@ def gold_and_subsets(queries, qrels):
     return out
 
 
-def families(sets):
+def families(sets: dict[str, Any]) -> list[Any]:
     """Exact-gold-set families: a list of sorted qid lists, ordered by their first qid.
 
     >>> from collections import namedtuple
@@ -33,19 +36,19 @@ def families(sets):
     ...           "q3": (frozenset({"b"}), frozenset())})
     [['q1', 'q2'], ['q3']]
     """
-    groups = {}
+    groups: dict[Any, Any] = {}
     for qid in sorted(sets):
         key = tuple(sorted(sets[qid][0]))
         groups.setdefault(key, []).append(qid)
     return sorted(groups.values(), key=lambda g: g[0])
 
 
-def gold_graph_components(sets):
+def gold_graph_components(sets: dict[str, Any]) -> list[Any]:
     """Components of the bipartite query--gold-document graph, as sorted qid lists,
     largest first (ties by first qid).  A query with no gold is its own component."""
-    parent = {}
+    parent: dict[Any, Any] = {}
 
-    def find(x):
+    def find(x: tuple[Any, ...]) -> tuple[Any, ...]:
         root = x
         while parent[root] != root:
             root = parent[root]
@@ -60,7 +63,7 @@ def gold_graph_components(sets):
             a, b = find(("q", qid)), find(("d", d))
             if a != b:
                 parent[max(a, b)] = min(a, b)
-    comps = {}
+    comps: dict[Any, Any] = {}
     for qid in sorted(sets):
         comps.setdefault(find(("q", qid)), []).append(qid)
     return sorted(comps.values(), key=lambda c: (-len(c), c[0]))
@@ -75,7 +78,8 @@ SLICES = (
 )
 
 
-def query_factors(queries, corpus, qrels, sets):
+def query_factors(queries: dict[str, Any], corpus: dict[str, Any], qrels: dict[str, Any],
+                  sets: dict[str, Any]) -> dict[str, Any]:
     """Per query: ``n``, the shortest gold's length ``lmin`` (pages; None without a gold) and the positive
     pool size ``pool`` = |D+| (its nonzero qrels)."""
     out = {}
@@ -86,7 +90,7 @@ def query_factors(queries, corpus, qrels, sets):
     return out
 
 
-def density_matched_pairs(factors):
+def density_matched_pairs(factors: dict[str, Any]) -> list[Any]:
     """Density matching of supplement section 9 (docs/analyses.md#v1diagnostics): every n = 3 query is
     matched, without replacement, to the unmatched n = 2 query nearest in positive-pool size |D+|
     (``factors[q]["pool"]``).  n = 3 queries are taken by |D+| descending (ties by qid); among equally
@@ -116,7 +120,7 @@ def density_matched_pairs(factors):
     return out
 
 
-def median(values):
+def median(values: list[Any]) -> float:
     """Median of a non-empty list (mean of the two middle values for even length)."""
     s = sorted(values)
     m = len(s) // 2
@@ -125,12 +129,13 @@ def median(values):
     return (s[m - 1] + s[m]) / 2
 
 
-def _gold_counts(queries, corpus, qrels, inventory, support, sets):
+def _gold_counts(queries: dict[str, Any], corpus: dict[str, Any], qrels: dict[str, Any], inventory: dict[Any, Any],
+                 support: dict[Any, Any], sets: dict[str, Any]) -> dict[str, Any]:
     """Table 1's qrel counts: golds and subsets (by grade), distinct gold documents, golds by source, each
     query's shortest gold, and the golds that are single-page solvable and distinct-page valid on their page
     sets (the inventory's, or ``support``'s for a repaired gold)."""
-    c = {"gold": 0, "subset": 0, "grade1": 0, "grade2": 0, "docs": set(), "by_source": {}, "shortest": [],
-         "sps": 0, "dpv": 0}
+    c: dict[str, Any] = {"gold": 0, "subset": 0, "grade1": 0, "grade2": 0, "docs": set(), "by_source": {},
+                         "shortest": [], "sps": 0, "dpv": 0}
     for qid, query in queries.items():
         gold, subset = sets[qid]
         c["gold"] += len(gold)
@@ -152,7 +157,8 @@ def _gold_counts(queries, corpus, qrels, inventory, support, sets):
     return c
 
 
-def table1(queries, corpus, qrels, inventory, support=None):
+def table1(queries: dict[str, Any], corpus: dict[str, Any], qrels: dict[str, Any], inventory: dict[Any, Any],
+           support: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The instrument's Table 1 (paper section 3.2) from its records.
 
     Single-page-solvable and distinct-page-valid gold counts use the gate
@@ -166,7 +172,7 @@ def table1(queries, corpus, qrels, inventory, support=None):
     c = _gold_counts(queries, corpus, qrels, inventory, support or {}, sets)
     n_gold, n_subset, g1, g2 = c["gold"], c["subset"], c["grade1"], c["grade2"]
     gold_docs, gold_by_source, shortest, sps, dpv = c["docs"], c["by_source"], c["shortest"], c["sps"], c["dpv"]
-    sources = {}
+    sources: dict[Any, Any] = {}
     for d in corpus.values():
         sources[d.source] = sources.get(d.source, 0) + 1
     fams = families(sets)
@@ -205,7 +211,7 @@ def table1(queries, corpus, qrels, inventory, support=None):
 
 
 
-def sourceshift_table(inst):
+def sourceshift_table(inst: Any) -> dict[str, Any]:
     """Scale of a SourceShift release (supplement section 8): the evaluation queries of S by source
     and n, documents by source, and for each qrel copy of ``layout.SOURCESHIFT.copies`` (suffix ``_construction``,
     ``_s0``, none for S) its evaluation queries, rows, golds, subsets, distinct gold documents and
@@ -225,7 +231,7 @@ def sourceshift_table(inst):
     return out
 
 
-def _copy_scale(inst, copy):
+def _copy_scale(inst: Any, copy: Any) -> dict[str, Any]:
     """One SourceShift qrel copy's evaluation queries (not for S, whose are the table's), rows, golds,
     subsets, distinct gold documents and queries without a gold, with the copy's suffix."""
     suffix = copy.variant("_")

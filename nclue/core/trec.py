@@ -20,9 +20,11 @@ Traceback (most recent call last):
 nclue.core.errors.InputError: r.txt:1: field 'score': not a number: '1_0'
 """
 
+from __future__ import annotations
+
 import math
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .errors import InputError, UnknownQuery
 from .jsonio import read_bytes_text
@@ -35,18 +37,20 @@ _INT = re.compile(r"[+-]?[0-9]+\Z")
 _SHOWN = 40
 
 
-def _show(text):
+def _show(text: Any) -> Any:
     return repr(text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "...")
 
 
-def read_trec_run(path, where, queries, corpus, ties="trec", depth=10, text=None, tags=None):
+def read_trec_run(path: Any, where: Any, queries: Any, corpus: Any, ties: Any = "trec", depth: Any = 10,
+                  text: Any = None, tags: Any = None) -> Any:
     """``{qid: RankingRow}`` of a TREC run (see module doc); ``text``: the decoded file when the caller read
     it; ``tags``: a set that receives the run's tags.  The duplicate check is a set per query (linear)."""
     if ties not in ORDERS:
         raise ValueError("ties must be one of %s" % (ORDERS,))
     if text is None:
         text = read_bytes_text(path, where)
-    per_query, seen = {}, {}
+    per_query: dict[str, Any] = {}
+    seen: dict[str, Any] = {}
     for number, parts in _lines(text):
         if len(parts) != 6:
             raise InputError(where, "expected 6 columns 'qid Q0 docno rank score tag' separated by ASCII spaces or "
@@ -86,7 +90,7 @@ def read_trec_run(path, where, queries, corpus, ties="trec", depth=10, text=None
     return out
 
 
-def _lines(text):
+def _lines(text: Any) -> Any:
     """``(line number, columns)`` of every non-blank line, split as trec_eval splits them (see module doc).
     Lines end at "\n" only (str.splitlines would also split at form feeds and shift every later line
     number); a CRLF end is accepted."""
@@ -96,7 +100,7 @@ def _lines(text):
             yield number, _SPLIT.split(stripped)
 
 
-def read_trec_qrels(where, queries, corpus, text):
+def read_trec_qrels(where: Any, queries: Any, corpus: Any, text: Any) -> Any:
     """``{qid: {docno: grade}}`` of a TREC qrels file (``qid iteration docno grade``), the judged pairs with a
     nonzero grade, under this benchmark's grade rule (docs/usage.md#your-own-qrels): a query's grades are
     0..n, n = its number of conditions; n is gold, 1..n-1 a subset, 0 judged non-relevant.  Every query the
@@ -111,7 +115,8 @@ def read_trec_qrels(where, queries, corpus, text):
     ...
     nclue.core.errors.InputError: q.txt:1: field 'grade': grade 3 is outside 0..2 (q has 2 conditions: gold is grade 2)
     """
-    out, first = {}, {}
+    out: dict[Any, Any] = {}
+    first: dict[Any, Any] = {}
     for number, parts in _lines(text):
         if len(parts) != 4:
             raise InputError(where, "expected 4 columns 'qid iteration docno grade' separated by ASCII spaces or "

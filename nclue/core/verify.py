@@ -18,10 +18,13 @@ difference (missing row, extra row, wrong grade) and every gold that fails a
 gate.
 """
 
+from __future__ import annotations
+
 from itertools import combinations
+from typing import Any
 
 
-def single_page_solvable(page_sets):
+def single_page_solvable(page_sets: list[Any]) -> bool:
     """True iff one page establishes every condition (nonempty intersection).
 
     >>> single_page_solvable([(1,), (1, 2)])
@@ -34,7 +37,7 @@ def single_page_solvable(page_sets):
     return bool(set.intersection(*(set(s) for s in page_sets)))
 
 
-def distinct_page_valid(page_sets):
+def distinct_page_valid(page_sets: list[Any]) -> bool:
     """True iff conditions can be assigned distinct pages (Hall's condition).
 
     >>> distinct_page_valid([(1,), (1,), (1, 2)])
@@ -55,7 +58,7 @@ def distinct_page_valid(page_sets):
     return True
 
 
-def is_gold(page_sets):
+def is_gold(page_sets: list[Any]) -> bool:
     """The gold gates together: all nonempty, not single-page-solvable, distinct-page valid."""
     return (all(len(s) > 0 for s in page_sets) and not single_page_solvable(page_sets)
             and distinct_page_valid(page_sets))
@@ -71,23 +74,23 @@ class Difference:
 
     __slots__ = ("kind", "qid", "docid", "released", "derived", "detail")
 
-    def __init__(self, kind, qid, docid, released, derived, detail=""):
+    def __init__(self, kind: Any, qid: Any, docid: Any, released: Any, derived: Any, detail: Any = "") -> None:
         self.kind, self.qid, self.docid = kind, qid, docid
         self.released, self.derived, self.detail = released, derived, detail
 
-    def __str__(self):
+    def __str__(self) -> Any:
         text = "%s: %s / %s (released %s, derived %s)" % (self.kind, self.qid, self.docid, self.released, self.derived)
         return text + ("; " + self.detail if self.detail else "")
 
 
-def derive_qrels(queries, inventory):
+def derive_qrels(queries: dict[str, Any], inventory: dict[Any, Any]) -> dict[str, Any]:
     """Re-derived compact qrels ``{qid: {docid: grade}}`` from the inventory."""
-    by_cid = {}
+    by_cid: dict[Any, Any] = {}
     for (docid, cid) in inventory:
         by_cid.setdefault(cid, set()).add(docid)
     out = {}
     for qid, query in queries.items():
-        counts = {}
+        counts: dict[Any, Any] = {}
         for cond in query.conditions:
             for docid in by_cid.get(cond.cid, ()):
                 counts[docid] = counts.get(docid, 0) + 1
@@ -95,7 +98,7 @@ def derive_qrels(queries, inventory):
     return out
 
 
-def verify(queries, inventory, qrels):
+def verify(queries: dict[str, Any], inventory: dict[Any, Any], qrels: dict[str, Any]) -> list[Any]:
     """All differences, in (qid, docid) order; an empty list means the qrels re-derive exactly."""
     derived = derive_qrels(queries, inventory)
     diffs = []

@@ -11,14 +11,17 @@ and returns the statistic as a float.  Definitions:
   categories).
 """
 
+from __future__ import annotations
+
 import math
+from typing import Any
 
 from ..core.errors import StatisticsError
 from .protocol import INTERVAL_LEVEL
 from .quantiles import norm_ppf
 
 
-def wilson(k, n, level=INTERVAL_LEVEL):
+def wilson(k: int, n: int, level: float = INTERVAL_LEVEL) -> tuple[Any, ...]:
     z = norm_ppf(1 - (1 - level) / 2)
     p = k / n
     denom = 1 + z * z / n
@@ -27,14 +30,14 @@ def wilson(k, n, level=INTERVAL_LEVEL):
     return centre - half, centre + half
 
 
-def cohen_kappa(matrix, weights="none"):
+def cohen_kappa(matrix: list[Any], weights: str = "none") -> float:
     """Cohen's kappa of a square confusion matrix (rows: rater 1, columns: rater 2)."""
     k = len(matrix)
     n = sum(sum(r) for r in matrix)
     rows = [sum(r) for r in matrix]
     cols = [sum(matrix[i][j] for i in range(k)) for j in range(k)]
 
-    def w(i, j):
+    def w(i: int, j: int) -> float:
         if weights == "linear":
             return abs(i - j) / (k - 1)
         return 0.0 if i == j else 1.0
@@ -44,7 +47,7 @@ def cohen_kappa(matrix, weights="none"):
     return 1.0 - observed / expected
 
 
-def fleiss_binary(items, raters, unanimous, positives):
+def fleiss_binary(items: int, raters: int, unanimous: int, positives: int) -> float:
     """Fleiss' kappa for binary ratings: ``items`` rated by ``raters`` each, ``unanimous`` items with
     all raters agreeing, ``positives`` positive votes in all.  Valid for three raters, where every
     non-unanimous item splits 2-1 and has per-item agreement 1/3."""
@@ -57,7 +60,7 @@ def fleiss_binary(items, raters, unanimous, positives):
     return (p_bar - p_e) / (1 - p_e)
 
 
-def fleiss_kappa(table):
+def fleiss_kappa(table: list[Any]) -> float:
     """Fleiss' kappa from an items x categories table of rating counts (each row sums to the raters).
 
     ``P_i = (sum_j n_ij^2 - r) / (r (r - 1))``, ``P_bar`` their mean,

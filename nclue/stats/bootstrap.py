@@ -14,10 +14,13 @@ Integer vectors (success, hit) are summed exactly as integers; float vectors
 (NDCG) with :func:`math.fsum`, so every draw is exact and portable.
 """
 
+from __future__ import annotations
+
 import math
 import sys
 from array import array
 from operator import mul
+from typing import Any
 
 from . import protocol
 from .lanes import width_for
@@ -30,13 +33,13 @@ LEVEL = protocol.INTERVAL_LEVEL
 class FamilyDesign:
     """Family index of each query (in the outcome vectors' query order)."""
 
-    def __init__(self, qids, families):
+    def __init__(self, qids: list[Any], families: list[Any]) -> None:
         position = {q: i for i, q in enumerate(qids)}
         self.members = [[position[q] for q in fam] for fam in families]
         self.sizes = [len(m) for m in self.members]
         self.n_families = len(self.members)
 
-    def family_sums(self, vector):
+    def family_sums(self, vector: list[Any]) -> list[Any]:
         out = []
         is_int = all(isinstance(v, int) for v in vector)
         for members in self.members:
@@ -45,13 +48,13 @@ class FamilyDesign:
         return out
 
 
-def draw_indices(stream, n_families, n_draws=DRAWS):
+def draw_indices(stream: Any, n_families: int, n_draws: int = DRAWS) -> list[Any]:
     """``n_draws`` lists of ``n_families`` family indices drawn with replacement
     (:meth:`nclue.core.rng.Stream.randbelow_batch`, one batch per draw): the draws."""
     return [stream.randbelow_batch(n_families, n_families) for _ in range(n_draws)]
 
 
-def distribution(design, vector, draws, scale=100.0):
+def distribution(design: Any, vector: Any, draws: Any, scale: Any = 100.0) -> Any:
     """The bootstrap distribution of ``scale * mean(vector)`` over the given draws."""
     sums = design.family_sums(vector)
     sizes = design.sizes
@@ -64,13 +67,13 @@ def distribution(design, vector, draws, scale=100.0):
     return out
 
 
-def draw_denominators(design, draws):
+def draw_denominators(design: FamilyDesign, draws: list[Any]) -> list[Any]:
     """Number of queries in each draw (the same for every vector)."""
     sizes = design.sizes
     return [sum(map(sizes.__getitem__, idx)) for idx in draws]
 
 
-def draw_count_lanes(design, draws, lane_bytes):
+def draw_count_lanes(design: FamilyDesign, draws: list[Any], lane_bytes: int) -> list[Any]:
     """For each family ``f``, one int holding in lane ``d`` (``lane_bytes`` bytes, little-endian) the
     number of times draw ``d`` took ``f``: the draws as counts, packed across draws.  Cached on the
     design per draw list and width, so every vector (every system, every metric) reuses one packing."""
@@ -92,7 +95,7 @@ def draw_count_lanes(design, draws, lane_bytes):
 _ARRAY_LANES = array("Q").itemsize == 8       # an unsigned 8-byte array type (every common platform)
 
 
-def _lane_bytes(values, lane_bytes):
+def _lane_bytes(values: list[Any], lane_bytes: int) -> bytes:
     """Non-negative ints as consecutive little-endian lanes of ``lane_bytes`` bytes (8: one array call)."""
     if lane_bytes == 8 and _ARRAY_LANES:
         packed = array("Q", values)
@@ -102,7 +105,7 @@ def _lane_bytes(values, lane_bytes):
     return b"".join(v.to_bytes(lane_bytes, "little") for v in values)
 
 
-def _from_lanes(raw, lane_bytes, count):
+def _from_lanes(raw: bytes, lane_bytes: int, count: int) -> list[Any]:
     """The ``count`` lanes of :func:`_lane_bytes` back as ints."""
     if lane_bytes == 8 and _ARRAY_LANES:
         lanes = array("Q")
@@ -113,7 +116,7 @@ def _from_lanes(raw, lane_bytes, count):
     return [int.from_bytes(raw[d * lane_bytes:(d + 1) * lane_bytes], "little") for d in range(count)]
 
 
-def draw_sums(design, vectors, draws):
+def draw_sums(design: FamilyDesign, vectors: list[Any], draws: list[Any]) -> list[Any]:
     """For each integer vector, its sum over the queries of each draw.
 
     A draw's sum is ``sum_f c_df * s_f`` (``c_df``: how often draw ``d`` took family ``f``; ``s_f``: the
@@ -146,12 +149,12 @@ def draw_sums(design, vectors, draws):
     return out
 
 
-def percentile_interval(dist, level=LEVEL):
+def percentile_interval(dist: list[Any], level: float = LEVEL) -> tuple[Any, ...]:
     alpha = (1.0 - level) / 2.0
     return quantile(dist, alpha), quantile(dist, 1.0 - alpha)
 
 
-def jackknife_family(design, vector, scale=100.0):
+def jackknife_family(design: Any, vector: Any, scale: Any = 100.0) -> Any:
     """Leave-one-family-out statistics (for the BCa acceleration)."""
     sums = design.family_sums(vector)
     exact = all(isinstance(v, int) for v in sums)
@@ -160,7 +163,7 @@ def jackknife_family(design, vector, scale=100.0):
     return [scale * (total - s) / (n - k) for s, k in zip(sums, design.sizes)]
 
 
-def bca_interval(dist, theta_hat, jackknife, level=LEVEL):
+def bca_interval(dist: Any, theta_hat: Any, jackknife: Any, level: Any = LEVEL) -> Any:
     """Bias-corrected and accelerated interval (Efron and Tibshirani 1993, 14.3), as scipy computes it:
     ``z0 = Phi^-1((#{t < theta} + #{t <= theta}) / 2B)``, acceleration from the jackknife."""
     b = len(dist)

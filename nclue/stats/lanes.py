@@ -11,11 +11,13 @@ are chosen so no lane can overflow into the next, so unpacking is exact.
 [4, -2]
 """
 
+from __future__ import annotations
 
 from operator import add, lshift
+from typing import Any
 
 
-def pack(rows, bias, width):
+def pack(rows: Any, bias: Any, width: Any) -> Any:
     """``rows[i]`` = the lane values of item ``i``; returns one int per item."""
     shifts = range(0, width * max(map(len, rows), default=0), width)
     biases = [bias] * len(shifts)
@@ -23,13 +25,13 @@ def pack(rows, bias, width):
     return [sum(map(lshift, map(add, row, biases), shifts)) for row in rows]
 
 
-def unpack(total, lanes, width, bias, count):
+def unpack(total: Any, lanes: Any, width: Any, bias: Any, count: Any) -> Any:
     """Lane sums of ``count`` packed items (each lane carried ``count`` biases)."""
     mask = (1 << width) - 1
     offset = bias * count
     return [((total >> (j * width)) & mask) - offset for j in range(lanes)]
 
 
-def width_for(max_abs_item, bias, count):
+def width_for(max_abs_item: int, bias: int, count: int) -> int:
     """Bits per lane so that ``count`` items of magnitude <= ``max_abs_item`` never overflow."""
     return ((bias + max_abs_item) * count).bit_length() + 1

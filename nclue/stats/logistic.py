@@ -9,8 +9,11 @@ normal p-values.  Linear algebra is Gauss-Jordan elimination with partial
 pivoting on the small normal-equation matrix; every sum is ``math.fsum``.
 """
 
+from __future__ import annotations
+
 import math
 from operator import mul
+from typing import Any
 
 from ..core.errors import StatisticsError
 from .quantiles import two_sided_normal_p
@@ -20,7 +23,7 @@ class FitError(StatisticsError):
     """The normal equations are singular (collinear covariates or separation)."""
 
 
-def _invert(a):
+def _invert(a: list[Any]) -> list[Any]:
     n = len(a)
     m = [list(row) + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(a)]
     for col in range(n):
@@ -37,14 +40,15 @@ def _invert(a):
     return [row[n:] for row in m]
 
 
-def _sigmoid(t):
+def _sigmoid(t: float) -> float:
     if t >= 0:
         return 1.0 / (1.0 + math.exp(-t))
     e = math.exp(t)
     return e / (1.0 + e)
 
 
-def logistic_fit(rows, y, max_iter=100, tol=1e-12, trials=None):
+def logistic_fit(rows: list[Any], y: list[Any], max_iter: int = 100, tol: float = 1e-12,
+                 trials: list[Any] | None = None) -> dict[str, Any]:
     """Fit on ``rows`` (covariate lists, intercept added first) and 0/1 ``y``.
 
     With ``trials`` (a positive count per row), ``y`` is the number of successes out of
@@ -74,7 +78,7 @@ def logistic_fit(rows, y, max_iter=100, tol=1e-12, trials=None):
             "iterations": iterations, "converged": converged}
 
 
-def _information(m, cols, p):
+def _information(m: list[Any], cols: list[Any], p: list[Any]) -> list[Any]:
     """X'WX with ``W = m p (1 - p)``, entry (a, b) = fsum of (w_i x_ia) x_ib: the same products in the same order
     as one row at a time, summed by fsum (exactly rounded), so the value does not depend on the order."""
     w = [mi * pi * (1.0 - pi) for mi, pi in zip(m, p)]
@@ -82,11 +86,11 @@ def _information(m, cols, p):
     return [[math.fsum(map(mul, map(mul, w, cols[a]), cols[b])) for b in range(k)] for a in range(k)]
 
 
-def _probabilities(x, beta):
+def _probabilities(x: list[Any], beta: list[Any]) -> list[Any]:
     return [_sigmoid(math.fsum(map(mul, beta, xi))) for xi in x]
 
 
-def _newton(x, cols, m, y, max_iter, tol):
+def _newton(x: list[Any], cols: list[Any], m: list[Any], y: list[Any], max_iter: int, tol: float) -> tuple[Any, ...]:
     """Newton-Raphson (iteratively reweighted least squares) from ``beta = 0``: ``(beta, iterations, converged)``,
     converged when the largest step is below ``tol``."""
     k = len(cols)

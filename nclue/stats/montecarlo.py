@@ -28,7 +28,11 @@ with ``z`` = :data:`nclue.stats.protocol.MONTE_CARLO_Z`.  The standard errors:
 (True, False)
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from ..core.errors import StatisticsError
 from . import protocol
@@ -38,7 +42,7 @@ STATISTICS = ("p", "percentile")
 SIGNIFICANT = 12          # an estimate's reported floats keep 12 significant digits (byte-identical reports)
 
 
-def reported(x):
+def reported(x: float) -> float:
     """``x`` rounded to :data:`SIGNIFICANT` significant digits (None passes through), so that the last bits
     of a standard error computed with ``math.exp`` and ``math.log`` never reach a report.
 
@@ -48,7 +52,7 @@ def reported(x):
     return None if x is None else float("%.*g" % (SIGNIFICANT, x))
 
 
-def p_value_se(p, n_draws, multiplier=1):
+def p_value_se(p: float, n_draws: int, multiplier: int = 1) -> float:
     """The Monte Carlo standard error of a p-value estimated from ``n_draws`` draws: ``multiplier`` times
     the binomial ``sqrt(p (1 - p) / B)``, ``p`` clamped to [0, 1]."""
     if n_draws <= 0:
@@ -57,20 +61,20 @@ def p_value_se(p, n_draws, multiplier=1):
     return multiplier * math.sqrt(p * (1.0 - p) / n_draws)
 
 
-def count_of(p, n_draws):
+def count_of(p: Any, n_draws: Any) -> Any:
     """The count ``c`` of extreme draws behind ``p = (1 + c) / (B + 1)`` (a float: an adjusted p need not be
     one count)."""
     return p * (n_draws + 1) - 1
 
 
-def paper_estimator(p, paper_draws):
+def paper_estimator(p: float, paper_draws: int) -> float:
     """What ``(1 + c) / (B + 1)`` with ``c`` ~ Binomial(``B`` = ``paper_draws``, ``p``) is in expectation:
     ``(1 + B p) / (B + 1)``.  A run's Monte Carlo p from ``B_run`` draws maps to the paper's estimator through
     ``p = c / B_run`` (:func:`translated`); on equal draws the two are the same number."""
     return (1.0 + paper_draws * p) / (paper_draws + 1.0)
 
 
-def translated(p, n_draws, paper_draws):
+def translated(p: float, n_draws: int, paper_draws: int) -> float:
     """A run's ``(1 + c) / (B_run + 1)`` as the paper's estimator at ``paper_draws`` would show it in
     expectation (:func:`paper_estimator` of ``c / B_run``).
 
@@ -84,16 +88,16 @@ def translated(p, n_draws, paper_draws):
 
 # -- Maritz-Jarrett: the standard error of a sample quantile from the sample itself
 
-_WEIGHTS = {}
+_WEIGHTS: dict[Any, Any] = {}
 _NEGLIGIBLE = 1e-17
 
 
-def _log_choose(n, k):
+def _log_choose(n: int, k: int) -> float:
     k = min(k, n - k)
     return math.fsum(math.log((n - k + j) / j) for j in range(1, k + 1))
 
 
-def _beta_cdfs_integer(xs, a, b):
+def _beta_cdfs_integer(xs: list[Any], a: int, b: int) -> list[Any]:
     """The regularized incomplete beta ``I_x(a, b)`` at each ``x`` of ``xs``, for integers ``a, b >= 1``:
     ``P(Binomial(a + b - 1, x) >= a)``, summed over the shorter tail in logarithms (the binomial coefficients
     computed once for every ``x``)."""
@@ -112,7 +116,7 @@ def _beta_cdfs_integer(xs, a, b):
     return out
 
 
-def maritz_jarrett_weights(n, q):
+def maritz_jarrett_weights(n: int, q: float) -> tuple[Any, ...]:
     """The weights ``W_i = I_{i/n}(m - 1, n - m) - I_{(i-1)/n}(m - 1, n - m)``, ``m = floor(q n + 1/2)``, of the
     Maritz-Jarrett estimate (Wilcox, *Introduction to Robust Estimation*, 3.5.2; ``scipy.stats.mstats.mjci``),
     as ``(first index, [weights])`` with the negligible ends trimmed; cached per ``(n, q)``."""
@@ -133,7 +137,7 @@ def maritz_jarrett_weights(n, q):
     return hit
 
 
-def maritz_jarrett_se(values, q):
+def maritz_jarrett_se(values: list[Any], q: float) -> float:
     """The Maritz-Jarrett standard error of the ``q`` quantile of ``values``: ``sqrt(C2 - C1**2)`` with
     ``Ck = sum_i W_i x_(i)**k`` (:func:`maritz_jarrett_weights`), computed about ``C1`` for accuracy.
 
@@ -163,8 +167,8 @@ class Estimate:
     __slots__ = ("resampling", "statistic", "n_draws", "paper_draws", "expected", "se", "se_paper", "exact",
                  "alternatives")
 
-    def __init__(self, resampling, statistic, n_draws, paper_draws, expected, se, se_paper, exact=False,
-                 alternatives=()):
+    def __init__(self, resampling: str, statistic: str, n_draws: int, paper_draws: int, expected: float, se: float,
+                 se_paper: float, exact: bool = False, alternatives: Sequence[Any] = ()) -> None:
         if statistic not in STATISTICS:
             raise StatisticsError("unknown Monte Carlo statistic %r" % (statistic,))
         self.resampling, self.statistic = resampling, statistic
@@ -174,18 +178,18 @@ class Estimate:
         self.alternatives = tuple((str(name), reported(value)) for name, value in alternatives
                                   if value is not None and reported(value) != reported(expected))
 
-    def as_json(self):
+    def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "resampling": self.resampling, "statistic": self.statistic,
                 "n_draws": self.n_draws, "paper_draws": self.paper_draws, "expected": self.expected, "se": self.se,
                 "se_paper": self.se_paper, "exact": self.exact,
                 "alternatives": [[name, value] for name, value in self.alternatives]}
 
     @classmethod
-    def from_json(cls, obj):
+    def from_json(cls, obj: dict[str, Any]) -> Estimate:
         return cls(obj["resampling"], obj["statistic"], obj["n_draws"], obj["paper_draws"], obj["expected"],
                    obj["se"], obj["se_paper"], obj["exact"], [tuple(a) for a in obj["alternatives"]])
 
-    def scaled(self, factor):
+    def scaled(self, factor: int) -> Estimate:
         """The same estimate in another unit (``factor`` times every value and standard error)."""
         f = abs(factor)
         return Estimate(self.resampling, self.statistic, self.n_draws, self.paper_draws, self.expected * factor,
@@ -202,28 +206,29 @@ class TieOrders:
     kind = "tie_orders"
     __slots__ = ("values", "orders", "rank", "tied", "slots", "enumerated")
 
-    def __init__(self, values, orders, rank, tied, slots, enumerated=True):
+    def __init__(self, values: list[Any], orders: int, rank: int, tied: int, slots: int,
+                 enumerated: bool = True) -> None:
         self.values = tuple(sorted({reported(v) for v in values if v is not None}))
         self.orders, self.rank, self.tied, self.slots = int(orders), int(rank), int(tied), int(slots)
         self.enumerated = bool(enumerated)
 
-    def as_json(self):
+    def as_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "values": list(self.values), "orders": self.orders, "rank": self.rank,
                 "tied": self.tied, "slots": self.slots, "enumerated": self.enumerated}
 
     @classmethod
-    def from_json(cls, obj):
+    def from_json(cls, obj: dict[str, Any]) -> TieOrders:
         return cls(obj["values"], obj["orders"], obj["rank"], obj["tied"], obj["slots"], obj["enumerated"])
 
-    def scaled(self, factor):
+    def scaled(self, factor: int) -> TieOrders:
         return TieOrders([v * factor for v in self.values], self.orders, self.rank, self.tied, self.slots,
                          self.enumerated)
 
 
-KINDS = {Estimate.kind: Estimate, TieOrders.kind: TieOrders}
+KINDS: dict[str, Any] = {Estimate.kind: Estimate, TieOrders.kind: TieOrders}
 
 
-def from_json(obj):
+def from_json(obj: dict[str, Any]) -> Estimate | TieOrders | None:
     """The declaration a frozen or reported claim carries (None for an exact claim)."""
     if obj is None:
         return None
@@ -237,17 +242,18 @@ class Verdict:
 
     __slots__ = ("consistent", "resolvable", "distance", "tolerance", "combined_se", "inside", "difference")
 
-    def __init__(self, consistent, resolvable, distance, tolerance, combined_se, inside, difference):
+    def __init__(self, consistent: Any, resolvable: Any, distance: Any, tolerance: Any, combined_se: Any, inside: Any,
+                 difference: Any) -> None:
         self.consistent, self.resolvable, self.distance = consistent, resolvable, distance
         self.tolerance, self.combined_se, self.inside, self.difference = tolerance, combined_se, inside, difference
 
 
-def half_unit(decimals):
+def half_unit(decimals: Any) -> Any:
     """Half a display unit of a number shown with ``decimals`` decimals."""
     return 0.5 * 10.0 ** (-decimals)
 
 
-def judge(published, decimals, estimate, z=None):
+def judge(published: Any, decimals: Any, estimate: Any, z: Any = None) -> Any:
     """The Monte Carlo verdict on a published estimate shown with ``decimals`` decimals (see module doc)."""
     z = protocol.MONTE_CARLO_Z if z is None else z
     combined = math.sqrt(estimate.se ** 2 + estimate.se_paper ** 2)
@@ -262,7 +268,8 @@ def judge(published, decimals, estimate, z=None):
 
 # -- declaring an estimate (the analyses' side)
 
-def percentile_estimate(distribution, q, resampling, alternatives=()):
+def percentile_estimate(distribution: list[Any], q: float, resampling: Any,
+                        alternatives: Sequence[Any] = ()) -> Estimate:
     """The :class:`Estimate` of the ``q`` percentile endpoint of a bootstrap ``distribution`` drawn by the
     protocol row ``resampling``: its Maritz-Jarrett standard error at this run's draws, scaled to the paper's
     (``sqrt(B_run / B_paper)``); ``alternatives``: ``(name, endpoint)`` of plausible wrong procedures."""
@@ -272,11 +279,13 @@ def percentile_estimate(distribution, q, resampling, alternatives=()):
                     se=se, se_paper=se * math.sqrt(n / resampling.paper_draws), alternatives=alternatives)
 
 
-def _type7(values, q):
+def _type7(values: list[Any], q: float) -> float:
     return quantile(values, q)
 
 
-def p_estimate(p, resampling, n_draws, expected=None, multiplier=1, determining=None, exact=None, alternatives=()):
+def p_estimate(p: float, resampling: Any, n_draws: int, expected: float | None = None, multiplier: int = 1,
+               determining: float | None = None, exact: float | None = None,
+               alternatives: Sequence[Any] = ()) -> Estimate:
     """The :class:`Estimate` of a p-value from ``n_draws`` draws of the protocol row ``resampling``.
 
     ``exact``: the exact p of the same test, when the run has it: the expected published value is then the

@@ -23,8 +23,10 @@ standard errors.  Each row's ``paper_draws`` is the number of draws the paper st
 resampling (``PAPER_DRAWS_SOURCE``), from which the published estimate's standard error follows.
 """
 
+from __future__ import annotations
+
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core.rng import Stream
 
@@ -88,7 +90,7 @@ PROTOCOL = (BOOTSTRAP, RANDOMIZATION, QUERY_BOOTSTRAP, N3_BOOTSTRAP, CROSSED, SH
 _MULTIPLIER = [1]       # the draws multiplier in force (:func:`multiplied`); 1 outside it
 
 
-def draws(resampling):
+def draws(resampling: Resampling) -> int:
     """The number of draws ``resampling`` takes in this run: its ``n_draws`` times the multiplier in force
     (:func:`multiplied`, ``reproduce --draws-multiplier``; 1 by default).  Every resampling reads its count
     here, so a multiplied recomputation draws more from the same streams (the first ``n_draws`` draws are the
@@ -96,13 +98,13 @@ def draws(resampling):
     return resampling.n_draws * _MULTIPLIER[0]
 
 
-def multiplier():
+def multiplier() -> int:
     """The draws multiplier in force (1 outside :func:`multiplied`)."""
     return _MULTIPLIER[0]
 
 
 @contextmanager
-def multiplied(factor):
+def multiplied(factor: Any) -> Any:
     """Within the block, every resampling takes ``factor`` times its ``n_draws`` (:func:`draws`)."""
     if not isinstance(factor, int) or isinstance(factor, bool) or not 1 <= factor <= MAX_DRAWS_MULTIPLIER:
         raise ValueError("the draws multiplier must be an integer 1..%d" % MAX_DRAWS_MULTIPLIER)
@@ -114,7 +116,7 @@ def multiplied(factor):
         _MULTIPLIER[0] = previous
 
 
-def labels(resampling, **fields):
+def labels(resampling: Resampling, **fields: str) -> tuple[Any, ...]:
     """The stream labels of ``resampling`` with its ``{x}`` labels filled in from ``fields``."""
     out = []
     for label in resampling.stream:
@@ -125,12 +127,12 @@ def labels(resampling, **fields):
     return tuple(out)
 
 
-def stream(resampling, **fields):
+def stream(resampling: Resampling, **fields: str) -> Stream:
     """The random stream of ``resampling``: ``Stream.derived(STATISTICS_SEED, *labels(resampling, **fields))``."""
     return Stream.derived(STATISTICS_SEED, *labels(resampling, **fields))
 
 
-def pattern(resampling):
+def pattern(resampling: Any) -> Any:
     """The stream before its labels are filled in, as the provenance lists it: the seed by name, a fixed label
     quoted, a label the caller fills in by its name.
 
@@ -141,6 +143,6 @@ def pattern(resampling):
                                                 for label in resampling.stream])
 
 
-def describe(resampling, **fields):
+def describe(resampling: Any, **fields: Any) -> Any:
     """The stream as the provenance prints it: ``derive(11, "bootstrap")``."""
     return "derive(%d, %s)" % (STATISTICS_SEED, ", ".join('"%s"' % label for label in labels(resampling, **fields)))

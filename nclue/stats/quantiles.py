@@ -10,15 +10,18 @@ percentile intervals equal scipy's on the same bootstrap distribution.
 (1.959964, 0.975)
 """
 
+from __future__ import annotations
+
 import math
 from statistics import NormalDist
+from typing import Any
 
 from ..core.errors import StatisticsError
 
 _STD = NormalDist()
 
 
-def quantile(values, p):
+def quantile(values: list[Any], p: float) -> float:
     """Type-7 quantile of ``values`` (need not be sorted) at ``p`` in [0, 1]."""
     xs = sorted(values)
     if not xs:
@@ -36,7 +39,7 @@ _SERIES_TERMS = 25
 _CONTFRAC_TERMS = 50
 
 
-def erfc(x):
+def erfc(x: float) -> float:
     """Complementary error function, written out so that every interpreter computes
     the same bits (PyPy's and CPython's ``math.erfc`` differ in the last digits).
 
@@ -77,14 +80,14 @@ def erfc(x):
     return p / q * x * math.exp(-x2) / _SQRT_PI
 
 
-def norm_cdf(x):
+def norm_cdf(x: Any) -> Any:
     return 0.5 * erfc(-x / math.sqrt(2.0))
 
 
-def norm_ppf(p):
+def norm_ppf(p: float) -> float:
     return _STD.inv_cdf(p)
 
 
-def two_sided_normal_p(z):
+def two_sided_normal_p(z: float) -> float:
     """``2 * (1 - Phi(|z|))`` computed as ``erfc(|z| / sqrt 2)``."""
     return erfc(abs(z) / math.sqrt(2.0))

@@ -22,11 +22,14 @@ endpoints are tested on the same draws; max-|T| compares each endpoint's
 (6, 0.26)
 """
 
+from __future__ import annotations
+
 import array
 import math
 import sys
 from itertools import product as _cartesian
 from operator import getitem, lshift
+from typing import Any
 
 from ..core.errors import StatisticsError
 from ..core.rng import Stream  # noqa: F401  (doctest)
@@ -36,14 +39,15 @@ DRAWS = protocol.RANDOMIZATION.n_draws      # declared in nclue/stats/protocol.p
 FIXED_POINT = 10 ** 12
 
 
-def to_integer_units(values):
+def to_integer_units(values: list[Any] | tuple[Any, ...]) -> list[Any]:
     """Per-query values on the fixed-point grid (ints pass through unchanged)."""
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return list(values)
     return [int(round(v * FIXED_POINT)) for v in values]
 
 
-def family_differences(design, base, variant):
+def family_differences(design: Any, base: list[Any] | tuple[Any, ...],
+                       variant: list[Any] | tuple[Any, ...]) -> list[Any]:
     """Integer ``d_f`` (variant minus base) summed over each family's queries."""
     b, v = to_integer_units(base), to_integer_units(variant)
     return [sum(v[i] - b[i] for i in members) for members in design.members]
@@ -53,7 +57,7 @@ class Masks:
     """Shared sign-flip draws: for each draw, its mask's bytes (least significant first); byte ``c``
     selects one of the 256 signed sums of families ``8c .. 8c + 7``."""
 
-    def __init__(self, n_families, masks):
+    def __init__(self, n_families: int, masks: list[Any]) -> None:
         self.n_families = n_families
         self.n_bytes = (n_families + 7) // 8
         self.n_draws = len(masks)
@@ -61,12 +65,12 @@ class Masks:
         self.bytes = [mask.to_bytes(n_bytes, "little") for mask in masks]
 
 
-def draw_masks(stream, n_families, n_draws=DRAWS):
+def draw_masks(stream: Stream, n_families: int, n_draws: int = DRAWS) -> Masks:
     """``n_draws`` sign vectors of ``n_families`` bits each (:meth:`nclue.core.rng.Stream.bits`)."""
     return Masks(n_families, [stream.bits(n_families) for _ in range(n_draws)])
 
 
-def _chunk_tables(diffs, n_bytes):
+def _chunk_tables(diffs: list[Any], n_bytes: int) -> list[Any]:
     """For each 8-family chunk, the 256 signed sums ``sum_j (bit j ? d_j : -d_j)``."""
     tables = []
     for c in range(n_bytes):
@@ -82,7 +86,7 @@ def _chunk_tables(diffs, n_bytes):
 class SignFlipTest:
     """One contrast's null distribution on shared masks (see module doc)."""
 
-    def __init__(self, diffs, masks, null=None):
+    def __init__(self, diffs: list[Any], masks: Masks, null: list[Any] | None = None) -> None:
         if len(diffs) != masks.n_families:
             raise StatisticsError("one difference per family expected")
         self.diffs = list(diffs)
@@ -92,13 +96,13 @@ class SignFlipTest:
             null = [sum(map(getitem, tables, row)) for row in masks.bytes]
         self.null = null
 
-    def p_value(self):
+    def p_value(self) -> float:
         obs = abs(self.observed)
         count = sum(1 for t in self.null if abs(t) >= obs)
         return (1 + count) / (len(self.null) + 1)
 
 
-def sign_flip_tests(diff_lists, masks):
+def sign_flip_tests(diff_lists: list[Any], masks: Masks) -> list[Any]:
     """Tests of many contrasts on the same masks, computed together in packed lanes
     (:mod:`nclue.stats.lanes`): one big-integer sum per draw for all contrasts.
 
@@ -133,7 +137,7 @@ def sign_flip_tests(diff_lists, masks):
     return [SignFlipTest(d, masks, null) for d, null in zip(diffs, nulls)]
 
 
-def max_t_p_values(tests, studentize=False, one_sided=False):
+def max_t_p_values(tests: list[Any], studentize: bool = False, one_sided: bool = False) -> list[Any]:
     """Single-step max-|T|: ``p_e = (1 + #{max_e' |T*_e'| >= |T_obs,e|}) / (draws + 1)`` on shared draws.
 
     ``studentize``: each contrast's statistic is divided by its own permutation standard deviation
@@ -171,7 +175,7 @@ def max_t_p_values(tests, studentize=False, one_sided=False):
     return out
 
 
-def _max_t_statistics(tests, studentize, one_sided):
+def _max_t_statistics(tests: list[Any], studentize: bool, one_sided: bool) -> tuple[Any, ...]:
     """``(nulls, observed)`` of :func:`max_t_p_values`: each test's null statistics and observed statistic
     (None for a studentized test without spread)."""
     if one_sided:
@@ -184,7 +188,7 @@ def _max_t_statistics(tests, studentize, one_sided):
     return [[abs(x) for x in t.null] for t in tests], [abs(t.observed) for t in tests]
 
 
-def sign_flip_distribution(diffs):
+def sign_flip_distribution(diffs: list[Any]) -> dict[Any, Any]:
     """The exact null distribution of ``T = sum_f s_f d_f`` over all ``2**F`` sign vectors, for integer
     ``d_f``: ``{t: number of sign vectors}``, from the generating function ``prod_f (x^d_f + x^-d_f)``.
 
@@ -216,7 +220,7 @@ def sign_flip_distribution(diffs):
     return out
 
 
-def exact_sign_flip_p(diffs):
+def exact_sign_flip_p(diffs: list[Any]) -> float:
     """Exact two-sided p over all ``2**F`` sign vectors, ``#{|T| >= |T_obs|} / 2**F``
     (:func:`sign_flip_distribution`; any number of families).
 
@@ -229,7 +233,7 @@ def exact_sign_flip_p(diffs):
     return extreme / (1 << len(diffs))
 
 
-def brute_force_sign_flip_p(diffs):
+def brute_force_sign_flip_p(diffs: Any) -> Any:
     """:func:`exact_sign_flip_p` by enumerating every sign vector (a reference for small ``F``)."""
     obs = abs(sum(diffs))
     count = total = 0
@@ -240,7 +244,7 @@ def brute_force_sign_flip_p(diffs):
     return count / total
 
 
-def within_monte_carlo_error(p_mc, p_exact, n_draws, k=3.0):
+def within_monte_carlo_error(p_mc: float, p_exact: float, n_draws: int, k: float = 3.0) -> bool:
     """Does the Monte Carlo ``p = (1 + c)/(B + 1)`` agree with the exact p within ``k`` Monte Carlo
     standard errors?  The count ``c`` of extreme draws is Binomial(``B`` = ``n_draws``, ``p_exact``), so the check is
     ``|c - B p| <= k sqrt(B p (1 - p)) + 1`` (the 1 allows for ``c`` being an integer).
@@ -254,7 +258,7 @@ def within_monte_carlo_error(p_mc, p_exact, n_draws, k=3.0):
     return abs(count - n_draws * p_exact) <= k * math.sqrt(n_draws * p_exact * (1.0 - p_exact)) + 1.0 + 1e-9
 
 
-def holm_steps(p_values):
+def holm_steps(p_values: list[Any]) -> list[Any]:
     """Holm's step-down adjustment with what sets each adjusted value: ``[(adjusted, multiplier, index)]`` in
     the input order, where ``adjusted = min(1, multiplier * p_values[index])`` is the running maximum that
     defines it (``multiplier`` = ``m - rank``; the index of the p-value behind the maximum).  The multiplier is
@@ -265,7 +269,7 @@ def holm_steps(p_values):
     """
     m = len(p_values)
     order = sorted(range(m), key=lambda i: (p_values[i], i))
-    out = [None] * m
+    out: list[Any] = [None] * m
     running = (0.0, 1, order[0] if order else 0)
     for rank, i in enumerate(order):
         value = min(1.0, (m - rank) * p_values[i])
@@ -275,7 +279,7 @@ def holm_steps(p_values):
     return out
 
 
-def holm(p_values):
+def holm(p_values: list[Any]) -> list[Any]:
     """Holm's step-down adjusted p-values, in the input order.
 
     >>> holm([0.01, 0.04, 0.03])
@@ -284,7 +288,7 @@ def holm(p_values):
     return [step[0] for step in holm_steps(p_values)]
 
 
-def one_sided_counts(test):
+def one_sided_counts(test: SignFlipTest) -> tuple[Any, ...]:
     """``(count, draws)`` of a test's one-sided extreme draws in the observed direction: ``#{s T* >= |T_obs|}``
     with ``s`` the observed sign (the plausible wrong procedure a two-sided p is told apart from)."""
     obs = test.observed
@@ -292,7 +296,7 @@ def one_sided_counts(test):
     return sum(1 for t in test.null if sign * t >= abs(obs)), len(test.null)
 
 
-def exact_one_sided_p(diffs):
+def exact_one_sided_p(diffs: list[Any]) -> float:
     """Exact one-sided p in the observed direction over all ``2**F`` sign vectors, ``#{s T >= |T_obs|} / 2**F``
     (:func:`sign_flip_distribution`).
 

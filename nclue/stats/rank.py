@@ -6,10 +6,13 @@
 0.8
 """
 
+from __future__ import annotations
+
 import math
+from typing import Any
 
 
-def average_ranks(values):
+def average_ranks(values: list[Any]) -> list[Any]:
     order = sorted(range(len(values)), key=lambda i: (values[i], i))
     ranks = [0.0] * len(values)
     i = 0
@@ -24,7 +27,7 @@ def average_ranks(values):
     return ranks
 
 
-def pearson(a, b):
+def pearson(a: list[Any], b: list[Any]) -> float | None:
     n = len(a)
     ma, mb = math.fsum(a) / n, math.fsum(b) / n
     cov = math.fsum((x - ma) * (y - mb) for x, y in zip(a, b))
@@ -35,5 +38,5 @@ def pearson(a, b):
     return cov / math.sqrt(va * vb)
 
 
-def spearman(a, b):
+def spearman(a: list[Any], b: list[Any]) -> float | None:
     return pearson(average_ranks(a), average_ranks(b))

@@ -27,13 +27,16 @@ when the original improvement is 0, RI when the baseline's mean is 0.
 0.5
 """
 
+from __future__ import annotations
+
 import math
+from typing import Any
 
 RBO_P = 0.95          # repro_eval's default persistence
 DEPTH = 10            # every list is a top-10 here (nclue.core.measures.DEPTH)
 
 
-def kendall_tau_union(original, rerun, depth=DEPTH):
+def kendall_tau_union(original: Any, rerun: Any, depth: Any = DEPTH) -> Any:
     """Kendall's tau union of two ranked lists of distinct docids, each cut at ``depth`` (module doc); None
     when fewer than two positions remain."""
     a, b = list(original)[:depth], list(rerun)[:depth]
@@ -51,7 +54,7 @@ def kendall_tau_union(original, rerun, depth=DEPTH):
     return score / (n * (n - 1) / 2)
 
 
-def rank_biased_overlap(original, rerun, p=RBO_P, depth=DEPTH):
+def rank_biased_overlap(original: Any, rerun: Any, p: Any = RBO_P, depth: Any = DEPTH) -> Any:
     """Normalised truncated rank-biased overlap of two ranked lists at ``depth`` with persistence ``p``
     (module doc).  Symmetric in its two lists; 1.0 for identical lists of length ``depth``."""
     if not 0 < p <= 1 or depth < 1:
@@ -70,7 +73,7 @@ def rank_biased_overlap(original, rerun, p=RBO_P, depth=DEPTH):
     return total / norm
 
 
-def rmse(original, rerun):
+def rmse(original: Any, rerun: Any) -> Any:
     """Root mean square error between two equal-length sequences of per-query values (None for none)."""
     if len(original) != len(rerun):
         raise ValueError("rmse of sequences of different lengths")
@@ -79,11 +82,11 @@ def rmse(original, rerun):
     return math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(original, rerun)) / len(original))
 
 
-def _mean(values):
+def _mean(values: Any) -> Any:
     return math.fsum(values) / len(values)
 
 
-def effect_ratio(original_base, original_variant, rerun_base, rerun_variant):
+def effect_ratio(original_base: Any, original_variant: Any, rerun_base: Any, rerun_variant: Any) -> Any:
     """ER = mean(rerun_variant - rerun_base) / mean(original_variant - original_base), per-query values over
     the same queries; None when the original improvement is 0."""
     denominator = _mean([v - b for b, v in zip(original_base, original_variant)])
@@ -92,7 +95,7 @@ def effect_ratio(original_base, original_variant, rerun_base, rerun_variant):
     return _mean([v - b for b, v in zip(rerun_base, rerun_variant)]) / denominator
 
 
-def relative_improvement(base, variant):
+def relative_improvement(base: Any, variant: Any) -> Any:
     """RI = (mean variant - mean base) / mean base; None when the base's mean is 0."""
     mean_base = _mean(base)
     if mean_base == 0:
@@ -100,7 +103,7 @@ def relative_improvement(base, variant):
     return (_mean(variant) - mean_base) / mean_base
 
 
-def delta_relative_improvement(original_base, original_variant, rerun_base, rerun_variant):
+def delta_relative_improvement(original_base: Any, original_variant: Any, rerun_base: Any, rerun_variant: Any) -> Any:
     """Delta RI = RI(original) - RI(re-run); None when either RI is undefined."""
     ri_original = relative_improvement(original_base, original_variant)
     ri_rerun = relative_improvement(rerun_base, rerun_variant)

@@ -4,18 +4,22 @@ All functions take per-query vectors in one fixed query order plus the
 membership structure; none reads files.
 """
 
+from __future__ import annotations
+
 import math
 import sys
 from array import array
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 from ..core.errors import StatisticsError
 from .bootstrap import percentile_interval
 from .protocol import INTERVAL_LEVEL
 
 
-def crossed_bootstrap(deltas, memberships, n_docs, stream, n_draws, scale=100.0):
+def crossed_bootstrap(deltas: Any, memberships: Any, n_docs: Any, stream: Any, n_draws: Any, scale: Any = 100.0) -> Any:
     """Pigeonhole (crossed query x document) bootstrap of mean differences.
 
     Each draw gives every query a weight ``w_q`` (its count among ``Q`` draws
@@ -37,14 +41,14 @@ def crossed_bootstrap(deltas, memberships, n_docs, stream, n_draws, scale=100.0)
     return crossed_statistics(deltas, crossed_weights(memberships, n_docs, stream, n_draws), scale=scale)
 
 
-def _check_deltas(deltas, q):
+def _check_deltas(deltas: list[Any], q: int) -> None:
     if any(len(d) != q for d in deltas):
         raise StatisticsError("crossed_bootstrap needs one difference per query in every vector")
     if any(not math.isfinite(x) for d in deltas for x in d):
         raise StatisticsError("crossed_bootstrap needs finite differences")
 
 
-def crossed_weights(memberships, n_docs, stream, n_draws):
+def crossed_weights(memberships: Any, n_docs: Any, stream: Any, n_draws: Any) -> Any:
     """The query weights ``W_q`` of every draw of :func:`crossed_bootstrap` (one ``array('d')`` per draw):
     they depend only on the memberships and the stream, so every difference vector -- every block's
     contrast -- can be summarised on them separately, with the same numbers as together.
@@ -61,7 +65,7 @@ def crossed_weights(memberships, n_docs, stream, n_draws):
     return crossed_draws(memberships, n_docs, stream, n_draws)[0]
 
 
-def crossed_draws(memberships, n_docs, stream, n_draws):
+def crossed_draws(memberships: list[Any], n_docs: int, stream: Any, n_draws: int) -> tuple[Any, ...]:
     """``(weights, query_weights)``: :func:`crossed_weights`, and the same draws' query counts ``w_q`` alone
     (one ``array('d')`` per draw): the weights of the query-only bootstrap that leaves the documents uncrossed,
     the wrong procedure a crossed interval is told apart from (docs/claims.md#monte-carlo-verdicts)."""
@@ -85,7 +89,7 @@ def crossed_draws(memberships, n_docs, stream, n_draws):
     return out, [array("d", wq) for wq in query_counts]
 
 
-def _member_sums(memberships, doc_counts, n_docs, n_draws):
+def _member_sums(memberships: list[Any], doc_counts: list[Any], n_docs: int, n_draws: int) -> list[Any]:
     """For each query, the sum of its documents' counts on every draw: document counts packed across draws
     (``array('I')`` lanes; a sum never exceeds ``n_docs``), one big-integer addition per member."""
     width = array("I").itemsize
@@ -109,14 +113,15 @@ def _member_sums(memberships, doc_counts, n_docs, n_draws):
     return out
 
 
-def crossed_statistics(deltas, weights, scale=100.0, totals=None):
+def crossed_statistics(deltas: list[Any], weights: list[Any], scale: float = 100.0,
+                       totals: list[Any] | None = None) -> list[Any]:
     """``scale * sum_q W_q delta_q / sum_q W_q`` of each difference vector on each draw's weights
     (:func:`crossed_weights`); one distribution per vector.  ``totals``: each draw's ``fsum`` of its
     weights, when the caller keeps them with the weights (they are the same for every vector)."""
     if weights:
         _check_deltas(deltas, len(weights[0]))
     numerators = _weighted_sums(deltas)
-    out = [[] for _ in deltas]
+    out: list[list[float]] = [[] for _ in deltas]
     if totals is None:
         totals = [math.fsum(w) for w in weights]
     for w, total in zip(weights, totals):
@@ -125,27 +130,29 @@ def crossed_statistics(deltas, weights, scale=100.0, totals=None):
     return out
 
 
-def _weighted_sums(deltas):
+def _weighted_sums(deltas: list[Any]) -> list[Any]:
     """For each difference vector, a function of one draw's weights giving ``sum_q W_q delta_q`` exactly as
     ``math.fsum`` rounds it: for vectors of -1, 0 and 1 (when every vector is one) the sum of the weights of
     the positive queries minus that of the negative ones, else the sum of the weighted non-zero terms."""
     if all(x in (-1, 0, 1) for d in deltas for x in d):
-        def signed(plus, minus):
+        def signed(plus: list[Any], minus: list[Any]) -> Callable[..., Any]:
             return lambda w: math.fsum(map(w.__getitem__, plus)) - math.fsum(map(w.__getitem__, minus))
         return [signed([i for i, x in enumerate(d) if x > 0], [i for i, x in enumerate(d) if x < 0]) for d in deltas]
 
-    def weighted(values):
+    def weighted(values: list[Any]) -> Callable[..., Any]:
         return lambda w: math.fsum(w[i] * x for i, x in values)
     return [weighted([(i, float(x)) for i, x in enumerate(d) if x]) for d in deltas]
 
 
-def crossed_intervals(deltas, memberships, n_docs, stream, n_draws, level=INTERVAL_LEVEL, scale=100.0):
+def crossed_intervals(deltas: Any, memberships: Any, n_docs: Any, stream: Any, n_draws: Any,
+                      level: Any = INTERVAL_LEVEL, scale: Any = 100.0) -> Any:
     """95% percentile intervals of :func:`crossed_bootstrap` (one per difference vector)."""
     return [percentile_interval(d, level)
             for d in crossed_bootstrap(deltas, memberships, n_docs, stream, n_draws, scale=scale)]
 
 
-def crossed_and_query_only(deltas, memberships, n_docs, stream, n_draws, scale=100.0):
+def crossed_and_query_only(deltas: list[Any], memberships: list[Any], n_docs: int, stream: Any, n_draws: int,
+                           scale: float = 100.0) -> tuple[Any, ...]:
     """``(crossed, query_only)``: for each difference vector, its :func:`crossed_bootstrap` distribution and the
     same draws' query-only distribution (documents not crossed: :func:`crossed_draws`)."""
     _check_deltas(deltas, len(memberships))
@@ -153,12 +160,13 @@ def crossed_and_query_only(deltas, memberships, n_docs, stream, n_draws, scale=1
     return crossed_statistics(deltas, weights, scale=scale), crossed_statistics(deltas, query_weights, scale=scale)
 
 
-def _mean_delta(delta, keep, scale=100.0):
+def _mean_delta(delta: list[Any], keep: list[Any], scale: float = 100.0) -> tuple[Any, ...]:
     idx = [i for i in range(len(delta)) if keep[i]]
     return (scale * math.fsum(delta[i] for i in idx) / len(idx)) if idx else None, len(idx)
 
 
-def leave_one_document_range(delta, gold_sets, docs, scale=100.0):
+def leave_one_document_range(delta: list[Any], gold_sets: list[Any], docs: list[Any],
+                             scale: float = 100.0) -> tuple[Any, ...]:
     """Min and max of ``scale`` times the mean difference when the queries whose gold set contains one
     document are left out, over every gold document (returns (min, max, doc at min, doc at max)).
 
@@ -166,11 +174,12 @@ def leave_one_document_range(delta, gold_sets, docs, scale=100.0):
     (0.0, 1.0, 'a', 'b')
     """
     total, n = math.fsum(delta), len(delta)
-    by_doc = {}
+    by_doc: dict[Any, Any] = {}
     for i, gold in enumerate(gold_sets):
         for d in gold:
             by_doc.setdefault(d, []).append(i)
-    lo = hi = None
+    lo: Any = None       # (value, document) of the lowest and the highest removal so far
+    hi: Any = None
     for d in sorted(docs):
         rows = by_doc.get(d, [])
         if len(rows) == n:
@@ -183,20 +192,20 @@ def leave_one_document_range(delta, gold_sets, docs, scale=100.0):
     return lo[0], hi[0], lo[1], hi[1]
 
 
-def _degrees(gold_sets):
-    degree = {}
+def _degrees(gold_sets: list[Any]) -> dict[str, Any]:
+    degree: dict[Any, Any] = {}
     for gold in gold_sets:
         for d in gold:
             degree[d] = degree.get(d, 0) + 1
     return degree
 
 
-def _dropped(delta, gold_sets, banned, scale):
+def _dropped(delta: list[Any], gold_sets: list[Any], banned: set[Any], scale: float) -> tuple[Any, ...]:
     keep = [not (set(g) & banned) for g in gold_sets]
     return _mean_delta(delta, keep, scale)
 
 
-def drop_top_degree(delta, gold_sets, k=20, scale=100.0):
+def drop_top_degree(delta: list[Any], gold_sets: list[Any], k: int = 20, scale: float = 100.0) -> tuple[Any, ...]:
     """Mean difference after removing every query that involves one of the ``k`` highest-degree
     gold documents (degree = number of queries it is gold for; ties by document ID)."""
     degree = _degrees(gold_sets)
@@ -208,7 +217,8 @@ def drop_top_degree(delta, gold_sets, k=20, scale=100.0):
 MAX_TIE_ORDERS = 5000
 
 
-def drop_top_degree_orders(delta, gold_sets, k=20, scale=100.0, max_orders=MAX_TIE_ORDERS):
+def drop_top_degree_orders(delta: list[Any], gold_sets: list[Any], k: int = 20, scale: float = 100.0,
+                           max_orders: int = MAX_TIE_ORDERS) -> tuple[Any, ...]:
     """:func:`drop_top_degree` under every admissible tie order.  "The ``k`` highest-degree documents" is one
     set only when no degree tie straddles rank ``k``; otherwise the documents above the tied degree are removed
     and ``slots`` of the ``tied`` documents at it, in any of ``C(tied, slots)`` ways.  Returns
@@ -230,10 +240,11 @@ def drop_top_degree_orders(delta, gold_sets, k=20, scale=100.0, max_orders=MAX_T
     slots = k - len(above)
     orders = math.comb(len(tied), slots)
     if orders <= max_orders:
+        choices: Iterable[Any]
         choices, enumerated = combinations(tied, slots), True
     else:
         choices, enumerated = (tied[:slots], tied[len(tied) - slots:]), False
-    queries_of = {}
+    queries_of: dict[Any, Any] = {}
     for i, gold in enumerate(gold_sets):
         for d in gold:
             queries_of.setdefault(d, set()).add(i)
@@ -250,7 +261,8 @@ def drop_top_degree_orders(delta, gold_sets, k=20, scale=100.0, max_orders=MAX_T
     return values, lefts, orders, len(tied) if orders > 1 else 0, slots if orders > 1 else 0, enumerated
 
 
-def _succeeds(docids, gold, subset, promoted):
+def _succeeds(docids: list[Any], gold: frozenset[Any], subset: frozenset[Any],
+              promoted: set[Any] | tuple[Any, ...]) -> bool:
     for d in docids:
         if d in gold or d in promoted:
             return True
@@ -259,7 +271,8 @@ def _succeeds(docids, gold, subset, promoted):
     return False
 
 
-def promotion_bounds(base_lists, variant_lists, gold_sets, subset_sets, k_max=3):
+def promotion_bounds(base_lists: list[Any], variant_lists: list[Any], gold_sets: list[Any], subset_sets: list[Any],
+                     k_max: int = 3) -> list[Any]:
     """Exact adversarial promotion bounds: for k = 0..k_max, the minimum over per-query choices of
     at most k judged subsets promoted to gold of ``100 * mean(succ_variant - succ_base)``.
 
