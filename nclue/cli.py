@@ -24,7 +24,7 @@ QREL_COPY_HELP = ("the qrel copy by its genealogy name: v1 construction (qrels_c
                   "the release's last copy (v1 final, v2 s), on which the paper computes its tables")
 
 COMMAND_HELP = {
-    "reproduce": "verify an instrument: integrity, construction, scoring, inference, sensitivity, paper audit",
+    "reproduce": "verify an instrument: integrity, derivation, scoring, inference, sensitivity, paper audit",
     "score": "score runs (TREC or JSONL) against an instrument's qrels; prints the result (--html also writes a page)",
     "compare": "compare two or more runs side by side with paired family-clustered tests (text, markdown, LaTeX, JSON)",
     "reproduce-run": "check a re-run of one of the paper's roles against the released ranking and the paper's row",
@@ -80,7 +80,7 @@ arguments, no data root, an output it refuses)."""
 
 
 def reproduce_parser(prog="reproduce.py"):
-    p = _Parser(prog=prog, description="Verify an n-Clue instrument: integrity, construction, scoring, "
+    p = _Parser(prog=prog, description="Verify an n-Clue instrument: integrity, derivation, scoring, "
                                        "inference, sensitivity, paper audit; one pass/fail/skip per claim.",
                 epilog=REPRODUCE_EPILOG % ",".join(LEVELS), formatter_class=argparse.RawDescriptionHelpFormatter)
     _data_option(p)

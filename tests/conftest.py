@@ -7,7 +7,29 @@ import sys
 
 import pytest
 
+from nclue.core import layout
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# the released folders a test names, as nclue/core/layout.py declares them: each release by its name, the label
+# audit's folder, the frozen claims' folder and the data folder (for the crosswalk)
+RELEASED_FOLDERS = dict({release.name: release.base for release in layout.RELEASES.values()}, audit=layout.AUDIT,
+                        claims=layout.CLAIMS_DIR, data=layout.DATA_DIR)
+
+
+def released(folder, name=None):
+    """The one way a test names a released path (docs/architecture.md: only core/layout.py spells one): the
+    folder layout declares for ``folder`` (``v1``, ``v2``, ``v3``, ``audit``, ``claims`` or ``data``) and,
+    with ``name``, a file in it that layout declares (a ``%s`` or ``%d`` stands for any part a pattern
+    allows), so that a file renamed in layout fails here by name instead of a test reading a stale path.
+
+    >>> released("v1", "qrels.jsonl"), released("audit")
+    ('data/v1/qrels.jsonl', 'data/audit')
+    """
+    rel = RELEASED_FOLDERS[folder] if name is None else RELEASED_FOLDERS[folder] + "/" + name
+    if name is not None and layout.kind_of(rel.replace("%s", "x").replace("%d", "1")) is None:
+        raise AssertionError("nclue/core/layout.py declares no released file %s" % rel)
+    return rel
 # a harness defect (an exception that is not an NclueError) raises in tests instead of becoming a fail
 os.environ["NCLUE_RAISE_DEFECTS"] = "1"
 
@@ -17,7 +39,7 @@ def mini_root(tmp_path_factory):
     """A freshly built mini stand-in (data + frozen claims + manifest)."""
     from nclue.builder.config import CONFIGS
     from nclue.builder.crosspage import write_instrument
-    from nclue.harness.freeze import freeze
+    from nclue.run.freeze import freeze
 
     root = str(tmp_path_factory.mktemp("mini"))
     write_instrument(root, CONFIGS["mini"], 11, log=lambda *a: None)
@@ -30,7 +52,7 @@ def mini_all(tmp_path_factory):
     """A mini stand-in with v1, v2 and the simulated audit, frozen."""
     from nclue.builder.build import write_all
     from nclue.builder.config import CONFIGS
-    from nclue.harness.freeze import freeze
+    from nclue.run.freeze import freeze
 
     root = str(tmp_path_factory.mktemp("mini_all"))
     write_all(root, CONFIGS["mini"], 11, log=lambda *a: None)
@@ -197,7 +219,7 @@ def write_rows(path, rows):
 
 def resign(root):
     """Re-sign a damaged copy's MANIFEST.json and SHA256SUMS (its frozen claims keep their input hashes)."""
-    from nclue.harness.freeze import write_release_manifest
+    from nclue.run.freeze import write_release_manifest
     write_release_manifest(root)
 
 

@@ -12,6 +12,7 @@ import os
 import shutil
 
 import pytest
+from conftest import released
 
 from nclue.analyses.shared.audit_inputs import audit_records, challenge_records
 from nclue.core.errors import InputError
@@ -91,4 +92,4 @@ def test_an_invalid_file_raises_its_message(case, audit_root):
     with pytest.raises(InputError) as info:
         _load(audit_root)
     assert str(info.value) == fixture["expect"]
-    assert str(info.value).startswith("data/audit/%s.jsonl" % name)
+    assert str(info.value).startswith(released("audit", "%s.jsonl") % name)

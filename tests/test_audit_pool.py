@@ -5,7 +5,7 @@ overrides -- worked cases and negative controls on the mini release."""
 import os
 
 import pytest
-from conftest import read_rows, reproduce_report, resign, write_rows
+from conftest import read_rows, released, reproduce_report, resign, write_rows
 
 from nclue.core.errors import InputError
 from nclue.labelaudit import pool as pool_rules
@@ -38,7 +38,7 @@ def test_fuzzy_route_tolerates_one_edit_per_word():
 
 
 def test_released_mini_pool_records_rederive(mini_all):
-    code, _, _, report, fails = reproduce_report(mini_all, "--only", "construction")
+    code, _, _, report, fails = reproduce_report(mini_all, "--only", "derivation")
     assert code == 0 and not fails
     got = {c["id"]: c["observed"] for c in report["checks"] if c["id"].startswith("audit.pool.")}
     assert got["audit.pool.pool_mismatches"] == 0 and got["audit.pool.conditions"] > 5
@@ -51,7 +51,7 @@ def test_a_changed_candidate_list_fails_the_pool(mini_all_copy):
     rows[0]["candidates"]["original_shown"] = []          # the pages the evaluators were shown, dropped
     write_rows(_audit(root, "queue"), rows)
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1 and "Traceback" not in out
     assert "audit.pool.shown_mismatches" in fails and rows[0]["pair"] in fails["audit.pool.shown_mismatches"]["reason"]
 
@@ -62,7 +62,7 @@ def test_a_missing_recall_record_fails(mini_all_copy):
     assert rows, "the mini release has locked positives in queued pairs"
     write_rows(_audit(root, "pool_recall"), rows[1:])
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1
     assert "audit.pool.recall.missing" in fails and rows[0]["pair"] in fails["audit.pool.recall.missing"]["reason"]
 
@@ -76,7 +76,7 @@ def test_an_override_is_applied_by_the_policy_and_fails_the_frozen_decisions(min
                   reason="a displayed page has the heading and its body (test)")
     write_rows(_audit(root, "condition_decisions"), rows)
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1 and "Traceback" not in out
     assert "audit.policy.condition_decisions.overrides" in fails            # frozen: none
     assert "audit.policy.decision_mismatches" in fails and target["pair"] in fails[
@@ -100,7 +100,7 @@ def test_bad_condition_decisions_name_file_line_and_field(mini_all_copy, edit, f
     write_rows(_audit(root, "condition_decisions"), rows)
     with pytest.raises(InputError) as info:
         audit_records(Instrument(root))
-    assert str(info.value).startswith("data/audit/condition_decisions.jsonl:1: field '%s'" % field), str(info.value)
+    assert str(info.value).startswith((released("audit", "condition_decisions.jsonl") + ":1: field '%s'") % field), str(info.value)
 
 
 def test_an_unknown_route_names_the_field(mini_all_copy):
@@ -113,4 +113,4 @@ def test_an_unknown_route_names_the_field(mini_all_copy):
     write_rows(_audit(root, "pool_recall"), rows)
     with pytest.raises(InputError) as info:
         audit_records(Instrument(root))
-    assert "data/audit/pool_recall.jsonl:1: field 'candidates.prior_selected'" in str(info.value)
+    assert (released("audit", "pool_recall.jsonl") + ":1: field 'candidates.prior_selected'") in str(info.value)

@@ -5,15 +5,16 @@ import os
 import shutil
 
 import pytest
+from conftest import released
 
 from nclue.core import integrity
 from nclue.core.layout import role_of
 from nclue.reports.report import render_text, report_json
 from nclue.run.runner import run
 
-FILES = ["data/v1/qrels.jsonl", "data/v1/inventory.jsonl", "data/v1/queries.jsonl", "data/v1/corpus.jsonl",
-         "data/v1/conditions.jsonl", "data/v1/rankings/bm25_or.jsonl", "data/v1/page_scores/page_bm25_top3.jsonl",
-         "data/v1/systems.json", "data/v1/build.json", "data/v1/stats.json", "reference_metrics/v1.matrix.json"]
+FILES = [released("v1", "qrels.jsonl"), released("v1", "inventory.jsonl"), released("v1", "queries.jsonl"), released("v1", "corpus.jsonl"),
+         released("v1", "conditions.jsonl"), released("v1", "rankings/bm25_or.jsonl"), released("v1", "page_scores/page_bm25_top3.jsonl"),
+         released("v1", "systems.json"), released("v1", "build.json"), released("v1", "stats.json"), released("claims", "v1.matrix.json")]
 MUTATIONS = {
     "truncated": lambda b: b[: len(b) // 2],
     "broken JSON": lambda b: b.replace(b"}", b"", 1),

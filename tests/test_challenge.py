@@ -8,7 +8,7 @@ import os
 import shutil
 
 import pytest
-from conftest import read_rows, reproduce_report, resign, write_rows
+from conftest import read_rows, released, reproduce_report, resign, write_rows
 
 from nclue.core.errors import InputError
 from nclue.labelaudit import challenge as rules
@@ -96,7 +96,7 @@ def _damage(name, edit):
             text = fh.read()
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text.replace('"NONFINITE"', "-1e400"))       # a number that parses to -infinity
-        return "data/audit/%s.jsonl" % name
+        return released("audit", "%s.jsonl") % name
     return apply
 
 
@@ -151,7 +151,7 @@ GENEALOGY = {
     "unknown removed query": (lambda g: g["copies"][1]["removed_queries"].append("shift_9999"),
                               "copies[1].removed_queries[0]"),
     "copies out of order": (lambda g: g["copies"].reverse(), "copies[0].copy"),
-    "wrong file": (lambda g: g["copies"][2].update(file="data/v2/qrels_s0.jsonl"), "copies[2].file"),
+    "wrong file": (lambda g: g["copies"][2].update(file=released("v2", "qrels_s0.jsonl")), "copies[2].file"),
     "count of the wrong type": (lambda g: g["copies"][0].update(rows="8363"), "copies[0].rows"),
     "a copy missing": (lambda g: g["copies"].pop(), "copies"),
 }
@@ -170,7 +170,7 @@ def test_hostile_genealogy_names_the_field(challenge_release, tmp_path, case):
     open(path, "w", encoding="utf-8").write(json.dumps(obj))
     with pytest.raises(InputError) as info:
         Instrument(root).release("v2").genealogy()
-    assert str(info.value).startswith("data/v2/genealogy.json") and field in str(info.value), str(info.value)
+    assert str(info.value).startswith(released("v2", "genealogy.json")) and field in str(info.value), str(info.value)
 
 
 def test_a_wrong_genealogy_count_fails_reproduce(challenge_release, tmp_path):
@@ -181,7 +181,7 @@ def test_a_wrong_genealogy_count_fails_reproduce(challenge_release, tmp_path):
     obj["copies"][2]["grades_changed"] += 1
     open(path, "w", encoding="utf-8").write(json.dumps(obj, indent=1, sort_keys=True) + "\n")
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1 and "Traceback" not in out
     assert "v2.genealogy.record_disagreements" in fails and "s.grades_changed" in fails[
         "v2.genealogy.record_disagreements"]["reason"]
@@ -237,7 +237,7 @@ def test_a_changed_challenge_answer_changes_s_and_fails(challenge_release, tmp_p
     diffs = audit_scoring.qrel_differences(qrels, Instrument(root).release("v2").qrels())
     assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1 and "Traceback" not in out
     assert "v2.genealogy.s.qrel_differences" in fails and p.qid in fails["v2.genealogy.s.qrel_differences"]["reason"]
     assert "audit.challenge.decisions.decision_mismatches" in fails
@@ -330,5 +330,5 @@ def test_a_changed_response_is_named_by_file_and_line(challenge_release, tmp_pat
     rec = challenge_records(Instrument(root))
     decided = challenge_score.decide(rec)[0]
     _, _, first = challenge_score.outcomes(rec, decided)
-    assert first.startswith(pair + ":") and "data/audit/challenge_responses.jsonl:" in first
+    assert first.startswith(pair + ":") and (released("audit", "challenge_responses.jsonl") + ":") in first
     assert all(str(i + 1) in first for i in by_pair[pair])

@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from conftest import REPO, resign
+from conftest import REPO, released, resign
 
 from nclue.core.errors import InputError
 from nclue.run.claims import compare, load_claim_file
@@ -41,9 +41,9 @@ def _write(path, doc):
 
 @pytest.mark.parametrize("edit,message", [
     (lambda d: d["claims"][0].update(inputs=[]), "names no input"),
-    (lambda d: d["claims"][0].update(inputs="data/v1/qrels.jsonl"),
+    (lambda d: d["claims"][0].update(inputs=released("v1", "qrels.jsonl")),
      "field 'claims[0].inputs': must be a list of {path, sha256}"),
-    (lambda d: d["claims"][0]["inputs"].append("data/v1/qrels.jsonl"), "must be a list of {path, sha256}"),
+    (lambda d: d["claims"][0]["inputs"].append(released("v1", "qrels.jsonl")), "must be a list of {path, sha256}"),
     (lambda d: d["claims"][0]["inputs"].append({"path": "x"}), "must be a list of {path, sha256}"),
     (lambda d: d["claims"][0]["inputs"].append({"path": 3, "sha256": "0" * 64}), "must be a list of {path, sha256}"),
     (lambda d: d["claims"][0]["inputs"].append({"path": "x", "sha256": None}), "must be a list of {path, sha256}"),
@@ -51,14 +51,14 @@ def _write(path, doc):
     (lambda d: d["claims"][0]["inputs"].append(dict(d["claims"][0]["inputs"][0])), "lists an input twice"),
     (lambda d: d["claims"][0].update(level="paper"), "is at level 'paper' but the file's level"),
     (lambda d: d.update(level="paper"), "is at level"),
-    (lambda d: d.update(analysis="v1.scorecard"), "whose file is reference_metrics/v1.scorecard.json"),
+    (lambda d: d.update(analysis="v1.scorecard"), ("whose file is " + released("claims", "v1.scorecard.json"))),
 ])
 def test_a_claim_file_is_checked_as_data(mini_root, edit, message):
     path, doc = _claims(mini_root, "v1.matrix.json")
     edit(doc)
     with pytest.raises(InputError) as info:
-        load_claim_file(mini_root, "reference_metrics/v1.matrix.json", doc)
-    assert message in str(info.value) and str(info.value).startswith("reference_metrics/v1.matrix.json")
+        load_claim_file(mini_root, released("claims", "v1.matrix.json"), doc)
+    assert message in str(info.value) and str(info.value).startswith(released("claims", "v1.matrix.json"))
 
 
 def test_a_claim_frozen_from_other_inputs_fails(mini_copy):
@@ -69,20 +69,20 @@ def test_a_claim_frozen_from_other_inputs_fails(mini_copy):
     by_path = {f["path"]: f["sha256"] for f in hashes}
     for c in doc["claims"]:
         for item in c["inputs"]:
-            if item["path"] == "data/v1/qrels.jsonl":
-                item["path"], item["sha256"] = "data/v1/inventory.jsonl", by_path["data/v1/inventory.jsonl"]
+            if item["path"] == released("v1", "qrels.jsonl"):
+                item["path"], item["sha256"] = released("v1", "inventory.jsonl"), by_path[released("v1", "inventory.jsonl")]
         c["inputs"].sort(key=lambda x: x["path"])
     _write(path, doc)
     resign(mini_copy)
     fails = {c.id: c for c in run(mini_copy, levels=("integrity", "scoring")).checks if c.status == "fail"}
     reason = fails["v1.matrix.bm25_and.nclue_score_at_10"].reason
-    assert "not the files its analysis reads" in reason and "data/v1/" in reason
+    assert "not the files its analysis reads" in reason and (released("v1") + "/") in reason
 
 
 def test_an_input_whose_bytes_changed_fails_even_when_its_values_do_not(mini_copy):
     """A ranking rewritten with the same rows in another key order: every value recomputes the same, only the
     frozen input hash tells the file changed -- and it must."""
-    rel = "data/v1/rankings/bm25_or.jsonl"
+    rel = released("v1", "rankings/bm25_or.jsonl")
     path = os.path.join(mini_copy, *rel.split("/"))
     rows = [json.loads(line) for line in open(path, encoding="utf-8")]
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
@@ -99,14 +99,14 @@ def test_a_manifest_role_other_than_the_layouts_fails(mini_copy):
     path = os.path.join(mini_copy, "MANIFEST.json")
     doc = json.load(open(path, encoding="utf-8"))
     for f in doc["files"]:
-        if f["path"] == "reference_metrics/v1.matrix.json":
+        if f["path"] == released("claims", "v1.matrix.json"):
             f["role"] = "data"
     info = {k: v for k, v in doc.items() if k not in ("files", "manifest_schema")}
     integrity.write_manifest(mini_copy, [(f["path"], f["role"]) for f in doc["files"]], info)
     result = run(mini_copy, levels=("integrity",))
     fails = {c.id: c for c in result.checks if c.status == "fail"}
     assert "the release layout declares 'frozen-claims'" in fails[
-        "integrity.file:reference_metrics/v1.matrix.json"].reason
+        ("integrity.file:" + released("claims", "v1.matrix.json"))].reason
 
 
 def test_a_claim_id_frozen_in_two_files_fails(mini_copy):
@@ -141,9 +141,9 @@ def test_a_registered_analysis_of_any_name_must_have_its_claims_file(release_cop
     monkeypatch.setitem(REGISTRY, extra.name, extra)
     result = run(release_copy, levels=("integrity",))
     fails = {c.id: c for c in result.checks if c.status == "fail"}
-    assert "claims:reference_metrics/zz.extra.json" in fails, sorted(fails)[:5]
+    assert ("claims:" + released("claims", "zz.extra.json")) in fails, sorted(fails)[:5]
     assert "release part v1 is present and analysis zz.extra has 1 units" in \
-        fails["claims:reference_metrics/zz.extra.json"].reason
+        fails[("claims:" + released("claims", "zz.extra.json"))].reason
 
 
 def test_every_analysis_module_declares_its_analyses():
@@ -166,16 +166,16 @@ def test_the_file_at_fault_is_read_from_the_failure_record_never_from_its_messag
     from nclue.run.runner import State, _cause
 
     def bad():
-        raise InputError("data/v1/qrels.jsonl", "must be an integer", line=3, field="grade")
+        raise InputError(released("v1", "qrels.jsonl"), "must be an integer", line=3, field="grade")
 
     ok, failure = attempt("reading", bad)
-    assert not ok and (failure.path, failure.line, failure.field) == ("data/v1/qrels.jsonl", 3, "grade")
-    assert failure == "data/v1/qrels.jsonl:3: field 'grade': must be an integer" and _cause(failure) == failure.path
+    assert not ok and (failure.path, failure.line, failure.field) == (released("v1", "qrels.jsonl"), 3, "grade")
+    assert failure == (released("v1", "qrels.jsonl") + ":3: field 'grade': must be an integer") and _cause(failure) == failure.path
     monkeypatch.delenv("NCLUE_RAISE_DEFECTS")            # a defect becomes a failure, as in a user's run
-    ok, failure = attempt("reading", lambda: (_ for _ in ()).throw(ValueError("data/v1/qrels.jsonl: looks like a path")))
+    ok, failure = attempt("reading", lambda: (_ for _ in ()).throw(ValueError((released("v1", "qrels.jsonl") + ": looks like a path"))))
     assert not ok and failure.path is None and _cause(failure) is None and "harness defect" in failure
-    state = State("fail", "why", "data/v1/qrels.jsonl")
-    assert (state.status, state.reason, state.cause) == ("fail", "why", "data/v1/qrels.jsonl")
+    state = State("fail", "why", released("v1", "qrels.jsonl"))
+    assert (state.status, state.reason, state.cause) == ("fail", "why", released("v1", "qrels.jsonl"))
 
 
 CONSISTENCY_COUNTS = ("mismatches", "disagreements", "differences", "problems")
@@ -212,5 +212,5 @@ def test_a_claims_file_says_synthetic_exactly_when_a_claim_reads_a_synthetic_rel
         seen[name] = doc["synthetic"]
     assert seen["v3.matrix.json"] is False and seen["v3.replication.json"] is False
     assert seen["v1.matrix.json"] is True and seen["audit.impact.json"] is True
-    assert claim_natures(["data/v1/qrels.jsonl", "provenance/x.json"]) == {"synthetic"}
-    assert claim_natures(["data/crosswalk.json"]) == set()
+    assert claim_natures([released("v1", "qrels.jsonl"), "provenance/x.json"]) == {"synthetic"}
+    assert claim_natures([released("data", "crosswalk.json")]) == set()

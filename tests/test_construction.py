@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 from nclue.analyses.construction import final_table1
 from nclue.builder.config import CONFIGS, PAPER_TABLE1
@@ -35,8 +35,8 @@ def test_different_seed_gives_different_instrument(tmp_path, mini_root):
     other = str(tmp_path / "other")
     write_instrument(other, CONFIGS["mini"], 12, log=lambda *a: None)
     a, b = _hashes(other), _hashes(mini_root)
-    assert a["data/v1/inventory.jsonl"] != b["data/v1/inventory.jsonl"]
-    assert a["data/v1/qrels_construction.jsonl"] != b["data/v1/qrels_construction.jsonl"]
+    assert a[released("v1", "inventory.jsonl")] != b[released("v1", "inventory.jsonl")]
+    assert a[released("v1", "qrels_construction.jsonl")] != b[released("v1", "qrels_construction.jsonl")]
 
 
 def test_clue_counts_are_exact_by_hand(mini_root):
@@ -152,7 +152,7 @@ def test_bad_qrels_name_file_line_and_field(mini_copy, mutation, needle):
     with pytest.raises(InputError) as info:
         Instrument(mini_copy).qrels()
     message = str(info.value)
-    assert message.startswith("data/v1/qrels.jsonl:")
+    assert message.startswith((released("v1", "qrels.jsonl") + ":"))
     assert needle in message
 
 
@@ -167,7 +167,7 @@ def test_bad_inventory_rows_are_named(mini_copy, mutation, needle):
     _rewrite(path, mutation)
     with pytest.raises(InputError) as info:
         Instrument(mini_copy).inventory()
-    assert str(info.value).startswith("data/v1/inventory.jsonl:") and needle in str(info.value)
+    assert str(info.value).startswith((released("v1", "inventory.jsonl") + ":")) and needle in str(info.value)
 
 
 def test_non_utf8_is_reported_with_line(mini_copy):

@@ -10,7 +10,7 @@ import ast
 import os
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 from nclue.core import layout
 from nclue.core.errors import UsageError
@@ -48,7 +48,7 @@ def test_the_instrument_takes_copies_not_paths():
     assert inst.release("v3").base == layout.V3 and inst.release(layout.REALPAGE) is inst.release("v3")
     with pytest.raises(UsageError, match=r"unknown release 'v4' \(releases: v1, v2, v3\)"):
         inst.release("v4")
-    with pytest.raises(UsageError, match=r"data/v1 has no qrel copy 's0' \(its copies: construction, final"):
+    with pytest.raises(UsageError, match=(released("v1") + " has no qrel copy 's0' \\(its copies: construction, final")):
         inst.copy("s0")
     final, construction = inst.copy(), inst.copy("construction")
     assert inst.qrels() is inst.qrels(final)
@@ -132,7 +132,7 @@ def test_no_module_hands_a_qrels_path_to_the_instrument_or_maps_a_release_name_b
         offences += ["%s:%d: release name mapped by hand" % (rel, line) for line in _hand_mapped_releases(tree)]
     assert offences == []
     # the scans can fail: each catches the shape it was written for
-    probe = ast.parse('inst.qrels(layout.QRELS)\nouts = outcomes(v2, rel, "data/v2/qrels_s0.jsonl")\n'
+    probe = ast.parse('inst.qrels(layout.QRELS)\nouts = outcomes(v2, rel, "' + released("v2", "qrels_s0.jsonl") + '")\n'
                       'inst = inst.release("v2") if release == "v2" else inst\nif name == "v1":\n    part = inst.release("v1")\n')
     assert _path_arguments(probe, constants) == [(1, "qrels"), (2, "outcomes")]
     assert sorted(_hand_mapped_releases(probe)) == [3, 4]

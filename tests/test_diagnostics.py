@@ -9,7 +9,7 @@ import random
 import shutil
 
 import pytest
-from conftest import REPO, read_rows, reproduce_report, write_rows
+from conftest import REPO, read_rows, released, reproduce_report, write_rows
 
 from nclue.core.metrics import length_bin, length_matched_auc, pairwise_auc
 from nclue.core.structure import density_matched_pairs
@@ -180,11 +180,11 @@ def _reverse_top10(rows):
 
 CONTROLS = {
     # a clean-form ranking: density-matched scores, the pooled regression and its per-system fit
-    "clean ranking": ("data/v1/rankings/forms/bm25_and__clean_v2.jsonl", _reverse_top10,
+    "clean ranking": (released("v1", "rankings/forms/bm25_and__clean_v2.jsonl"), _reverse_top10,
                       ("v1.diagnostics.density_matched.bm25_and.", "v1.sensitivity.regression.pooled.",
                        "v1.sensitivity.regression.bm25_and."), "scoring,sensitivity"),
     # a raw ranking: length-matched AUC, Figure 2, the masking intervals
-    "raw ranking": ("data/v1/rankings/tri_joint.jsonl", _reverse_top10,
+    "raw ranking": (released("v1", "rankings/tri_joint.jsonl"), _reverse_top10,
                     ("v1.diagnostics.length_matched.tri_joint.", "v1.figure2.methods.tri_joint.",
                      "v1.inference.masking.tri_joint."), "scoring,inference"),
 }

@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 DOCUMENTS = ["README.md"] + sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md")))
 PREFIXES = ("python ", "nclue ", "trec_eval ", "sha256sum ")
@@ -464,7 +464,7 @@ def check_reproduce_run_system(ctx):
     """`nclue reproduce-run my_bm25_and.trec --role bm25_and`: a copy of the released clean-form ranking as a
     TREC run reproduces it exactly (tau 1, RMSE 0, no changed outcome) and Table 3's cells sit beside the
     released values, as skips on the stand-in."""
-    _trec_copy("data/v1/rankings/forms/bm25_and__clean_v2.jsonl", str(ctx["tmp"] / "my_bm25_and.trec"))
+    _trec_copy(released("v1", "rankings/forms/bm25_and__clean_v2.jsonl"), str(ctx["tmp"] / "my_bm25_and.trec"))
     code, out, err = _nclue("reproduce-run", "my_bm25_and.trec", "--role", "bm25_and", "--data", REPO,
                             cwd=str(ctx["tmp"]))
     assert code == 0, err
@@ -476,8 +476,8 @@ def check_reproduce_run_system(ctx):
 def check_reproduce_run_block(ctx):
     """`nclue reproduce-run base.trec variant.trec --role lexical_composition`: the raw-form pair; ER 1 and
     Delta RI 0 for the released pair itself, and Table 5's verdict line."""
-    _trec_copy("data/v1/rankings/bm25_and.jsonl", str(ctx["tmp"] / "base.trec"))
-    _trec_copy("data/v1/rankings/bm25_dec_sdr.jsonl", str(ctx["tmp"] / "variant.trec"))
+    _trec_copy(released("v1", "rankings/bm25_and.jsonl"), str(ctx["tmp"] / "base.trec"))
+    _trec_copy(released("v1", "rankings/bm25_dec_sdr.jsonl"), str(ctx["tmp"] / "variant.trec"))
     code, out, err = _nclue("reproduce-run", "base.trec", "variant.trec", "--role", "lexical_composition", "--data",
                             REPO, cwd=str(ctx["tmp"]))
     assert code == 0, err
@@ -489,19 +489,19 @@ def check_reproduce_run_block(ctx):
 def check_reproduce_run_sourceshift(ctx):
     """`nclue reproduce-run my_bm25_and_natural.trec --role bm25_and --release v2 --form natural`: SourceShift's
     natural-form ranking, checked against Table S3's natural cell only."""
-    _trec_copy("data/v2/rankings/forms/bm25_and__natural.jsonl", str(ctx["tmp"] / "my_bm25_and_natural.trec"))
+    _trec_copy(released("v2", "rankings/forms/bm25_and__natural.jsonl"), str(ctx["tmp"] / "my_bm25_and_natural.trec"))
     code, out, err = _nclue("reproduce-run", "my_bm25_and_natural.trec", "--role", "bm25_and", "--release", "v2",
                             "--form", "natural", "--data", REPO, cwd=str(ctx["tmp"]))
     assert code == 0, err
     cells = re.findall(r"^  cell\s+Table S3\s+(\S+)", out, re.M)
-    assert cells == ["S3.bm25_and.natural"] and "data/v2" in out.splitlines()[0]
+    assert cells == ["S3.bm25_and.natural"] and released("v2") in out.splitlines()[0]
 
 
 def check_reproduce_run_example(ctx):
     """The worked example of docs/usage.md#checking-a-re-run: ranks 1 and 6 swapped in 100 queries give tau
     union below 1, an RMSE above 0, changed outcomes in both directions, and Table 3's score cell published 26.8
     beside the released 33.6."""
-    rows = [json.loads(line) for line in open(os.path.join(REPO, "data/v1/rankings/forms/bm25_and__clean_v2.jsonl"),
+    rows = [json.loads(line) for line in open(os.path.join(REPO, released("v1", "rankings/forms/bm25_and__clean_v2.jsonl")),
                                               encoding="utf-8")]
     done = 0
     with open(str(ctx["tmp"] / "swapped.jsonl"), "w", encoding="utf-8") as out:
@@ -532,7 +532,7 @@ def check_mini_build(ctx):
     assert code == 0, err
     manifest = json.load(open(os.path.join(out, "MANIFEST.json"), encoding="utf-8"))
     assert manifest["synthetic"] is True and manifest["generator"]["config"] == "mini"
-    code, stdout, _ = _nclue("reproduce", "--data", out, "--quiet", "--only", "integrity,construction")
+    code, stdout, _ = _nclue("reproduce", "--data", out, "--quiet", "--only", "integrity,derivation")
     assert code == 0 and stdout.splitlines()[-1].startswith("RESULT: OK")
 
 

@@ -92,7 +92,7 @@ def test_a_changed_audit_decision_changes_exactly_its_row_and_fails(mini_all_cop
     keys = {(q, d) for q in set(before) | set(after) for d in set(before.get(q, {})) | set(after.get(q, {}))}
     changed = sorted(k for k in keys if before.get(k[0], {}).get(k[1]) != after.get(k[0], {}).get(k[1]))
     assert changed == [pair]
-    result = run(mini_all_copy, levels=("integrity", "construction"))
+    result = run(mini_all_copy, levels=("integrity", "derivation"))
     fails = {c.id: c for c in result.checks if c.status == "fail"}
     assert "v1.genealogy.final.qrel_differences" in fails
     assert "%s / %s" % pair in fails["v1.genealogy.final.qrel_differences"].reason
@@ -104,7 +104,7 @@ def test_a_final_row_that_the_decisions_do_not_give_fails(mini_all_copy):
     rows[0]["grade"] = 1 if rows[0]["grade"] != 1 else 2
     write_rows(path, rows)
     resign(mini_all_copy)
-    result = run(mini_all_copy, levels=("integrity", "construction"))
+    result = run(mini_all_copy, levels=("integrity", "derivation"))
     fails = {c.id: c for c in result.checks if c.status == "fail"}
     assert "v1.genealogy.final.qrel_differences" in fails
     assert "%s / %s" % (rows[0]["qid"], rows[0]["docid"]) in fails["v1.genealogy.final.qrel_differences"].reason
@@ -121,7 +121,7 @@ def test_a_genealogy_that_hides_a_removal_fails(mini_all_copy):
         json.dump(doc, fh, sort_keys=True, indent=1)
         fh.write("\n")
     resign(mini_all_copy)
-    result = run(mini_all_copy, levels=("integrity", "construction"))
+    result = run(mini_all_copy, levels=("integrity", "derivation"))
     fails = {c.id for c in result.checks if c.status == "fail"}
     assert "v1.genealogy.final.removed_queries_differences" in fails
 

@@ -17,56 +17,56 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, levels_reading, read_rows, reproduce_report
+from conftest import REPO, levels_reading, read_rows, released, reproduce_report
 
 from nclue.core import integrity
 from nclue.core.layout import role_of
 from nclue.run.runner import run
 
-LEVELS = ("integrity", "construction", "scoring")      # every damage below is met by one of these levels
+LEVELS = ("integrity", "derivation", "scoring")      # every damage below is met by one of these levels
 
 # file kind -> (a field of its first row that a check reads, an identifier field a row refers to others by)
 JSONL = {
-    "data/v1/corpus.jsonl": ("pages", None),
-    "data/v1/conditions.jsonl": ("kind", None),
-    "data/v1/inventory.jsonl": ("pages", "docid"),
-    "data/v1/queries.jsonl": ("n", None),
-    "data/v1/qrels_construction.jsonl": ("grade", "qid"),
-    "data/v1/qrels.jsonl": ("grade", "qid"),
-    "data/v1/repairs.jsonl": ("grade_after", "qid"),
-    "data/v1/rankings/bm25_or.jsonl": ("scores", "qid"),
-    "data/v1/rankings/forms/bm25_and__clean_v2.jsonl": ("docids", "qid"),
-    "data/v1/page_scores/page_bm25_top3.jsonl": ("pages", "docid"),
-    "data/v2/corpus.jsonl": ("pages", None),
-    "data/v2/queries.jsonl": ("n", None),
-    "data/v2/inventory.jsonl": ("pages", "docid"),
-    "data/v2/qrels_construction.jsonl": ("grade", "qid"),
-    "data/v2/qrels_s0.jsonl": ("grade", "qid"),
-    "data/v2/qrels.jsonl": ("grade", "docid"),
-    "data/v2/rankings/forms/bm25_and__raw.jsonl": ("scores", "qid"),
-    "data/audit/key.jsonl": ("n", "qid"),
-    "data/audit/packet.jsonl": ("conditions", "pair"),
-    "data/audit/pages.jsonl": ("page", "docid"),
-    "data/audit/initial.jsonl": ("answers", "pair"),
-    "data/audit/queue.jsonl": ("pool", "pair"),
-    "data/audit/adjudication.jsonl": ("positive", "pair"),
-    "data/audit/decisions.jsonl": ("grade_after", "pair"),
-    "data/audit/condition_decisions.jsonl": ("votes_positive", "pair"),
-    "data/audit/pool_recall.jsonl": ("submitted", "pair"),
-    "data/audit/challenge_key.jsonl": ("gap_change", "qid"),
-    "data/audit/challenge_packet.jsonl": ("conditions", "docid"),
-    "data/audit/challenge_responses.jsonl": ("answers", "pair"),
-    "data/audit/challenge_decisions.jsonl": ("grade_after", "pair"),
+    released("v1", "corpus.jsonl"): ("pages", None),
+    released("v1", "conditions.jsonl"): ("kind", None),
+    released("v1", "inventory.jsonl"): ("pages", "docid"),
+    released("v1", "queries.jsonl"): ("n", None),
+    released("v1", "qrels_construction.jsonl"): ("grade", "qid"),
+    released("v1", "qrels.jsonl"): ("grade", "qid"),
+    released("v1", "repairs.jsonl"): ("grade_after", "qid"),
+    released("v1", "rankings/bm25_or.jsonl"): ("scores", "qid"),
+    released("v1", "rankings/forms/bm25_and__clean_v2.jsonl"): ("docids", "qid"),
+    released("v1", "page_scores/page_bm25_top3.jsonl"): ("pages", "docid"),
+    released("v2", "corpus.jsonl"): ("pages", None),
+    released("v2", "queries.jsonl"): ("n", None),
+    released("v2", "inventory.jsonl"): ("pages", "docid"),
+    released("v2", "qrels_construction.jsonl"): ("grade", "qid"),
+    released("v2", "qrels_s0.jsonl"): ("grade", "qid"),
+    released("v2", "qrels.jsonl"): ("grade", "docid"),
+    released("v2", "rankings/forms/bm25_and__raw.jsonl"): ("scores", "qid"),
+    released("audit", "key.jsonl"): ("n", "qid"),
+    released("audit", "packet.jsonl"): ("conditions", "pair"),
+    released("audit", "pages.jsonl"): ("page", "docid"),
+    released("audit", "initial.jsonl"): ("answers", "pair"),
+    released("audit", "queue.jsonl"): ("pool", "pair"),
+    released("audit", "adjudication.jsonl"): ("positive", "pair"),
+    released("audit", "decisions.jsonl"): ("grade_after", "pair"),
+    released("audit", "condition_decisions.jsonl"): ("votes_positive", "pair"),
+    released("audit", "pool_recall.jsonl"): ("submitted", "pair"),
+    released("audit", "challenge_key.jsonl"): ("gap_change", "qid"),
+    released("audit", "challenge_packet.jsonl"): ("conditions", "docid"),
+    released("audit", "challenge_responses.jsonl"): ("answers", "pair"),
+    released("audit", "challenge_decisions.jsonl"): ("grade_after", "pair"),
 }
 DOCUMENTS = {
-    "data/v1/systems.json": "systems", "data/v2/systems.json": "systems", "data/v1/stats.json": "table1",
-    "data/v2/stats.json": "table", "data/v1/build.json": "seed", "data/v2/build.json": "seed",
-    "data/audit/audit.json": "seed", "data/v1/genealogy.json": "copies", "data/v2/genealogy.json": "copies", "data/crosswalk.json": "rows", "reference_metrics/v1.matrix.json": "claims",
-    "reference_metrics/v1.construction.json": "claims",
+    released("v1", "systems.json"): "systems", released("v2", "systems.json"): "systems", released("v1", "stats.json"): "table1",
+    released("v2", "stats.json"): "table", released("v1", "build.json"): "seed", released("v2", "build.json"): "seed",
+    released("audit", "audit.json"): "seed", released("v1", "genealogy.json"): "copies", released("v2", "genealogy.json"): "copies", released("data", "crosswalk.json"): "rows", released("claims", "v1.matrix.json"): "claims",
+    released("claims", "v1.construction.json"): "claims",
 }
-CORE = ("data/v1/corpus.jsonl", "data/v1/queries.jsonl", "data/v1/qrels.jsonl", "data/v1/inventory.jsonl",
-        "data/v1/rankings/bm25_or.jsonl", "data/v1/page_scores/page_bm25_top3.jsonl", "data/v2/qrels.jsonl",
-        "data/audit/initial.jsonl", "data/audit/challenge_key.jsonl", "data/audit/challenge_responses.jsonl")
+CORE = (released("v1", "corpus.jsonl"), released("v1", "queries.jsonl"), released("v1", "qrels.jsonl"), released("v1", "inventory.jsonl"),
+        released("v1", "rankings/bm25_or.jsonl"), released("v1", "page_scores/page_bm25_top3.jsonl"), released("v2", "qrels.jsonl"),
+        released("audit", "initial.jsonl"), released("audit", "challenge_key.jsonl"), released("audit", "challenge_responses.jsonl"))
 
 
 def _line(obj):
@@ -255,7 +255,7 @@ def _layout_cases():
         return "data/v1/again/"
 
     def symlinked_file_outside(root, tmp):
-        rel = "data/v1/qrels.jsonl"
+        rel = released("v1", "qrels.jsonl")
         outside = os.path.join(str(tmp), "qrels.jsonl")
         shutil.move(os.path.join(root, *rel.split("/")), outside)
         os.symlink(outside, os.path.join(root, *rel.split("/")))
@@ -275,22 +275,22 @@ def _layout_cases():
 
     def unlisted_file(root, tmp):
         open(os.path.join(root, "data", "v1", "rankings", "mystery.jsonl"), "w").write("{}\n")
-        return "data/v1/rankings/mystery.jsonl"
+        return released("v1", "rankings/mystery.jsonl")
 
     def delisted_core_file(root, tmp):
         os.remove(os.path.join(root, "data", "v1", "qrels.jsonl"))
         _resign_all(root)
-        return "data/v1/qrels.jsonl"
+        return released("v1", "qrels.jsonl")
 
     def delisted_claim_file(root, tmp):
         os.remove(os.path.join(root, "reference_metrics", "v1.scorecard.json"))
         _resign_all(root)
-        return "reference_metrics/v1.scorecard.json"
+        return released("claims", "v1.scorecard.json")
 
     def delisted_audit_record(root, tmp):
         os.remove(os.path.join(root, "data", "audit", "decisions.jsonl"))
         _resign_all(root)
-        return "data/audit/"
+        return (released("audit") + "/")
 
     def crlf_sums(root, tmp):
         path = os.path.join(root, "SHA256SUMS")
@@ -299,13 +299,13 @@ def _layout_cases():
         return "SHA256SUMS:1: has CRLF line ends"
 
     def directory_for_a_file(root, tmp):
-        rel = "data/v1/page_scores/page_bm25_top3.jsonl"
+        rel = released("v1", "page_scores/page_bm25_top3.jsonl")
         os.remove(os.path.join(root, *rel.split("/")))
         os.mkdir(os.path.join(root, *rel.split("/")))
         return rel
 
     def synthetic_flag_off(root, tmp):
-        rel = "data/v2/corpus.jsonl"
+        rel = released("v2", "corpus.jsonl")
         path = os.path.join(root, *rel.split("/"))
         text = open(path).read()
         open(path, "w").write(text.replace('"synthetic":true', '"synthetic":false', 1))
@@ -344,8 +344,8 @@ def _release_bytes(root):
     return {p: open(os.path.join(root, p), "rb").read() for p in ("MANIFEST.json", "SHA256SUMS")}
 
 
-@pytest.mark.parametrize("target", ["MANIFEST.json", "SHA256SUMS", "data/v1/new.json", "reference_metrics/x.json",
-                                    "data/v1/qrels.jsonl"])
+@pytest.mark.parametrize("target", ["MANIFEST.json", "SHA256SUMS", "data/v1/new.json", released("claims", "x.json"),
+                                    released("v1", "qrels.jsonl")])
 def test_outputs_never_land_in_the_release(mini_all_copy, target):
     before = _release_bytes(mini_all_copy)
     code, out, err = _cli("reproduce", "--data", mini_all_copy, "--json", os.path.join(mini_all_copy, target))
@@ -407,9 +407,9 @@ def test_score_refuses_a_release_file_that_fails_integrity(mini_all_copy):
     open(path, "a").write('{"docid":"%s","grade":1,"qid":"nclue_0001"}\n' % docid)   # valid, but not the signed file
     run_file = os.path.join(mini_all_copy, "data", "v1", "rankings", "bm25_or.jsonl")
     code, out, err = _cli("score", run_file, "--data", mini_all_copy)
-    assert code == 1 and "data/v1/qrels.jsonl" in err and out == ""
+    assert code == 1 and released("v1", "qrels.jsonl") in err and out == ""
     code, out, err = _cli("score", run_file, "--data", mini_all_copy, "--no-verify")
-    assert code == 0 and "warning: data/v1/qrels.jsonl" in err and "n-Clue Score@10" in out
+    assert code == 0 and ("warning: " + released("v1", "qrels.jsonl")) in err and "n-Clue Score@10" in out
 
 
 def test_a_closed_pipe_ends_quietly(mini_all):
@@ -428,7 +428,7 @@ def test_freeze_on_a_damaged_release_refuses_with_a_message(mini_all_copy):
     claims = {n: open(os.path.join(mini_all_copy, "reference_metrics", n), "rb").read()
               for n in os.listdir(os.path.join(mini_all_copy, "reference_metrics")) if n.endswith(".json")}
     code, out, err = _cli("freeze", "--data", mini_all_copy)
-    assert code == 2 and "data/v1/qrels.jsonl:" in err and "Traceback" not in err
+    assert code == 2 and (released("v1", "qrels.jsonl") + ":") in err and "Traceback" not in err
     assert _release_bytes(mini_all_copy) == before           # a refused freeze writes nothing
     assert claims == {n: open(os.path.join(mini_all_copy, "reference_metrics", n), "rb").read() for n in claims}
 
@@ -497,8 +497,8 @@ def test_a_crosswalk_with_two_rows_swapped_fails_naming_both(mini_all, tmp_path,
     rows[(namespace, a)]["stand_in"], rows[(namespace, b)]["stand_in"] = (
         rows[(namespace, b)]["stand_in"], rows[(namespace, a)]["stand_in"])
     open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    _resign(root, "data/crosswalk.json")
-    result = run(root, levels=("integrity", "construction"))
+    _resign(root, released("data", "crosswalk.json"))
+    result = run(root, levels=("integrity", "derivation"))
     fails = {c.id: c for c in result.checks if c.status == "fail"}
     assert set(fails) == {"v1.crosswalk.role_mismatches"}, sorted(fails)
     reason = fails["v1.crosswalk.role_mismatches"].reason
@@ -516,8 +516,8 @@ def test_a_run_moved_between_table2_blocks_fails_naming_it(mini_all, tmp_path):
     moved = blocks["representation"]["stand_in_systems"].pop(0)
     blocks["composition"]["stand_in_systems"].append(moved)
     open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    _resign(root, "data/crosswalk.json")
-    result = run(root, levels=("integrity", "construction"))
+    _resign(root, released("data", "crosswalk.json"))
+    result = run(root, levels=("integrity", "derivation"))
     fails = {c.id: c for c in result.checks if c.status == "fail"}
     assert "v1.crosswalk.role_mismatches" in fails, sorted(fails)
     assert "Table 2 block composition lists %s, a run of block representation" % moved in \
@@ -558,23 +558,23 @@ def test_a_tampered_transcription_is_caught_naming_the_field(release_copy, numbe
 def test_a_tampered_transcription_fails_the_run(release_copy):
     from conftest import reproduce_report
     _tampered_numbers(release_copy, "T3.bm25_and.score", text="27.8", value=27.8)
-    _resign(release_copy, "reference_metrics/paper/numbers.json")
+    _resign(release_copy, released("claims", "paper/numbers.json"))
     code, out, err, report, fails = reproduce_report(release_copy, "--only", "paper")
     assert code == 1 and "Traceback" not in err
     assert any("the quote and the text must agree" in c["reason"] for c in fails.values())
 
 
 @pytest.mark.parametrize("rel,edit", [
-    ("data/v1/genealogy.json", "top"),
-    ("data/v2/genealogy.json", "top"),
-    ("data/crosswalk.json", "top"),
-    ("data/audit/decisions.jsonl", "row"),
-    ("data/audit/key.jsonl", "row"),
+    (released("v1", "genealogy.json"), "top"),
+    (released("v2", "genealogy.json"), "top"),
+    (released("data", "crosswalk.json"), "top"),
+    (released("audit", "decisions.jsonl"), "row"),
+    (released("audit", "key.jsonl"), "row"),
     # issue 58: every row of every release -- rows with a flag and rows whose schema has none
-    ("data/v1/queries.jsonl", "row"),
-    ("data/v1/qrels.jsonl", "row"),
-    ("data/v2/conditions.jsonl", "row"),
-    ("data/v2/qrels_s0.jsonl", "row"),
+    (released("v1", "queries.jsonl"), "row"),
+    (released("v1", "qrels.jsonl"), "row"),
+    (released("v2", "conditions.jsonl"), "row"),
+    (released("v2", "qrels_s0.jsonl"), "row"),
 ])
 def test_a_row_that_says_not_synthetic_inside_a_synthetic_release_fails(mini_all_copy, rel, edit):
     """``"synthetic": false`` written into one document or one audit row of a synthetic release (re-signed) fails,
@@ -592,7 +592,7 @@ def test_a_row_that_says_not_synthetic_inside_a_synthetic_release_fails(mini_all
         lines[1] = json.dumps(row, sort_keys=True, separators=(",", ":"))
         open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
     _resign(mini_all_copy, rel)
-    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "derivation")
     assert code == 1 and "Traceback" not in err
     needle = "%s: synthetic=false" % rel if edit == "top" else "%s:2: synthetic=false, MANIFEST.json says true" % rel
     assert any(needle in (c["reason"] + " " + (c.get("detail") or "")) for c in fails.values()), sorted(fails)[:5]
@@ -608,35 +608,35 @@ def test_a_row_that_says_not_synthetic_inside_a_synthetic_release_fails(mini_all
 def test_a_changed_audit_description_fails_naming_the_field(mini_all_copy, field, change):
     """data/audit/audit.json describes the audit (responders, three-condition pairs, strata, pages shown, pool
     sizes); a description that no longer matches the records (re-signed everywhere) fails naming the field."""
-    rel = "data/audit/audit.json"
+    rel = released("audit", "audit.json")
     path = os.path.join(mini_all_copy, *rel.split("/"))
     doc = json.load(open(path, encoding="utf-8"))
     doc[field] = change(doc[field])
     open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     _resign(mini_all_copy, rel)
-    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "derivation")
     assert code == 1 and "Traceback" not in err
     assert set(fails) == {"audit.packet.design_disagreements"}, sorted(fails)[:4]
     assert "%s: field %r says" % (rel, field) in fails["audit.packet.design_disagreements"]["reason"]
 
 
 def test_an_unknown_field_in_a_stats_row_is_refused(mini_all_copy):
-    rel = "data/v1/stats.json"
+    rel = released("v1", "stats.json")
     path = os.path.join(mini_all_copy, *rel.split("/"))
     doc = json.load(open(path, encoding="utf-8"))
     doc["table1"][0]["bogus"] = 1
     open(path, "w", encoding="utf-8").write(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     _resign(mini_all_copy, rel)
-    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "derivation")
     assert code == 1 and "Traceback" not in err
-    assert any("data/v1/stats.json: field 'table1[0].bogus': unknown field 'bogus'" in c["reason"]
+    assert any((released("v1", "stats.json") + ": field 'table1[0].bogus': unknown field 'bogus'") in c["reason"]
                for c in fails.values()), sorted(fails)[:4]
 
 
 def test_a_pair_audited_twice_is_named(mini_all_copy):
     """Two key rows auditing the same (release, query, document) under two pair ids: the second is named, with
     the pair it repeats, instead of surfacing as value drifts."""
-    rel = "data/audit/key.jsonl"
+    rel = released("audit", "key.jsonl")
     path = os.path.join(mini_all_copy, *rel.split("/"))
     lines = open(path, encoding="utf-8").read().splitlines()
     first, second = json.loads(lines[0]), json.loads(lines[1])
@@ -645,7 +645,7 @@ def test_a_pair_audited_twice_is_named(mini_all_copy):
     lines[1] = json.dumps(second, sort_keys=True, separators=(",", ":"))
     open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
     _resign(mini_all_copy, rel)
-    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "derivation")
     assert code == 1 and "Traceback" not in err
     needle = "%s:2: field 'pair': pair %s audits" % (rel, second["pair"])
     assert any(needle in c["reason"] and "which pair %s already audits" % first["pair"] in c["reason"]
@@ -653,7 +653,7 @@ def test_a_pair_audited_twice_is_named(mini_all_copy):
 
 
 def test_a_sourceshift_query_without_its_source_names_the_field(mini_all_copy):
-    rel = "data/v2/queries.jsonl"
+    rel = released("v2", "queries.jsonl")
     path = os.path.join(mini_all_copy, *rel.split("/"))
     lines = open(path, encoding="utf-8").read().splitlines()
     row = json.loads(lines[0])
@@ -661,7 +661,7 @@ def test_a_sourceshift_query_without_its_source_names_the_field(mini_all_copy):
     lines[0] = json.dumps(row, sort_keys=True, separators=(",", ":"))
     open(path, "w", encoding="utf-8").write("\n".join(lines) + "\n")
     _resign(mini_all_copy, rel)
-    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "construction")
+    code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "derivation")
     assert code == 1 and "Traceback" not in err
     assert any("%s:1: field 'source'" % rel in c["reason"] for c in fails.values()), sorted(fails)[:4]
 
@@ -669,9 +669,9 @@ def test_a_sourceshift_query_without_its_source_names_the_field(mini_all_copy):
 def test_two_streams_swapped_for_one_pair_name_the_pair_and_the_file(release_copy):
     """G and H swapped for one pair of challenge_responses.jsonl (re-signed): the duplicate export no longer
     collapses, and the fail names the pair and the responses file instead of the claims file alone."""
-    rel = "data/audit/challenge_responses.jsonl"
+    rel = released("audit", "challenge_responses.jsonl")
     pair, _, _ = _swap_for_one_pair(release_copy, rel, "stream", "G", "H")
-    code, out, err, report, fails = reproduce_report(release_copy, "--only", "construction")
+    code, out, err, report, fails = reproduce_report(release_copy, "--only", "derivation")
     assert code == 1 and "Traceback" not in err
     reason = fails["audit.challenge.protocol.unique_streams"]["reason"]
     assert "differ on %s (%s)" % (pair, rel) in reason, reason
@@ -682,7 +682,7 @@ def test_two_responders_swapped_for_one_pair_drift_their_counts(release_copy):
     records who gave which answer to a pair, so the swap shows as the two responders' counts drifting (six
     fails); the rebuild level names the pair (next test)."""
     _swap_responders(release_copy)
-    code, out, err, report, fails = reproduce_report(release_copy, "--only", "construction")
+    code, out, err, report, fails = reproduce_report(release_copy, "--only", "derivation")
     assert code == 1 and "Traceback" not in err
     assert sorted(fails) == ["audit.integrity.initial.%s.%s" % (who, what) for who in "AE"
                              for what in ("page_quotes", "page_quotes_exact", "pages")], sorted(fails)
@@ -707,7 +707,7 @@ def _swap_for_one_pair(root, rel, field, a, b):
 
 
 def _swap_responders(root):
-    return _swap_for_one_pair(root, "data/audit/initial.jsonl", "responder", "A", "E")
+    return _swap_for_one_pair(root, released("audit", "initial.jsonl"), "responder", "A", "E")
 
 
 def test_the_rebuild_names_the_first_differing_record(mini_all_copy):
@@ -717,5 +717,5 @@ def test_the_rebuild_names_the_first_differing_record(mini_all_copy):
     pair, line, responder = _swap_responders(mini_all_copy)
     code, out, err, report, fails = reproduce_report(mini_all_copy, "--deep", "--only", "rebuild")
     assert code == 1 and "Traceback" not in err
-    reason = fails["rebuild:data/audit/initial.jsonl"]["reason"]
+    reason = fails[("rebuild:" + released("audit", "initial.jsonl"))]["reason"]
     assert reason.endswith("first difference at line %d (pair %s, responder %s)" % (line, pair, responder)), reason

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, read_rows, resign, write_rows
+from conftest import REPO, read_rows, released, resign, write_rows
 
 from nclue.core.errors import InputError
 from nclue.core.inputs import read_input, read_maybe_gzip
@@ -275,8 +275,8 @@ def test_trec_markup_in_a_query_form_is_refused(mini_all_copy):
     rows[0]["forms"]["raw"] = rows[0]["forms"]["raw"] + " </top><top> <num> injected"
     write_rows(path, rows)
     resign(mini_all_copy)
-    fails = [c for c in run(mini_all_copy, levels=("integrity", "construction")).checks if c.status == "fail"]
-    assert any("data/v1/queries.jsonl:1: field 'forms.raw': contains TREC markup" in c.reason for c in fails)
+    fails = [c for c in run(mini_all_copy, levels=("integrity", "derivation")).checks if c.status == "fail"]
+    assert any((released("v1", "queries.jsonl") + ":1: field 'forms.raw': contains TREC markup") in c.reason for c in fails)
 
 
 def test_a_damaged_parent_copy_is_named_as_the_parent(mini_all_copy):
@@ -289,15 +289,15 @@ def test_a_damaged_parent_copy_is_named_as_the_parent(mini_all_copy):
     row["grade"] = 2
     write_rows(path, rows)
     resign(mini_all_copy)
-    checks = {c.id: c for c in run(mini_all_copy, levels=("integrity", "construction")).checks}
+    checks = {c.id: c for c in run(mini_all_copy, levels=("integrity", "derivation")).checks}
     assert checks["v2.genealogy.s0.qrel_differences"].status == "fail"
-    assert "data/v2/qrels_s0.jsonl" in checks["v2.genealogy.s0.qrel_differences"].reason
+    assert released("v2", "qrels_s0.jsonl") in checks["v2.genealogy.s0.qrel_differences"].reason
     s = checks["v2.genealogy.s.qrel_differences"]               # never blamed on the child copy
-    assert s.status == "pass" or ("data/v2/qrels_s0.jsonl" in s.reason and "data/v2/qrels.jsonl has" not in s.reason)
+    assert s.status == "pass" or (released("v2", "qrels_s0.jsonl") in s.reason and (released("v2", "qrels.jsonl") + " has") not in s.reason)
 
 
 @pytest.mark.parametrize("edit, detail", [
-    (lambda row: dict(row, grade=7), "read as qrels it fails: data/v1/qrels.jsonl:12: field 'grade'"),
+    (lambda row: dict(row, grade=7), ("read as qrels it fails: " + released("v1", "qrels.jsonl") + ":12: field 'grade'")),
     (lambda row: dict(row, grade=3 - row["grade"]), "it still validates as qrels: its values changed within the schema"),
 ])
 def test_a_hash_failure_says_what_is_wrong_inside_the_file(release_copy, edit, detail):
@@ -310,16 +310,16 @@ def test_a_hash_failure_says_what_is_wrong_inside_the_file(release_copy, edit, d
     code, out, err = _reproduce("--data", release_copy, "--only", "integrity", "--json", report)
     assert code == 1 and "Traceback" not in err
     at = out.splitlines().index(next(line for line in out.splitlines()
-                                     if line.startswith("  FAIL integrity.file:data/v1/qrels.jsonl:")))
+                                     if line.startswith(("  FAIL integrity.file:" + released("v1", "qrels.jsonl") + ":"))))
     assert out.splitlines()[at + 1].strip().startswith(detail), out.splitlines()[at:at + 2]
-    check = next(c for c in json.load(open(report))["checks"] if c["id"] == "integrity.file:data/v1/qrels.jsonl")
+    check = next(c for c in json.load(open(report))["checks"] if c["id"] == ("integrity.file:" + released("v1", "qrels.jsonl")))
     assert check["detail"].startswith(detail) and "sha256" in check["reason"]
 
 
 def test_reproduce_names_the_instrument_at_once_and_reports_each_claim_file_as_it_finishes():
     """The first stdout line comes before any file is hashed; stderr has a start line, the integrity line, and
     one line per claim file, in the order the files finish (elapsed times never decrease)."""
-    proc = subprocess.Popen([sys.executable, os.path.join(REPO, "reproduce.py"), "--only", "integrity,construction"],
+    proc = subprocess.Popen([sys.executable, os.path.join(REPO, "reproduce.py"), "--only", "integrity,derivation"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     first = proc.stdout.readline()
     still_running = proc.poll() is None
@@ -347,7 +347,7 @@ def test_a_forged_claim_id_is_refused_and_nothing_raw_is_printed(release_copy):
     assert code == 1 and "Traceback" not in err
     assert "\x1b" not in out + err and "\r" not in out + err
     assert not any(line.startswith("RESULT: OK -- 9999") for line in out.splitlines())
-    assert "reference_metrics/v1.controls.json: field 'claims[0].id'" in out
+    assert (released("claims", "v1.controls.json") + ": field 'claims[0].id'") in out
 
 
 def test_an_unsafe_system_id_is_refused_naming_the_file_and_field(mini_all_copy):
@@ -359,8 +359,8 @@ def test_an_unsafe_system_id_is_refused_naming_the_file_and_field(mini_all_copy)
     resign(mini_all_copy)
     from conftest import reproduce_report
     code, out, err, report, fails = reproduce_report(mini_all_copy, "--only", "scoring")
-    assert code == 1 and "Traceback" not in err and "FAIL data/v1/systems.json" in out
-    assert any("data/v1/systems.json systems[0]: field 'id': system id '../../../../etc/passwd' is not a safe id"
+    assert code == 1 and "Traceback" not in err and ("FAIL " + released("v1", "systems.json")) in out
+    assert any((released("v1", "systems.json") + " systems[0]: field 'id': system id '../../../../etc/passwd' is not a safe id")
                in c["reason"] for c in fails.values())
 
 
@@ -410,7 +410,7 @@ def test_a_write_error_inside_a_run_says_cannot_be_written():
         raise OSError(errno.ENOSPC, "No space left on device", "/tmp/nclue-rebuild-x/data/v1/corpus.jsonl")
 
     def denied():
-        raise OSError(errno.EACCES, "Permission denied", "data/v1/corpus.jsonl")
+        raise OSError(errno.EACCES, "Permission denied", released("v1", "corpus.jsonl"))
     assert attempt("rebuilding the stand-in", full) == (
         False, "/tmp/nclue-rebuild-x/data/v1/corpus.jsonl: cannot be written (No space left on device)")
-    assert attempt("reading", denied) == (False, "data/v1/corpus.jsonl: cannot be read (Permission denied)")
+    assert attempt("reading", denied) == (False, (released("v1", "corpus.jsonl") + ": cannot be read (Permission denied)"))

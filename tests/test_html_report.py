@@ -387,7 +387,7 @@ def test_progress_goes_to_stderr_and_quiet_prints_the_instrument_fails_and_resul
 
 
 def test_strict_counts_only_the_skips_of_requested_levels():
-    code, out, _ = run_reproduce("--only", "integrity,construction", "--strict")
+    code, out, _ = run_reproduce("--only", "integrity,derivation", "--strict")
     assert code == 0, out[-1500:]                            # unrequested levels are not counted
     code, out, _ = run_reproduce("--only", "paper", "--strict", "--quiet")
     assert code == 1 and "--strict:" in out                  # the published results are the paper level's skips

@@ -6,11 +6,14 @@ import hashlib
 import os
 
 import pytest
+from conftest import released
 
 from nclue.core.integrity import check_listed_file, unsafe_reason
 
+QUERIES = released("v1", "queries.jsonl")
 
-def _tree(tmp_path, rel="data/v1/queries.jsonl", data=b'{"qid":"q1"}\n'):
+
+def _tree(tmp_path, rel=QUERIES, data=b'{"qid":"q1"}\n'):
     path = tmp_path.joinpath(*rel.split("/"))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)

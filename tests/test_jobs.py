@@ -2,7 +2,7 @@
 
 import os
 
-from conftest import run_reproduce
+from conftest import released, run_reproduce
 
 
 def test_reports_are_byte_identical_for_any_number_of_jobs(mini_all, tmp_path):
@@ -52,7 +52,7 @@ def test_a_partial_run_computes_and_preloads_only_its_levels(mini_all):
     assert {"v1.matrix.json", "v1.scorecard.json", "release.consistency.json"} <= names
     assert not any(n.startswith(("v1.inference", "v1.sensitivity", "audit.", "paper.")) for n in names)
     # shared: what at least two of them read (every v1 ranking is read by the matrix and the scorecard)
-    assert "data/v1/rankings/bm25_and.jsonl" in shared and "data/v1/qrels.jsonl" in shared
+    assert released("v1", "rankings/bm25_and.jsonl") in shared and released("v1", "qrels.jsonl") in shared
     # a document that could not be decoded is computed (and fails at once), never skipped
     result.documents.pop(compute[1])
     assert compute[1] in requested_work(result, files, ("integrity",))[0]

@@ -6,7 +6,7 @@ import os
 import shutil
 
 import pytest
-from conftest import REPO, levels_reading, read_rows, reproduce_report, resign, run_reproduce, write_rows
+from conftest import REPO, levels_reading, read_rows, released, reproduce_report, resign, run_reproduce, write_rows
 
 
 def _records(root):
@@ -186,9 +186,9 @@ def test_a_changed_response_changes_the_derived_qrels(mini_all_copy):
         diffs = audit_scoring.qrel_differences(derived, v2.qrels(v2.copy("s0")))
         assert [(d[0], d[1]) for d in diffs] == [(p.qid, p.docid)]
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1
-    assert "audit.policy.decision_mismatches" in fails and "data/audit/initial.jsonl" in out
+    assert "audit.policy.decision_mismatches" in fails and released("audit", "initial.jsonl") in out
 
 
 def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
@@ -200,9 +200,9 @@ def test_a_changed_released_qrel_row_is_caught(mini_all_copy):
     target["grade"] += 1
     write_rows(path, rows)
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1
-    assert target["qid"] in fails["v2.genealogy.s.qrel_differences"]["reason"] and "data/v2/qrels.jsonl" in out
+    assert target["qid"] in fails["v2.genealogy.s.qrel_differences"]["reason"] and released("v2", "qrels.jsonl") in out
 
 
 def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
@@ -214,7 +214,7 @@ def test_a_quote_not_on_its_page_fails_the_gate(mini_all_copy):
     a["quote"] = "this sentence appears on no page at all"
     write_rows(path, rows)
     resign(root)
-    code, out, _, _, fails = reproduce_report(root, "--only", "construction")
+    code, out, _, _, fails = reproduce_report(root, "--only", "derivation")
     assert code == 1
     assert "not on any selected page" in fails["audit.integrity.gate_failures"]["reason"]
 
@@ -240,9 +240,9 @@ def test_bad_audit_records_name_file_line_and_field(mini_all_copy):
     rows[0]["pages"] = [10 ** 6]
     write_rows(path, rows)
     resign(root)
-    code, out, err = run_reproduce("--data", root, "--only", "construction")
+    code, out, err = run_reproduce("--data", root, "--only", "derivation")
     assert code == 1 and "Traceback" not in out + err
-    assert "data/audit/adjudication.jsonl:1: field 'pages'" in out
+    assert (released("audit", "adjudication.jsonl") + ":1: field 'pages'") in out
 
 
 def test_the_whole_mini_release_reproduces(mini_all):
@@ -256,7 +256,7 @@ def test_absent_v2_part_skips_with_reasons_and_a_deleted_listed_one_fails(mini_a
     shutil.rmtree(os.path.join(root, "data", "v2"))
     code, out, _, report, fails = reproduce_report(root)          # still listed in MANIFEST.json: a damaged part
     assert code == 1 and "Traceback" not in out
-    assert fails and all("data/v2/" in c.get("cause", "") or "data/v2/" in c["reason"] for c in fails.values())
+    assert fails and all((released("v2") + "/") in c.get("cause", "") or (released("v2") + "/") in c["reason"] for c in fails.values())
     shutil.rmtree(os.path.join(root, "data", "audit"))
     resign(root)                                     # now a release of CrossPage alone, without SourceShift and audit
     code, out, _, report, fails = reproduce_report(root)
@@ -267,15 +267,15 @@ def test_absent_v2_part_skips_with_reasons_and_a_deleted_listed_one_fails(mini_a
     assert code == 1
 
 
-V2_FILES = ["data/v2/qrels.jsonl", "data/v2/qrels_s0.jsonl", "data/v2/qrels_construction.jsonl",
-            "data/v2/inventory.jsonl", "data/v2/genealogy.json", "data/audit/challenge_key.jsonl",
-            "data/audit/challenge_responses.jsonl", "data/audit/challenge_decisions.jsonl",
-            "data/v2/queries.jsonl", "data/v2/corpus.jsonl",
-            "data/v2/conditions.jsonl", "data/v2/rankings/forms/bm25_and__raw.jsonl", "data/v2/systems.json",
-            "data/audit/key.jsonl", "data/audit/packet.jsonl", "data/audit/pages.jsonl",
-            "data/audit/initial.jsonl", "data/audit/queue.jsonl", "data/audit/adjudication.jsonl",
-            "data/audit/decisions.jsonl", "data/v1/repairs.jsonl", "data/v1/qrels_construction.jsonl",
-            "data/v1/genealogy.json", "data/audit/condition_decisions.jsonl"]
+V2_FILES = [released("v2", "qrels.jsonl"), released("v2", "qrels_s0.jsonl"), released("v2", "qrels_construction.jsonl"),
+            released("v2", "inventory.jsonl"), released("v2", "genealogy.json"), released("audit", "challenge_key.jsonl"),
+            released("audit", "challenge_responses.jsonl"), released("audit", "challenge_decisions.jsonl"),
+            released("v2", "queries.jsonl"), released("v2", "corpus.jsonl"),
+            released("v2", "conditions.jsonl"), released("v2", "rankings/forms/bm25_and__raw.jsonl"), released("v2", "systems.json"),
+            released("audit", "key.jsonl"), released("audit", "packet.jsonl"), released("audit", "pages.jsonl"),
+            released("audit", "initial.jsonl"), released("audit", "queue.jsonl"), released("audit", "adjudication.jsonl"),
+            released("audit", "decisions.jsonl"), released("v1", "repairs.jsonl"), released("v1", "qrels_construction.jsonl"),
+            released("v1", "genealogy.json"), released("audit", "condition_decisions.jsonl")]
 
 
 @pytest.mark.parametrize("rel", V2_FILES)

@@ -5,6 +5,7 @@ import ast
 import importlib
 import os
 import pkgutil
+import re
 
 import nclue
 
@@ -166,6 +167,40 @@ def test_the_path_test_finds_a_released_path_literal(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text('"""data/v1/qrels.jsonl in a docstring is prose."""\nPATH = "data/v1/qrels.jsonl"\n')
     assert [text for _, text in _strings_outside_docstrings(str(probe))] == ["data/v1/qrels.jsonl"]
+
+
+# a released path inside a test's string: a folder or file nclue/core/layout.py declares (the bare folder names
+# "data" and "reference_metrics", used as path components, are not paths)
+_RELEASED_IN_TEXT = re.compile(r"(?<![\w/.])(?:data|reference_metrics)(?:/[\w.*%-]+)+")
+
+
+def _released_in_tests(path):
+    """``(line, path)`` of every released path a test spells in a string outside its docstrings (a hostile path
+    that layout does not declare -- an unlisted file, a ``..`` part -- is the test's own and allowed)."""
+    from nclue.core import layout
+
+    folders = {release.base for release in layout.RELEASES.values()} | {layout.AUDIT}
+    for lineno, text in _strings_outside_docstrings(path):
+        for match in _RELEASED_IN_TEXT.finditer(text):
+            found = match.group(0)
+            if found in folders or layout.kind_of(found.replace("%s", "x").replace("%d", "1")) is not None:
+                yield lineno, found
+
+
+def test_tests_name_released_paths_through_the_helper():
+    # the tests read every released path from core/layout through conftest.released, never spelling one
+    found = ["%s:%d: %r" % (name, lineno, text) for name in sorted(os.listdir(TESTS_DIR))
+             if name.endswith(".py") and name not in ("conftest.py", os.path.basename(__file__))
+             for lineno, text in _released_in_tests(os.path.join(TESTS_DIR, name))]
+    assert found == []
+
+
+def test_the_tests_path_check_finds_a_spelled_path(tmp_path):
+    # the test above can fail: a released file or folder spelled in a string is found, a hostile path is not
+    probe = tmp_path / "probe.py"
+    probe.write_text('A = "data/v1/qrels.jsonl:3: grade"\nB = ("x", "data/v2")\nC = "data/v1/../v1/x"\n'
+                     'D = "data/v1/unlisted.txt"\n')
+    assert list(_released_in_tests(str(probe))) == [(1, "data/v1/qrels.jsonl"), (2, "data/v2")]
 
 
 def _spelled_forms(path):

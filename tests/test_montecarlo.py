@@ -11,7 +11,7 @@ import math
 import os
 
 import pytest
-from conftest import reproduce_report
+from conftest import released, reproduce_report
 
 from nclue.core.errors import InputError
 from nclue.stats import montecarlo, protocol
@@ -134,7 +134,7 @@ HOSTILE = [                   # (the declaration written into the first Monte Ca
 def test_a_hostile_declaration_names_the_file_and_field(tmp_path, estimate, message):
     from nclue.run.claims import load_claim_file
 
-    rel = "reference_metrics/v1.inference.contrasts.json"
+    rel = released("claims", "v1.inference.contrasts.json")
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     doc = json.load(open(os.path.join(repo, *rel.split("/")), encoding="utf-8"))
     i = next(i for i, c in enumerate(doc["claims"]) if "estimate" in c)

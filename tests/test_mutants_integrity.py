@@ -8,6 +8,7 @@ import json
 import os
 
 import pytest
+from conftest import released
 
 import nclue.core.inputs as inputs
 from nclue.core import integrity
@@ -30,7 +31,7 @@ from nclue.core.integrity import (
 )
 
 SCHEMA = "nclue.manifest/1"
-QUERIES = "data/v1/queries.jsonl"
+QUERIES = released("v1", "queries.jsonl")
 QBYTES = b'{"qid":"q1"}\n'
 QHASH = hashlib.sha256(QBYTES).hexdigest()
 H0 = "0" * 64
@@ -246,33 +247,33 @@ def _releases_error(root, releases, natures=None, files=()):
 
 def test_the_releases_field_lists_known_release_folders_once(tmp_path):
     root = str(tmp_path)
-    known = "data/v1, data/v2, data/v3"
-    assert _releases_error(root, ["data/v1", "data/v2"], files=["data/v1/a", "data/v2/b", "data/x"]) is None
+    known = (released("v1") + ", " + released("v2") + ", " + released("v3"))
+    assert _releases_error(root, [released("v1"), released("v2")], files=["data/v1/a", "data/v2/b", "data/x"]) is None
     assert _releases_error(root, [], files=["data/x", "data/v1x/a", "data/other/v1/a"]) is None
-    for bad in ("data/v1", {"data/v1": 1}, [1], ["data/v1", None]):
+    for bad in (released("v1"), {released("v1"): 1}, [1], [released("v1"), None]):
         assert _releases_error(root, bad) == "MANIFEST.json: field 'releases': must be a list of release folders"
-    assert _releases_error(root, ["data/v1", "data/v4"]) == (
+    assert _releases_error(root, [released("v1"), "data/v4"]) == (
         "MANIFEST.json: field 'releases[1]': unknown release 'data/v4' (known: %s)" % known)
-    assert _releases_error(root, ["data/v2", "data/v1", "data/v2"]) == (
-        "MANIFEST.json: field 'releases[2]': release 'data/v2' listed twice")
-    assert _releases_error(root, ["data/v1"], files=["data/v1/a", "data/v2/b"]) == (
-        "MANIFEST.json: field 'files[1].path': lists 'data/v2/b', a file of data/v2, which releases does not list")
+    assert _releases_error(root, [released("v2"), released("v1"), released("v2")]) == (
+        ("MANIFEST.json: field 'releases[2]': release '" + released("v2") + "' listed twice"))
+    assert _releases_error(root, [released("v1")], files=["data/v1/a", "data/v2/b"]) == (
+        ("MANIFEST.json: field 'files[1].path': lists 'data/v2/b', a file of " + released("v2") + ", which releases does not list"))
     assert _releases_error(root, [], files=["data/v3/a"]) == (
-        "MANIFEST.json: field 'files[0].path': lists 'data/v3/a', a file of data/v3, which releases does not list")
+        ("MANIFEST.json: field 'files[0].path': lists 'data/v3/a', a file of " + released("v3") + ", which releases does not list"))
 
 
 def test_the_natures_field_names_exactly_the_listed_releases(tmp_path):
     root = str(tmp_path)
-    assert _releases_error(root, ["data/v2", "data/v1"], natures={"data/v1": "a", "data/v2": "b"}) is None
+    assert _releases_error(root, [released("v2"), released("v1")], natures={released("v1"): "a", released("v2"): "b"}) is None
     assert _releases_error(root, [], natures={}) is None
-    for bad in (["data/v1"], "x"):
-        assert _releases_error(root, ["data/v1"], natures=bad) == "MANIFEST.json: field 'natures': must be an object"
-    assert _releases_error(root, ["data/v2", "data/v1"], natures={"data/v3": 1, "data/v1": 2}) == (
-        "MANIFEST.json: field 'natures': names data/v1, data/v3, but releases lists data/v1, data/v2")
-    assert _releases_error(root, ["data/v1"], natures={}) == (
-        "MANIFEST.json: field 'natures': names none, but releases lists data/v1")
-    assert _releases_error(root, [], natures={"data/v1": 1}) == (
-        "MANIFEST.json: field 'natures': names data/v1, but releases lists none")
+    for bad in ([released("v1")], "x"):
+        assert _releases_error(root, [released("v1")], natures=bad) == "MANIFEST.json: field 'natures': must be an object"
+    assert _releases_error(root, [released("v2"), released("v1")], natures={released("v3"): 1, released("v1"): 2}) == (
+        ("MANIFEST.json: field 'natures': names " + released("v1") + ", " + released("v3") + ", but releases lists " + released("v1") + ", " + released("v2")))
+    assert _releases_error(root, [released("v1")], natures={}) == (
+        ("MANIFEST.json: field 'natures': names none, but releases lists " + released("v1")))
+    assert _releases_error(root, [], natures={released("v1"): 1}) == (
+        ("MANIFEST.json: field 'natures': names " + released("v1") + ", but releases lists none"))
 
 
 def test_a_manifest_without_releases_is_not_held_to_them(tmp_path):
@@ -335,14 +336,14 @@ def test_parse_sums_keeps_a_path_that_ends_in_spaces(tmp_path):
 
 def test_walk_release_lists_files_and_linked_folders_sorted_without_following_links(tmp_path):
     root = str(tmp_path / "r")
-    for rel in ("data/v1/z.json", "data/v1/a.json", "data/b/c.txt", "reference_metrics/m.json", "other/x"):
+    for rel in ("data/v1/z.json", "data/v1/a.json", "data/b/c.txt", released("claims", "m.json"), "other/x"):
         _put(root, rel, b"x")
     _put(str(tmp_path), "elsewhere/secret", b"s")
     os.symlink(str(tmp_path / "elsewhere"), os.path.join(root, "data", "v1", "linked"))
     os.symlink(os.path.join(root, "data", "v1", "a.json"), os.path.join(root, "data", "alias.json"))
     files, linked = walk_release(root)
     assert files == ["data/alias.json", "data/b/c.txt", "data/v1/a.json", "data/v1/z.json",
-                     "reference_metrics/m.json"]
+                     released("claims", "m.json")]
     assert linked == ["data/v1/linked/"]
     assert released_files_on_disk(root) == files
 
@@ -490,7 +491,7 @@ def test_sums_problems_names_every_disagreement(tmp_path):
 
 def test_check_passes_a_consistent_release_and_says_what_it_counted(tmp_path):
     root = str(tmp_path)
-    _release(root, [(QUERIES, QBYTES, "queries"), ("reference_metrics/m.json", b"{}", "frozen-claims")],
+    _release(root, [(QUERIES, QBYTES, "queries"), (released("claims", "m.json"), b"{}", "frozen-claims")],
              extra={"synthetic": True})
     seen = []
     result = check(root, on_manifest=seen.append)
@@ -499,7 +500,7 @@ def test_check_passes_a_consistent_release_and_says_what_it_counted(tmp_path):
         ("integrity.manifest", "pass", "2 files listed, synthetic=True"),
         ("integrity.sha256sums", "pass", "3 lines agree with MANIFEST.json"),
         ("integrity.unlisted", "pass", "no unlisted file under data/ or reference_metrics/")]
-    assert sorted(result.files) == [QUERIES, "reference_metrics/m.json"]
+    assert sorted(result.files) == [QUERIES, released("claims", "m.json")]
     assert [(c.status, c.sha256) for c in result.files.values()] == [("ok", QHASH),
                                                                      ("ok", hashlib.sha256(b"{}").hexdigest())]
     assert result.unlisted == [] and result.status(QUERIES) == "ok"
@@ -627,9 +628,9 @@ def test_crlf_is_named_at_its_first_line(tmp_path):
 def test_a_linked_data_folder_does_not_stop_the_walk(tmp_path):
     root = str(tmp_path / "r")
     _put(str(tmp_path), "elsewhere/x.json", b"x")
-    _put(root, "reference_metrics/m.json", b"m")
+    _put(root, released("claims", "m.json"), b"m")
     os.symlink(str(tmp_path / "elsewhere"), os.path.join(root, "data"))
-    assert walk_release(root) == (["reference_metrics/m.json"], ["data/"])
+    assert walk_release(root) == ([released("claims", "m.json")], ["data/"])
 
 
 def test_the_walk_prunes_only_the_links_of_the_release_not_of_the_working_folder(tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ import json
 import os
 
 import pytest
+from conftest import released
 
 from nclue.builder.neural import compare
 from nclue.builder.realpage import v3_neural
@@ -67,7 +68,7 @@ def _edit_record(root, change):
 def test_the_writer_takes_checked_runs_and_ships_their_bytes(tmp_path):
     _runs_folder(str(tmp_path / "runs"))
     runs = v3_neural.read_runs(str(tmp_path / "runs"))
-    assert [rel for rel, _ in runs.files] == ["data/v3/" + rel for rel in declared.expected_files()]
+    assert [rel for rel, _ in runs.files] == [(released("v3") + "/") + rel for rel in declared.expected_files()]
     v3_neural.check_queries(runs, [{"qid": "realpage_0000"}, {"qid": "realpage_0001"}])
     written = v3_neural.write(str(tmp_path / "out"), runs)
     assert written[-1] == layout.REALPAGE.neural and len(written) == 30

@@ -8,6 +8,7 @@ and the audit.  A unit that reads a file its claims do not name fails in ``repro
 import os
 
 import pytest
+from conftest import released
 
 from nclue.analyses import REGISTRY
 from nclue.analyses.base import Unit
@@ -61,7 +62,7 @@ def test_a_memo_hit_replays_the_reads_of_its_computation(mini_all):
     path = os.path.join(mini_all, "data", "v1", "conditions.jsonl")
 
     def compute():
-        with open_input(path, "data/v1/conditions.jsonl") as handle:
+        with open_input(path, released("v1", "conditions.jsonl")) as handle:
             return len(handle.read())
 
     with recording() as first:
@@ -100,22 +101,22 @@ def _declaring_an_extra_file(monkeypatch, name, extra):
 
 
 def test_reproduce_fails_a_unit_that_reads_a_file_its_claims_do_not_record(mini_all_copy, monkeypatch):
-    _reading_an_extra_file(monkeypatch, "v1.matrix", "data/v1/repairs.jsonl")
+    _reading_an_extra_file(monkeypatch, "v1.matrix", released("v1", "repairs.jsonl"))
     result = run(mini_all_copy, levels=("integrity", "scoring"))
     matrix = [c for c in result.checks if c.id.startswith("v1.matrix.")]
     assert matrix and all(c.status == "fail" for c in matrix)
-    assert "read data/v1/repairs.jsonl, which its claims do not record as an input" in matrix[0].reason
+    assert ("read " + released("v1", "repairs.jsonl") + ", which its claims do not record as an input") in matrix[0].reason
     others = [c for c in result.checks if c.group == "scoring" and not c.id.startswith("v1.matrix.")]
     assert others and all(c.status == "pass" for c in others)
 
 
 def test_freeze_refuses_a_unit_that_reads_an_undeclared_file(mini_all_copy, monkeypatch):
-    _reading_an_extra_file(monkeypatch, "v1.matrix", "data/v1/repairs.jsonl")
+    _reading_an_extra_file(monkeypatch, "v1.matrix", released("v1", "repairs.jsonl"))
     with pytest.raises(FreezeError, match=r"v1\.matrix read data/v1/repairs\.jsonl, which it does not declare"):
         freeze(mini_all_copy, log=lambda *a: None)
 
 
 def test_freeze_refuses_a_unit_that_declares_a_file_it_does_not_read(mini_all_copy, monkeypatch):
-    _declaring_an_extra_file(monkeypatch, "v1.matrix", "data/v1/repairs.jsonl")
+    _declaring_an_extra_file(monkeypatch, "v1.matrix", released("v1", "repairs.jsonl"))
     with pytest.raises(FreezeError, match=r"v1\.matrix declares data/v1/repairs\.jsonl, which it did not read"):
         freeze(mini_all_copy, log=lambda *a: None)

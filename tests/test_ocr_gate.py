@@ -145,7 +145,7 @@ def _damage_and_run(root, change):
         json.dump(doc, handle, indent=1, sort_keys=True)
         handle.write("\n")
     _resign_inputs(root, REL)
-    code, stdout, stderr, report, fails = reproduce_report(root, "--only", "integrity,construction")
+    code, stdout, stderr, report, fails = reproduce_report(root, "--only", "integrity,derivation")
     assert code == 1 and "Traceback" not in stdout + stderr
     return fails
 
@@ -171,6 +171,6 @@ def test_a_missing_and_delisted_record_does_not_pass(release_copy):
     from conftest import resign
     os.remove(os.path.join(release_copy, *REL.split("/")))
     resign(release_copy)
-    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,derivation")
     assert code == 1 and "Traceback" not in stdout + stderr
     assert any("pregate" in cid or REL in c["reason"] for cid, c in fails.items()), sorted(fails)[:5]

@@ -9,7 +9,7 @@ import shutil
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from conftest import REPO, reproduce_report, retranscribe
+from conftest import REPO, released, reproduce_report, retranscribe
 
 from nclue.paperaudit import results
 
@@ -208,7 +208,7 @@ def test_a_bad_crosswalk_names_the_field(release_template, tmp_path, edit, field
     open(path, "w", encoding="utf-8").write(json.dumps(doc))
     with pytest.raises(InputError) as info:
         load(root)
-    assert str(info.value).startswith("data/crosswalk.json") and field in str(info.value), str(info.value)
+    assert str(info.value).startswith(released("data", "crosswalk.json")) and field in str(info.value), str(info.value)
 
 
 def test_quote_counts_are_one_per_selected_page_as_the_paper_counts_them(repo_run):

@@ -14,7 +14,7 @@ import sys
 import tarfile
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 from nclue.builder import construct
 from nclue.builder.realpage import fact_miner, packages, pages, query_draws, sample, settings, v3_writer
@@ -539,32 +539,32 @@ def test_the_construction_on_a_small_package_is_deterministic_and_verifies(tmp_p
     first = {rel: (out / rel).read_bytes() for rel in written}
     v3_writer.write_release(str(out), str(tmp_path), 3, log=lambda text: None, **small)
     assert {rel: (out / rel).read_bytes() for rel in written} == first
-    corpus_rows = [json.loads(line) for line in first["data/v3/corpus.jsonl"].splitlines()]
+    corpus_rows = [json.loads(line) for line in first[released("v3", "corpus.jsonl")].splitlines()]
     assert [r["docid"] for r in corpus_rows] == ["rfc%04d" % n for n in range(1, 31)]
     assert corpus_rows[0]["pages"] == 7 and corpus_rows[0]["title"] == "T1" and corpus_rows[0]["year"] == 2001
     assert corpus_rows[0]["synthetic"] is False and len(corpus_rows[0]["page_sha256"]) == 7
     root = str(out)
-    corpus = load_corpus(root, "data/v3/corpus.jsonl")
-    conditions = load_conditions(root, "data/v3/conditions.jsonl")
-    inventory = load_inventory(root, "data/v3/inventory.jsonl", corpus, conditions)
-    queries = load_queries(root, "data/v3/queries.jsonl", conditions)
-    qrels = load_qrels(root, "data/v3/qrels_construction.jsonl", queries, corpus)
+    corpus = load_corpus(root, released("v3", "corpus.jsonl"))
+    conditions = load_conditions(root, released("v3", "conditions.jsonl"))
+    inventory = load_inventory(root, released("v3", "inventory.jsonl"), corpus, conditions)
+    queries = load_queries(root, released("v3", "queries.jsonl"), conditions)
+    qrels = load_qrels(root, released("v3", "qrels_construction.jsonl"), queries, corpus)
     assert len(queries) == 7 and verify(queries, inventory, qrels) == []
     # the section's evidence is its heading's page; a definition's is its body page; the references carry none
     assert inventory[("rfc0001", "sec:overview")].pages == (3,)
     bgp, dns = "def:BGP:border-gateway-protocol", "def:DNS:domain-name-system"
     assert inventory[("rfc0001", bgp)].pages == (3,) and ("rfc0002", dns) not in inventory
     assert conditions[bgp].label == "Border Gateway Protocol (BGP)"
-    build = json.loads(first["data/v3/build.json"])
+    build = json.loads(first[released("v3", "build.json")])
     assert build["synthetic"] is False and build["seed"] == 3 and build["counts"]["sampled_rfcs"] == 30
     # every system ranks the raw form; the 13 form systems also rank the clean and natural forms, whose raw
     # column is the raw-form ranking (no second copy)
     from nclue.retrieval.systems import FORM_SYSTEMS, SYSTEMS
     assert build["rankings"] == {"form": "raw", "systems": len(SYSTEMS), "forms": ["clean_v2", "natural"],
                                  "form_systems": 13}
-    assert json.loads(first["data/v3/systems.json"])["form_systems"] == list(FORM_SYSTEMS)
+    assert json.loads(first[released("v3", "systems.json")])["form_systems"] == list(FORM_SYSTEMS)
     form_files = sorted(rel for rel in written if rel.startswith("data/v3/rankings/forms/"))
-    assert form_files == sorted("data/v3/rankings/forms/%s__%s.jsonl" % (sid, form) for sid in FORM_SYSTEMS
+    assert form_files == sorted(released("v3", "rankings/forms/%s__%s.jsonl") % (sid, form) for sid in FORM_SYSTEMS
                                 for form in ("clean_v2", "natural"))
     for rel in form_files:
         assert [json.loads(line)["qid"] for line in first[rel].splitlines()] == list(queries)

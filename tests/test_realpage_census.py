@@ -15,7 +15,7 @@ import os
 import tarfile
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 TOOL = os.path.join(REPO, "tools", "realpage_census.py")
 
@@ -472,7 +472,7 @@ def _hand_release(tmp_path):
                                           {"docid": "rfc0002", "cid": DNS["cid"], "pages": [2]}])
     (v3 / "genealogy.json").write_text(json.dumps({"copies": [
         {"copy": "construction", "removed_queries": []},
-        {"copy": "final", "file": "data/v3/qrels.jsonl", "removed_queries": ["q2"]}]}), encoding="utf-8")
+        {"copy": "final", "file": released("v3", "qrels.jsonl"), "removed_queries": ["q2"]}]}), encoding="utf-8")
     (v3 / "build.json").write_text(json.dumps({"counts": {"queries": 2}, "audit": {"repairs": 0}}), encoding="utf-8")
     return packages
 

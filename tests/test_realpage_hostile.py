@@ -5,7 +5,7 @@ import json
 import os
 
 import pytest
-from conftest import assert_run_fails_naming, read_rows, reproduce_report, write_rows
+from conftest import assert_run_fails_naming, read_rows, released, reproduce_report, write_rows
 
 from nclue.analyses import REGISTRY
 from nclue.core.errors import InputError
@@ -45,19 +45,19 @@ def _set(index, field, value):
 
 @pytest.mark.parametrize("name,change,expected", [
     ("corpus.jsonl", _set(1, "page_sha256", ["0" * 64]),                  # rfc0017 has pages; rfc0013 one
-     "data/v3/corpus.jsonl:2: field 'page_sha256': lists 1 hashes for"),
-    ("corpus.jsonl", _set(1, "page_sha256", "abc"), "data/v3/corpus.jsonl:2: field 'page_sha256'"),
+     (released("v3", "corpus.jsonl") + ":2: field 'page_sha256': lists 1 hashes for")),
+    ("corpus.jsonl", _set(1, "page_sha256", "abc"), (released("v3", "corpus.jsonl") + ":2: field 'page_sha256'")),
     ("corpus.jsonl", lambda rows: rows[2]["page_sha256"].__setitem__(0, "G" * 64),
-     "data/v3/corpus.jsonl:3: field 'page_sha256[0]': must be 64 lower-case hex digits"),
+     (released("v3", "corpus.jsonl") + ":3: field 'page_sha256[0]': must be 64 lower-case hex digits")),
     ("corpus.jsonl", lambda rows: rows[2]["page_sha256"].__setitem__(0, 12345),
-     "data/v3/corpus.jsonl:3: field 'page_sha256[0]': must be 64 lower-case hex digits, got 12345"),
+     (released("v3", "corpus.jsonl") + ":3: field 'page_sha256[0]': must be 64 lower-case hex digits, got 12345")),
     ("corpus.jsonl", lambda rows: rows.append(dict(rows[0])), "duplicate document 'rfc"),
-    ("inventory.jsonl", _set(0, "cid", "sec:no-such-condition"), "data/v3/inventory.jsonl:1: field 'cid': unknown condition"),
-    ("inventory.jsonl", _set(0, "pages", [10 ** 6]), "data/v3/inventory.jsonl:1: field 'pages': page 1000000 outside"),
-    ("queries.jsonl", _set(0, "n", 4), "data/v3/queries.jsonl:1: field 'n'"),
-    ("qrels_construction.jsonl", _set(0, "qid", "realpage_9999"), "data/v3/qrels_construction.jsonl:1: field 'qid'"),
+    ("inventory.jsonl", _set(0, "cid", "sec:no-such-condition"), (released("v3", "inventory.jsonl") + ":1: field 'cid': unknown condition")),
+    ("inventory.jsonl", _set(0, "pages", [10 ** 6]), (released("v3", "inventory.jsonl") + ":1: field 'pages': page 1000000 outside")),
+    ("queries.jsonl", _set(0, "n", 4), (released("v3", "queries.jsonl") + ":1: field 'n'")),
+    ("qrels_construction.jsonl", _set(0, "qid", "realpage_9999"), (released("v3", "qrels_construction.jsonl") + ":1: field 'qid'")),
     ("qrels_construction.jsonl", lambda rows: rows.append(dict(rows[0])), "duplicate qrel"),
-    ("conditions.jsonl", _set(0, "label", "<doc>"), "data/v3/conditions.jsonl:1: field 'label': contains TREC markup"),
+    ("conditions.jsonl", _set(0, "label", "<doc>"), (released("v3", "conditions.jsonl") + ":1: field 'label': contains TREC markup")),
 ], ids=["hash count", "hashes not a list", "hash not hex", "hash a number", "duplicate document", "unknown condition",
         "page outside", "n out of range", "unknown query", "duplicate qrel", "markup in a label"])
 def test_a_damaged_record_is_named_at_file_line_field(release_copy, name, change, expected):
@@ -68,11 +68,11 @@ def test_a_damaged_record_is_named_at_file_line_field(release_copy, name, change
 
 
 @pytest.mark.parametrize("text,expected", [
-    ('{"docid": "rfc0001", "pages": 3', "data/v3/corpus.jsonl:1"),
-    ("[" * 5000 + "]" * 5000 + "\n", "data/v3/corpus.jsonl:1"),
-    ("", "data/v3/corpus.jsonl: no documents"),
+    ('{"docid": "rfc0001", "pages": 3', (released("v3", "corpus.jsonl") + ":1")),
+    ("[" * 5000 + "]" * 5000 + "\n", (released("v3", "corpus.jsonl") + ":1")),
+    ("", (released("v3", "corpus.jsonl") + ": no documents")),
     ('{"docid": "rfc0001", "pages": 1e400, "source": "rfc", "synthetic": false, "page_sha256": []}\n',
-     "data/v3/corpus.jsonl:1"),
+     (released("v3", "corpus.jsonl") + ":1")),
 ], ids=["truncated", "deeply nested", "empty", "non-finite"])
 def test_a_broken_corpus_file_is_named(release_copy, text, expected):
     with open(_path(release_copy, "corpus.jsonl"), "w", encoding="utf-8") as handle:
@@ -92,7 +92,7 @@ def test_a_bad_declared_gate_is_named(release_copy, value):
     else:
         build["construction"]["max_union"] = value
     json.dump(build, open(path, "w", encoding="utf-8"))
-    with pytest.raises(InputError, match=r"data/v3/build.json: field 'construction.max_union': must be an integer"):
+    with pytest.raises(InputError, match=(released("v3", "build.json") + ": field 'construction.max_union': must be an integer")):
         _values(release_copy)
 
 
@@ -121,25 +121,25 @@ def test_a_row_that_says_synthetic_is_counted(release_copy):
 
 def test_a_damaged_v3_fails_the_run_with_its_message_and_no_traceback(release_copy):
     _edit(release_copy, "corpus.jsonl", _set(1, "page_sha256", ["0" * 64]))
-    assert_run_fails_naming(release_copy, "integrity,construction", "data/v3/corpus.jsonl:2: field 'page_sha256'")
+    assert_run_fails_naming(release_copy, "integrity,derivation", (released("v3", "corpus.jsonl") + ":2: field 'page_sha256'"))
 
 
 def test_a_missing_v3_file_fails_and_a_delisted_one_is_found(release_copy):
     os.remove(_path(release_copy, "inventory.jsonl"))
     code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity")
     assert code == 1 and "Traceback" not in stdout + stderr
-    assert any("data/v3/inventory.jsonl" in check["reason"] for check in fails.values()), sorted(fails)[:5]
+    assert any(released("v3", "inventory.jsonl") in check["reason"] for check in fails.values()), sorted(fails)[:5]
 
 
 def test_deep_without_the_packages_carries_v3_over_and_names_what_is_missing(release_copy, tmp_path, monkeypatch):
     from nclue.run import rebuild
 
     monkeypatch.setenv("NCLUE_REALPAGE_PACKAGES", str(tmp_path / "no-packages"))
-    listed = ["data/v1/corpus.jsonl", "data/v3/corpus.jsonl", "data/v3/build.json"]
+    listed = [released("v1", "corpus.jsonl"), released("v3", "corpus.jsonl"), released("v3", "build.json")]
     out = tmp_path / "rebuilt"
     checks, carried = rebuild._realpage(release_copy, str(out), listed, lambda *a: None)
-    assert carried == {"data/v3/corpus.jsonl", "data/v3/build.json"}
-    assert [(c.status, c.id) for c in checks] == [("skip", "rebuild:data/v3")]
+    assert carried == {released("v3", "corpus.jsonl"), released("v3", "build.json")}
+    assert [(c.status, c.id) for c in checks] == [("skip", ("rebuild:" + released("v3")))]
     assert "8 of the 8 pinned packages are not in %s (doc-rfc-experimental, doc-rfc-fyi-bcp" % (
         tmp_path / "no-packages") in checks[0].reason
     assert (out / "data" / "v3" / "corpus.jsonl").read_bytes() == open(
@@ -156,9 +156,9 @@ def test_deep_with_a_bad_v3_seed_fails_naming_it(release_copy, tmp_path, monkeyp
     build = json.load(open(path, encoding="utf-8"))
     build["seed"] = "twelve"
     json.dump(build, open(path, "w", encoding="utf-8"))
-    checks, carried = rebuild._realpage(release_copy, str(tmp_path / "x"), ["data/v3/build.json"], None)
-    assert [(c.status, c.id) for c in checks] == [("fail", "rebuild:data/v3")] and carried == set()
-    assert "data/v3/build.json: seed 'twelve' is not a non-negative integer" in checks[0].reason
+    checks, carried = rebuild._realpage(release_copy, str(tmp_path / "x"), [released("v3", "build.json")], None)
+    assert [(c.status, c.id) for c in checks] == [("fail", ("rebuild:" + released("v3")))] and carried == set()
+    assert (released("v3", "build.json") + ": seed 'twelve' is not a non-negative integer") in checks[0].reason
 
 
 def _resign_inputs(root, rel):
@@ -195,10 +195,10 @@ def test_a_removed_querys_rows_written_back_into_the_final_copy_fail_naming_it(r
     back = [r for r in read_rows(_path(release_copy, "qrels_construction.jsonl")) if r["qid"] == removed]
     assert back
     _edit(release_copy, "qrels.jsonl", lambda rows: rows.extend(back))
-    _resign_inputs(release_copy, "data/v3/qrels.jsonl")
-    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    _resign_inputs(release_copy, released("v3", "qrels.jsonl"))
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,derivation")
     assert code == 1 and "Traceback" not in stdout + stderr
-    assert any("%s: in the final copy (data/v3/qrels.jsonl) but removed by the audit" % removed
+    assert any(("%s: in the final copy (" + released("v3", "qrels.jsonl") + ") but removed by the audit") % removed
                in (c["reason"] + (c.get("detail") or "")) for c in fails.values()), {
         k: (c["reason"], c.get("detail")) for k, c in sorted(fails.items())[:5]}
 
@@ -208,8 +208,8 @@ def test_a_record_row_that_says_synthetic_fails_naming_its_line(release_copy, na
     """Issue 58 item 5: a row of a record file whose schema has no flag, given ``"synthetic": true`` and re-signed
     everywhere, fails the nature check at file:line; ``"synthetic": false`` there is accepted."""
     _edit(release_copy, name, _set(index, "synthetic", True))
-    _resign_inputs(release_copy, "data/v3/" + name)
-    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+    _resign_inputs(release_copy, (released("v3") + "/") + name)
+    code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,derivation")
     assert code == 1 and "Traceback" not in stdout + stderr
     expected = "data/v3/%s:%d: synthetic=true, expected false or absent" % (name, index + 1)
     assert any(expected in (c.get("detail") or "") + c["reason"] for c in fails.values()), sorted(fails)[:5]
@@ -218,10 +218,10 @@ def test_a_record_row_that_says_synthetic_fails_naming_its_line(release_copy, na
 
 
 @pytest.mark.parametrize("path,value,named", [
-    (("counts", "pages"), 40560, "counts.pages states 40560, data/v3/corpus.jsonl gives 40559"),
-    (("counts", "queries"), 999, "counts.queries states 999, data/v3/queries.jsonl gives 1000"),
-    (("rankings", "form_systems"), 12, "rankings.form_systems states 12, data/v3/systems.json gives 21"),
-    (("audit", "findings_by_evidence", "heading_only"), 49, "heading_only states 49, data/v3/audit.jsonl gives 50"),
+    (("counts", "pages"), 40560, ("counts.pages states 40560, " + released("v3", "corpus.jsonl") + " gives 40559")),
+    (("counts", "queries"), 999, ("counts.queries states 999, " + released("v3", "queries.jsonl") + " gives 1000")),
+    (("rankings", "form_systems"), 12, ("rankings.form_systems states 12, " + released("v3", "systems.json") + " gives 21")),
+    (("audit", "findings_by_evidence", "heading_only"), 49, ("heading_only states 49, " + released("v3", "audit.jsonl") + " gives 50")),
     (("counts", "qrel_rows"), "51915", 'counts.qrel_rows states "51915"'),
 ], ids=["pages", "queries", "form_systems", "evidence", "string"])
 def test_a_count_build_json_states_wrongly_fails_naming_it(release_copy, path, value, named):
@@ -233,20 +233,20 @@ def test_a_count_build_json_states_wrongly_fails_naming_it(release_copy, path, v
     for part in path[:-1]:
         node = node[part]
     node[path[-1]] = value
-    _, fails = _rewrite_and_fail(release_copy, "data/v3/build.json", build)
+    _, fails = _rewrite_and_fail(release_copy, released("v3", "build.json"), build)
     assert any(named in (c.get("detail") or "") + c["reason"] for c in fails.values()), {
         k: c.get("detail") for k, c in sorted(fails.items())[:4]}
 
 
 def _rewrite_and_fail(root, rel, document):
     """Write ``document`` as the JSON file ``rel`` (the release's own layout), re-sign it everywhere, run the
-    integrity and construction levels and assert they fail without a traceback; returns the run's standard output
+    integrity and derivation levels and assert they fail without a traceback; returns the run's standard output
     and its failing checks."""
     with open(os.path.join(root, *rel.split("/")), "w", encoding="utf-8") as handle:
         json.dump(document, handle, indent=1, sort_keys=True)
         handle.write("\n")
     _resign_inputs(root, rel)
-    code, stdout, stderr, report, fails = reproduce_report(root, "--only", "integrity,construction")
+    code, stdout, stderr, report, fails = reproduce_report(root, "--only", "integrity,derivation")
     assert code == 1 and "Traceback" not in stdout + stderr
     return stdout, fails
 
@@ -272,7 +272,7 @@ def test_a_label_changed_on_one_side_or_a_form_that_does_not_follow_fails_naming
         _resign_inputs(release_copy, rel(name))
 
     def run():
-        code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,construction")
+        code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,derivation")
         assert code == 1 and "Traceback" not in stdout + stderr
         return " | ".join((c.get("detail") or "") + " " + c["reason"] for c in fails.values())
 
@@ -298,9 +298,9 @@ def test_a_label_changed_on_one_side_or_a_form_that_does_not_follow_fails_naming
 
 
 @pytest.mark.parametrize("change,named", [
-    (lambda m: m["releases"].remove("data/v3"), "field 'natures': names data/v1, data/v2, data/v3, but releases lists"),
-    (lambda m: (m["releases"].remove("data/v3"), m["natures"].pop("data/v3")), "a file of data/v3, which releases"),
-    (lambda m: m["releases"].append("data/v1"), "field 'releases[3]': release 'data/v1' listed twice"),
+    (lambda m: m["releases"].remove(released("v3")), ("field 'natures': names " + released("v1") + ", " + released("v2") + ", " + released("v3") + ", but releases lists")),
+    (lambda m: (m["releases"].remove(released("v3")), m["natures"].pop(released("v3"))), ("a file of " + released("v3") + ", which releases")),
+    (lambda m: m["releases"].append(released("v1")), ("field 'releases[3]': release '" + released("v1") + "' listed twice")),
     (lambda m: m["releases"].append("data/v9"), "field 'releases[3]': unknown release 'data/v9'"),
     (lambda m: m.__setitem__("natures", ["real"]), "field 'natures': must be an object"),
 ], ids=["natures-disagree", "files-disagree", "twice", "unknown", "natures-type"])
@@ -334,9 +334,9 @@ def test_swapped_crosswalk_stand_ins_fail_naming_the_crosswalk_file(release_copy
     crosswalk = json.load(open(path, encoding="utf-8"))
     rows = [r for r in crosswalk["rows"] if r["namespace"] == "system" and r["stand_in"]]
     rows[0]["stand_in"], rows[2]["stand_in"] = rows[2]["stand_in"], rows[0]["stand_in"]
-    stdout, fails = _rewrite_and_fail(release_copy, "data/crosswalk.json", crosswalk)
+    stdout, fails = _rewrite_and_fail(release_copy, released("data", "crosswalk.json"), crosswalk)
     mismatch = fails["v1.crosswalk.role_mismatches"]
-    assert "-- data/crosswalk.json (row system / " in mismatch["reason"], mismatch
-    assert any(line.strip().startswith("FAIL v1.crosswalk") and "data/crosswalk.json" in line
+    assert ("-- " + released("data", "crosswalk.json") + " (row system / ") in mismatch["reason"], mismatch
+    assert any(line.strip().startswith("FAIL v1.crosswalk") and released("data", "crosswalk.json") in line
                for line in stdout.splitlines()), \
         [line for line in stdout.splitlines() if "FAIL" in line][:3]

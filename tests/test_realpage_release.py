@@ -14,7 +14,7 @@ import json
 import os
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 from nclue.builder.realpage import packages, pages
 
@@ -35,7 +35,7 @@ def released_pages():
     if absent:
         pytest.skip("the pinned packages are not in %s: %s missing" % (folder, ", ".join(absent)))
     if not os.path.isdir(V3):
-        pytest.skip("this checkout has no data/v3")
+        pytest.skip(("this checkout has no " + released("v3")))
     texts = packages.read_texts(folder)
     out = {}
     for row in _rows("corpus.jsonl"):

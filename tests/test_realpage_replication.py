@@ -9,7 +9,7 @@ import os
 from fractions import Fraction
 
 import pytest
-from conftest import REPO, assert_run_fails_naming, read_rows, reproduce_report, resign, write_rows
+from conftest import REPO, assert_run_fails_naming, read_rows, released, reproduce_report, resign, write_rows
 
 from nclue.analyses import REGISTRY
 from nclue.analyses.replication import ALPHA, MARGIN_SE, VERDICTS, agreement, direction, unsettled, verdict
@@ -72,9 +72,9 @@ class RealPage:
         self.root = root
         genealogy = json.load(open(os.path.join(root, "data", "v3", "genealogy.json"), encoding="utf-8"))
         removed = {q for copy in genealogy["copies"] for q in copy["removed_queries"]}
-        self.n = {q["qid"]: q["n"] for q in _rows(root, "data/v3/queries.jsonl") if q["qid"] not in removed}
+        self.n = {q["qid"]: q["n"] for q in _rows(root, released("v3", "queries.jsonl")) if q["qid"] not in removed}
         self.grades = {q: {} for q in self.n}
-        for r in _rows(root, "data/v3/qrels.jsonl"):
+        for r in _rows(root, released("v3", "qrels.jsonl")):
             self.grades[r["qid"]][r["docid"]] = r["grade"]
 
     def score(self, system, form="raw"):
@@ -82,8 +82,8 @@ class RealPage:
         rankings/<system>.jsonl, the others rankings/forms/<system>__<form>.jsonl)."""
         import pytrec_eval
 
-        rel = "data/v3/rankings/%s.jsonl" % system if form == "raw" else \
-            "data/v3/rankings/forms/%s__%s.jsonl" % (system, form)
+        rel = released("v3", "rankings/%s.jsonl") % system if form == "raw" else \
+            released("v3", "rankings/forms/%s__%s.jsonl") % (system, form)
         ranking = {r["qid"]: r["docids"][:10] for r in _rows(self.root, rel)}
         success = hit = 0
         for q, n in self.n.items():
@@ -153,10 +153,10 @@ def test_the_clean_and_natural_queries_are_the_condition_labels_and_say_what_eac
     """The clean form quotes each condition's label, separated by semicolons; the natural form says what each
     condition asks of the RFC (it defines a sense, it has a section titled ...) in one sentence; no label holds a
     double quote, so a quoted label nests none."""
-    conditions = {c["cid"]: c for c in _rows(REPO, "data/v3/conditions.jsonl")}
+    conditions = {c["cid"]: c for c in _rows(REPO, released("v3", "conditions.jsonl"))}
     assert not any('"' in c["label"] for c in conditions.values())
     asks = {"entity": 'defines "%s"', "section": 'has a section titled "%s"'}
-    for q in _rows(REPO, "data/v3/queries.jsonl"):
+    for q in _rows(REPO, released("v3", "queries.jsonl")):
         conds = [conditions[c["cid"]] for c in q["conditions"]]
         assert q["forms"]["clean_v2"] == "; ".join('"%s"' % c["label"] for c in conds)
         assert q["forms"]["clean_v2"].count('"') == 2 * q["n"]
@@ -301,30 +301,30 @@ def test_a_changed_v3_ranking_fails_exactly_its_claims(release_copy, rel, failin
     code, stdout, stderr, report, fails = reproduce_report(release_copy, "--only", "integrity,scoring")
     assert code == 1 and "Traceback" not in stdout + stderr
     # every claim that read the changed file fails (its input differs from the frozen one), and no other
-    assert all(cid in fails and fails[cid]["cause"] == "data/v3/" + rel for cid in failing), sorted(fails)[:10]
+    assert all(cid in fails and fails[cid]["cause"] == (released("v3") + "/") + rel for cid in failing), sorted(fails)[:10]
     stray = sorted({".".join(c.split(".")[:3]) for c in fails if not c.startswith(allowed)})
     assert stray == []
 
 
 @pytest.mark.parametrize("name,change,expected", [
     ("rankings/bm25_or.jsonl", lambda rows: rows[0].__setitem__("qid", "realpage_9999"),
-     "data/v3/rankings/bm25_or.jsonl:1: field 'qid'"),
+     (released("v3", "rankings/bm25_or.jsonl") + ":1: field 'qid'")),
     ("rankings/bm25_or.jsonl", lambda rows: rows[0]["docids"].__setitem__(0, "rfc99999"),
-     "data/v3/rankings/bm25_or.jsonl:1: field 'docids"),
+     (released("v3", "rankings/bm25_or.jsonl") + ":1: field 'docids")),
     ("rankings/bm25_or.jsonl", lambda rows: rows[0]["scores"].__setitem__(0, "high"),
-     "data/v3/rankings/bm25_or.jsonl:1: field 'scores"),
-    ("rankings/bm25_or.jsonl", lambda rows: rows.append(dict(rows[0])), "data/v3/rankings/bm25_or.jsonl:1001"),
+     (released("v3", "rankings/bm25_or.jsonl") + ":1: field 'scores")),
+    ("rankings/bm25_or.jsonl", lambda rows: rows.append(dict(rows[0])), (released("v3", "rankings/bm25_or.jsonl") + ":1001")),
     ("rankings/bm25_or.jsonl", lambda rows: (rows[0]["docids"].append(rows[0]["docids"][0]),
                                              rows[0]["scores"].append(rows[0]["scores"][-1])),
-     "data/v3/rankings/bm25_or.jsonl:1: field 'docids"),
+     (released("v3", "rankings/bm25_or.jsonl") + ":1: field 'docids")),
     ("rankings/forms/bm25_or__clean_v2.jsonl", lambda rows: rows[0].__setitem__("qid", "realpage_9999"),
-     "data/v3/rankings/forms/bm25_or__clean_v2.jsonl:1: field 'qid'"),
+     (released("v3", "rankings/forms/bm25_or__clean_v2.jsonl") + ":1: field 'qid'")),
     ("rankings/forms/bm25_or__natural.jsonl", lambda rows: rows[2]["docids"].__setitem__(0, "rfc99999"),
-     "data/v3/rankings/forms/bm25_or__natural.jsonl:3: field 'docids"),
+     (released("v3", "rankings/forms/bm25_or__natural.jsonl") + ":3: field 'docids")),
     ("rankings/forms/bm25_or__clean_v2.jsonl", lambda rows: rows[0]["scores"].__setitem__(0, None),
-     "data/v3/rankings/forms/bm25_or__clean_v2.jsonl:1: field 'scores"),
+     (released("v3", "rankings/forms/bm25_or__clean_v2.jsonl") + ":1: field 'scores")),
     ("rankings/forms/bm25_or__natural.jsonl", lambda rows: rows.append(dict(rows[0])),
-     "data/v3/rankings/forms/bm25_or__natural.jsonl:1001"),
+     (released("v3", "rankings/forms/bm25_or__natural.jsonl") + ":1001")),
 ], ids=["unknown query", "unknown document", "score not a number", "duplicate query", "duplicate document",
         "clean: unknown query", "natural: unknown document", "clean: null score", "natural: duplicate query"])
 def test_a_damaged_v3_ranking_is_named_at_file_line_field(release_copy, name, change, expected):
@@ -338,9 +338,9 @@ def test_a_damaged_v3_ranking_is_named_at_file_line_field(release_copy, name, ch
 
 
 @pytest.mark.parametrize("text,expected", [
-    ('{"qid": "realpage_0000", "docids": ["rfc', "data/v3/rankings/bm25_or.jsonl:1"),
-    ('{"qid": "realpage_0000", "docids": [], "scores": [NaN]}\n', "data/v3/rankings/bm25_or.jsonl:1"),
-    ("[" * 5000 + "]" * 5000 + "\n", "data/v3/rankings/bm25_or.jsonl:1"),
+    ('{"qid": "realpage_0000", "docids": ["rfc', (released("v3", "rankings/bm25_or.jsonl") + ":1")),
+    ('{"qid": "realpage_0000", "docids": [], "scores": [NaN]}\n', (released("v3", "rankings/bm25_or.jsonl") + ":1")),
+    ("[" * 5000 + "]" * 5000 + "\n", (released("v3", "rankings/bm25_or.jsonl") + ":1")),
 ], ids=["truncated", "non-finite", "deeply nested"])
 def test_a_broken_v3_ranking_file_is_named(release_copy, text, expected):
     with open(os.path.join(release_copy, "data", "v3", "rankings", "bm25_or.jsonl"), "w", encoding="utf-8") as fh:
@@ -351,8 +351,8 @@ def test_a_broken_v3_ranking_file_is_named(release_copy, text, expected):
 
 
 @pytest.mark.parametrize("damage,expected", [
-    ("missing", "data/v3/rankings/forms/tri_joint__natural.jsonl"),
-    ("symlinked", "data/v3/rankings/forms/tri_joint__natural.jsonl"),
+    ("missing", released("v3", "rankings/forms/tri_joint__natural.jsonl")),
+    ("symlinked", released("v3", "rankings/forms/tri_joint__natural.jsonl")),
     ("unknown form system", "field 'form_systems': must be a list of the ids of listed systems; not listed: "
                             "'no_such_system'"),
     ("duplicated form system", "field 'form_systems': lists 'bm25_and' more than once"),
@@ -380,7 +380,7 @@ def test_a_damaged_v3_systems_file_is_named(release_copy):
     json.dump(obj, open(path, "w", encoding="utf-8"))
     with pytest.raises(InputError) as caught:
         _values(release_copy, "v3.contrasts")
-    assert "data/v3/systems.json" in str(caught.value) and "no_such_system" in str(caught.value)
+    assert released("v3", "systems.json") in str(caught.value) and "no_such_system" in str(caught.value)
 
 
 def test_a_page_score_row_for_an_unranked_document_is_named(release_copy):
@@ -390,7 +390,7 @@ def test_a_page_score_row_for_an_unranked_document_is_named(release_copy):
     write_rows(path, rows)
     with pytest.raises(InputError) as caught:
         _values(release_copy, "v3.evidence")
-    assert "data/v3/page_scores/page_bm25_max.jsonl:1" in str(caught.value), str(caught.value)
+    assert (released("v3", "page_scores/page_bm25_max.jsonl") + ":1") in str(caught.value), str(caught.value)
 
 
 def test_a_damaged_v3_ranking_fails_the_run_without_a_traceback(release_copy):
@@ -398,11 +398,11 @@ def test_a_damaged_v3_ranking_fails_the_run_without_a_traceback(release_copy):
     rows = read_rows(path)
     rows[3]["qid"] = "not_a_query"
     write_rows(path, rows)
-    assert_run_fails_naming(release_copy, "integrity,scoring", "data/v3/rankings/tri_joint.jsonl:4: field 'qid'")
+    assert_run_fails_naming(release_copy, "integrity,scoring", (released("v3", "rankings/tri_joint.jsonl") + ":4: field 'qid'"))
 
 
 def test_the_table6_slices_of_the_clean_scorecard_match_separate_code(shipped):
-    pages = {d["docid"]: d["pages"] for d in _rows(REPO, "data/v3/corpus.jsonl")}
+    pages = {d["docid"]: d["pages"] for d in _rows(REPO, released("v3", "corpus.jsonl"))}
     lmin = {q: min(pages[d] for d, g in shipped.grades[q].items() if g == n) for q, n in shipped.n.items()}
     pool = {q: len(shipped.grades[q]) for q in shipped.n}
     slices = {"n2": [q for q, n in shipped.n.items() if n == 2], "n3": [q for q, n in shipped.n.items() if n == 3],
@@ -410,7 +410,7 @@ def test_the_table6_slices_of_the_clean_scorecard_match_separate_code(shipped):
               "pool_le25": [q for q in shipped.n if pool[q] <= 25], "pool_gt50": [q for q in shipped.n if pool[q] > 50]}
     claims = _claims(REPO, "v3.slices")
     for sid in ("bm25_and", "rrf_bm25and_pagetop3", "tri_joint"):
-        ranking = {r["qid"]: r["docids"][:10] for r in _rows(REPO, "data/v3/rankings/forms/%s__clean_v2.jsonl" % sid)}
+        ranking = {r["qid"]: r["docids"][:10] for r in _rows(REPO, released("v3", "rankings/forms/%s__clean_v2.jsonl") % sid)}
         for name, qids in slices.items():
             success = hit = 0
             for q in qids:

@@ -17,7 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import pytest
-from conftest import reproduce_report, retranscribe
+from conftest import released, reproduce_report, retranscribe
 
 REPLACED = ("T3.", "T4.", "T5.", "T6.", "T7.", "S1j.", "S2b.", "S3.")
 # Table 5's rows as the paper writes them ("base -> variant"), as crosswalk rows; Table 7 repeats six of them
@@ -127,15 +127,15 @@ def _crosswalk(root):
 
 def independent_values(root):
     """``{number id: exact value}`` for the replaced tables (see module doc)."""
-    v1 = Release(root, "data/v1", "qrels.jsonl")
-    v2 = Release(root, "data/v2", "qrels.jsonl")
+    v1 = Release(root, released("v1"), "qrels.jsonl")
+    v2 = Release(root, released("v2"), "qrels.jsonl")
     cw = _crosswalk(root)
     out = {}
     slices = v1.slices()
     for key, sid in cw["system"].items():
         if sid is None:
             continue
-        clean = "data/v1/rankings/forms/%s__clean_v2.jsonl" % sid
+        clean = released("v1", "rankings/forms/%s__clean_v2.jsonl") % sid
         if not os.path.exists(os.path.join(root, *clean.split("/"))):
             continue
         s = v1.score(clean)
@@ -154,22 +154,22 @@ def independent_values(root):
     def run(ns, key):
         return cw[ns][key]
     for block, (base_row, variant_row) in T5_PAIRS.items():
-        base = v1.score("data/v1/rankings/%s.jsonl" % run(*base_row))
-        variant = v1.score("data/v1/rankings/%s.jsonl" % run(*variant_row))
+        base = v1.score(released("v1", "rankings/%s.jsonl") % run(*base_row))
+        variant = v1.score(released("v1", "rankings/%s.jsonl") % run(*variant_row))
         out.update({"T5.%s.base" % block: base["score"], "T5.%s.variant" % block: variant["score"],
                     "T5.%s.delta" % block: variant["score"] - base["score"],
                     "T5.%s.dhit" % block: variant["hit"] - base["hit"],
                     "T5.%s.dndcg" % block: variant["ndcg"] - base["ndcg"]})
     for key, sid in cw["original"].items():
         for paper, form in FORMS.items():
-            out["S2b.%s.%s" % (key, paper)] = v1.score("data/v1/rankings/forms/%s__%s.jsonl" % (sid, form))["score"]
-            out["S3.%s.%s" % (key, paper)] = v2.score("data/v2/rankings/forms/%s__%s.jsonl" % (sid, form))["score"]
+            out["S2b.%s.%s" % (key, paper)] = v1.score(released("v1", "rankings/forms/%s__%s.jsonl") % (sid, form))["score"]
+            out["S3.%s.%s" % (key, paper)] = v2.score(released("v2", "rankings/forms/%s__%s.jsonl") % (sid, form))["score"]
     for key in T7_ROWS:
         base, variant = (run(*row) for row in T5_PAIRS[key])
-        cp = (v1.score("data/v1/rankings/%s.jsonl" % variant)["score"] -
-              v1.score("data/v1/rankings/%s.jsonl" % base)["score"])
-        ss = (v2.score("data/v2/rankings/forms/%s__raw.jsonl" % variant)["score"] -
-              v2.score("data/v2/rankings/forms/%s__raw.jsonl" % base)["score"])
+        cp = (v1.score(released("v1", "rankings/%s.jsonl") % variant)["score"] -
+              v1.score(released("v1", "rankings/%s.jsonl") % base)["score"])
+        ss = (v2.score(released("v2", "rankings/forms/%s__raw.jsonl") % variant)["score"] -
+              v2.score(released("v2", "rankings/forms/%s__raw.jsonl") % base)["score"])
         out["T7.%s.crosspage" % key], out["T7.%s.sourceshift" % key] = cp, ss
     return out
 
@@ -235,7 +235,7 @@ def test_every_replaced_number_is_bound_and_the_tables_are_covered(rehearsal):
 
 def test_the_rehearsal_passes_every_replaced_number(rehearsal):
     root, replaced, _ = rehearsal
-    code, out, _, report, _ = reproduce_report(root, "--only", "construction,scoring,paper")
+    code, out, _, report, _ = reproduce_report(root, "--only", "derivation,scoring,paper")
     checks = _published(report)
     wrong = {nid: checks[nid]["reason"] for nid in replaced if checks[nid]["status"] != "pass"}
     assert not wrong, list(wrong.items())[:5]
@@ -254,7 +254,7 @@ def test_one_changed_cell_fails_exactly_that_check(rehearsal, tmp_path):
     retranscribe(target, ("+" if moved > 0 else "") + "%.1f" % moved)
     _write_numbers(copy, changed)
     write_release_manifest(copy)
-    code, out, _, report, _ = reproduce_report(copy, "--only", "construction,scoring,paper")
+    code, out, _, report, _ = reproduce_report(copy, "--only", "derivation,scoring,paper")
     checks = _published(report)
     failing = [nid for nid in replaced if checks[nid]["status"] == "fail"]
     assert code == 1 and failing == ["T5.jina_composition.delta"]
@@ -273,7 +273,7 @@ def test_the_papers_own_values_fail_by_table_in_the_text_report(release_template
     shutil.copytree(release_template, root)
     _mark_not_synthetic(root)
     write_release_manifest(root)
-    code, out, _, report, _ = reproduce_report(root, "--only", "construction,scoring,paper")
+    code, out, _, report, _ = reproduce_report(root, "--only", "derivation,scoring,paper")
     assert code == 1
     section = out[out.index("PUBLISHED RESULTS THAT FAIL"):]
     t3, t5, s2b = section.index("  Table 3 -- "), section.index("  Table 5 -- "), section.index("  Table S2b -- ")

@@ -17,7 +17,7 @@ import os
 import shutil
 
 import pytest
-from conftest import reproduce_report, retranscribe
+from conftest import released, reproduce_report, retranscribe
 from test_rehearsal import T5_PAIRS, Release, _crosswalk, _mark_not_synthetic, _write_numbers
 
 np = pytest.importorskip("numpy")
@@ -97,14 +97,14 @@ def faithful_values(root):
     cw = _crosswalk(root)
     systems = json.load(open(os.path.join(root, "data", "v1", "systems.json"), encoding="utf-8"))
     blocks = {b["block"]: b for b in systems["contrasts"]}
-    v1 = Release(root, "data/v1", "qrels.jsonl")
+    v1 = Release(root, released("v1"), "qrels.jsonl")
     v1_sets = v1.gold_sets()
     family, _ = _families(v1_sets, v1.qids)
     success = {}
 
     def v1_success(sid):
         if sid not in success:
-            per = v1.per_query("data/v1/rankings/%s.jsonl" % sid)
+            per = v1.per_query(released("v1", "rankings/%s.jsonl") % sid)
             success[sid] = np.array([per[q][0] for q in v1.qids])
         return success[sid]
     out, block_p = {}, {}
@@ -124,15 +124,15 @@ def faithful_values(root):
     for paper, key in (("jina_p", "jina_composition"), ("qwen_p", "qwen_composition"), ("fusion_p", "fusion")):
         out["X.s42." + paper] = out["T5.%s.p" % key]
 
-    v2 = Release(root, "data/v2", "qrels.jsonl")
+    v2 = Release(root, released("v2"), "qrels.jsonl")
     v2_systems = json.load(open(os.path.join(root, "data", "v2", "systems.json"), encoding="utf-8"))
     s4_rows = {cid: key for key, cid in cw["ss_contrast"].items() if cid is not None}
     contrasts = v2_systems["source_shift_contrasts"]
     cols, names = [], []
     for paper_form, form in sorted(S4_FORMS.items()):
         for c in contrasts:
-            var = v2.per_query("data/v2/rankings/forms/%s__%s.jsonl" % (c["variant"], form))
-            base = v2.per_query("data/v2/rankings/forms/%s__%s.jsonl" % (c["base"], form))
+            var = v2.per_query(released("v2", "rankings/forms/%s__%s.jsonl") % (c["variant"], form))
+            base = v2.per_query(released("v2", "rankings/forms/%s__%s.jsonl") % (c["base"], form))
             cols.append([var[q][0] - base[q][0] for q in v2.qids])
             names.append((c["id"], paper_form))
     ps = _sign_flip_p(rng, np.array(cols).T)
@@ -140,7 +140,7 @@ def faithful_values(root):
         if cid in s4_rows:
             out["S4.%s.%s.p" % (s4_rows[cid], paper_form)] = p
 
-    for label, release, rel in (("cp", v1, "data/v1/rankings/%s.jsonl"), ("ss", v2, "data/v2/rankings/forms/%s__raw.jsonl")):
+    for label, release, rel in (("cp", v1, released("v1", "rankings/%s.jsonl")), ("ss", v2, released("v2", "rankings/forms/%s__raw.jsonl"))):
         fusion, bm25 = release.per_query(rel % FUSION), release.per_query(rel % BM25)
         delta = [fusion[q][2] - bm25[q][2] for q in release.qids]
         docs = {d: i for i, d in enumerate(sorted(release.pages))}
@@ -159,9 +159,9 @@ def faithful_values(root):
                 out["X.s106." + paper] = out["S1i.ss." + mine]
 
     for stage, copy in sorted(STAGES.items()):
-        release = Release(root, "data/v2", copy)
-        fusion = release.per_query("data/v2/rankings/forms/%s__raw.jsonl" % FUSION)
-        bm25 = release.per_query("data/v2/rankings/forms/%s__raw.jsonl" % BM25)
+        release = Release(root, released("v2"), copy)
+        fusion = release.per_query(released("v2", "rankings/forms/%s__raw.jsonl") % FUSION)
+        bm25 = release.per_query(released("v2", "rankings/forms/%s__raw.jsonl") % BM25)
         diffs = _grid([fusion[q][2] - bm25[q][2] for q in release.qids])
         out["S14.ss_p.%s" % stage] = _sign_flip_p(rng, np.array([diffs]).T)[0]
         if stage == "t":

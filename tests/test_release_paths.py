@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 from test_realpage import PACKAGE, _rfc_text, pin
 
 from nclue.builder.export import export_pages
@@ -38,7 +38,7 @@ def _claims(name):
 def test_score_on_realpage_gives_a_released_ranking_its_frozen_score_and_interval():
     result = score([layout.abspath(REPO, layout.REALPAGE.ranking("bm25_and"))], REPO, release="v3", against=[])
     run = result["runs"][0]["measures"]["nclue_score_at_10"]
-    assert result["instrument"]["release"] == "data/v3" and result["instrument"]["synthetic"] is False
+    assert result["instrument"]["release"] == released("v3") and result["instrument"]["synthetic"] is False
     assert run["value"] == _claims("v3.matrix")["v3.matrix.bm25_and.nclue_score_at_10"]
     frozen = _claims("v3.inference.bootstrap")
     assert (run["ci_low"], run["ci_high"]) == (frozen["v3.inference.bootstrap.bm25_and.score.ci_low"],
@@ -91,7 +91,7 @@ def test_export_qrels_on_realpage_writes_its_final_copy(tmp_path):
     graded = [line.split() for line in open(tmp_path / "q" / "qrels.graded.trec", encoding="utf-8")]
     final = _released_queries()
     assert {row[0] for row in graded} == set(final) and len(final) > 900
-    assert "data/v3, qrel copy data/v3/qrels.jsonl (%d queries)" % len(final) in (tmp_path / "q" / "README.txt").read_text()
+    assert (released("v3") + ", qrel copy " + released("v3", "qrels.jsonl") + " (%d queries)") % len(final) in (tmp_path / "q" / "README.txt").read_text()
     assert "(raw form)" in (tmp_path / "q" / "README.txt").read_text()
 
 
@@ -186,8 +186,8 @@ def test_a_page_whose_text_is_not_the_released_one_stops_the_export_naming_it(sm
         rows[1]["page_sha256"][2] = wrong
     _rewrite_corpus(root, change)
     out = tmp_path / "out"
-    with pytest.raises(page_export.PageMismatch, match="data/v3/corpus.jsonl: rfc0002 page 3: sha256 expected %s "
-                                                      r"\(released\), found [0-9a-f]{64} \(read from " % wrong):
+    with pytest.raises(page_export.PageMismatch, match=(released("v3", "corpus.jsonl") + ": rfc0002 page 3: sha256 expected %s "
+                                                       r"\(released\), found [0-9a-f]{64} \(read from ") % wrong):
         export_pages(root, layout.REALPAGE, str(out), packages=folder)
     assert not os.path.exists(out / "pages_v3.jsonl")          # nothing half-written
 

@@ -5,7 +5,7 @@ import json
 import os
 
 import pytest
-from conftest import REPO, run_reproduce
+from conftest import REPO, released, run_reproduce
 
 
 def _report(path):
@@ -25,7 +25,7 @@ def test_clean_release_passes(repo_run):
     assert stdout.splitlines()[0].startswith("nclue ") and "SYNTHETIC" in stdout.splitlines()[0]
     assert "RESULT: OK" in stdout
     prov = _report(out + ".provenance.json")
-    assert prov["python_implementation"] and prov["inputs_sha256"]["data/v1/qrels.jsonl"]
+    assert prov["python_implementation"] and prov["inputs_sha256"][released("v1", "qrels.jsonl")]
 
 
 def test_changed_claim_value_fails(release_copy, tmp_path):
@@ -39,8 +39,8 @@ def test_changed_claim_value_fails(release_copy, tmp_path):
     assert code == 1
     fails = _checks(_report(out), "fail")
     assert "v1.matrix.bm25_and.nclue_score_at_10" in fails
-    assert "integrity.file:reference_metrics/v1.matrix.json" in fails   # its hash changed too
-    assert "FAIL reference_metrics/v1.matrix.json" in stdout          # one line for the damaged file
+    assert ("integrity.file:" + released("claims", "v1.matrix.json")) in fails   # its hash changed too
+    assert ("FAIL " + released("claims", "v1.matrix.json")) in stdout          # one line for the damaged file
 
 
 def test_changed_claim_value_fails_even_with_a_fixed_manifest(release_copy, tmp_path):
@@ -60,7 +60,7 @@ def test_changed_claim_value_fails_even_with_a_fixed_manifest(release_copy, tmp_
 
 
 def test_flipped_byte_in_ranking_fails_its_claims(release_copy, tmp_path):
-    rel = "data/v1/rankings/bm25_or.jsonl"
+    rel = released("v1", "rankings/bm25_or.jsonl")
     path = os.path.join(release_copy, *rel.split("/"))
     data = bytearray(open(path, "rb").read())
     i = data.index(b"sim_wb_") + 8
@@ -89,16 +89,16 @@ def test_removed_qrel_row_fails_construction_and_scoring(release_copy, tmp_path,
     open(path, "w", encoding="utf-8", newline="\n").write("\n".join(lines[1:]))
     write_release_manifest(release_copy)
     out = str(tmp_path / "r.json")
-    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "construction,scoring")
+    code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "derivation,scoring")
     assert code == 1
     fails = _checks(_report(out), "fail")
     assert detail % (removed["qid"], removed["docid"]) in fails[claim]["reason"]
-    assert ("data/v1/" + copy) in fails[claim]["reason"]
+    assert ((released("v1") + "/") + copy) in fails[claim]["reason"]
 
 
 def test_deleted_ranking_fails_its_claims_and_integrity(release_copy, tmp_path):
     """A file absent from a present part fails the claims that read it (a skip would hide the missing part)."""
-    rel = "data/v1/rankings/forms/bm25_and__natural.jsonl"
+    rel = released("v1", "rankings/forms/bm25_and__natural.jsonl")
     os.remove(os.path.join(release_copy, *rel.split("/")))
     out = str(tmp_path / "r.json")
     code, stdout, _ = run_reproduce("--data", release_copy, "--json", out)
@@ -121,7 +121,7 @@ def test_unlisted_file_is_reported(release_copy, tmp_path):
     code, stdout, _ = run_reproduce("--data", release_copy, "--json", out, "--only", "integrity")
     assert code == 1
     fails = _checks(_report(out), "fail")
-    assert "data/v1/rankings/mystery.jsonl" in fails["integrity.unlisted"]["reason"]
+    assert released("v1", "rankings/mystery.jsonl") in fails["integrity.unlisted"]["reason"]
 
 
 def test_unsafe_manifest_path_is_rejected(release_copy, tmp_path):
@@ -167,7 +167,7 @@ def test_refuses_to_write_reports_into_the_data(release_copy):
 
 def test_only_level_skips_other_levels(release_copy, tmp_path):
     out = str(tmp_path / "r.json")
-    code, stdout, _ = run_reproduce("--data", release_copy, "--only", "construction", "--json", out)
+    code, stdout, _ = run_reproduce("--data", release_copy, "--only", "derivation", "--json", out)
     assert code == 0
     report = _report(out)
     skipped = _checks(report, "skip")

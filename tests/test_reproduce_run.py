@@ -11,7 +11,7 @@ import sys
 from collections import OrderedDict
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 from nclue.commands.reproduce_run import reproduce_run
 from nclue.reports.rerun_tables import render, rows
@@ -96,7 +96,7 @@ def test_tau_union_rbo_and_rmse_agree_with_repro_eval(tmp_path):
     from nclue.core.measures import PER_QUERY_MEASURES
     inst = Instrument(REPO)
     judged = Judgements.of_copy(inst, None)
-    before = judged.outcomes(inst, "data/v1/rankings/forms/bm25_and__clean_v2.jsonl")
+    before = judged.outcomes(inst, released("v1", "rankings/forms/bm25_and__clean_v2.jsonl"))
     after = judged.outcomes(inst, ranking=read_run(str(tmp_path / "rerun.jsonl"), inst.queries(), inst.corpus())[0])
     for m in PER_QUERY_MEASURES:
         a = [None if v is None else m.scale * v for v in m.values(before)]
@@ -125,7 +125,7 @@ def test_a_table5_pair_reports_effect_ratio_and_delta_ri_as_repro_eval(tmp_path)
     from nclue.core.measures import PER_QUERY_MEASURES
     inst = Instrument(REPO)
     judged = Judgements.of_copy(inst, None)
-    outs = [judged.outcomes(inst, "data/v1/rankings/%s.jsonl" % s) for s in ("bm25_and", "bm25_dec_sdr")]
+    outs = [judged.outcomes(inst, released("v1", "rankings/%s.jsonl") % s) for s in ("bm25_and", "bm25_dec_sdr")]
     outs += [judged.outcomes(inst, ranking=read_run(p, inst.queries(), inst.corpus())[0]) for p in paths]
     for m in PER_QUERY_MEASURES:
         columns = [[None if v is None else m.scale * v for v in m.values(o)] for o in outs]
@@ -162,7 +162,7 @@ def test_every_format_names_the_role_the_copy_and_the_synthetic_status():
     result = reproduce_run([os.path.join(FORMS, "bm25_and__clean_v2.jsonl")], "bm25_and", REPO)
     for fmt in ("text", "tsv", "markdown"):
         text = render(result, fmt)
-        assert "role bm25_and" in text and "data/v1/qrels.jsonl" in text and "SYNTHETIC" in text, fmt
+        assert "role bm25_and" in text and released("v1", "qrels.jsonl") in text and "SYNTHETIC" in text, fmt
     assert json.loads(render(result, "json"))["instrument"]["synthetic"] is True
     rows = [line.split("\t") for line in render(result, "tsv").splitlines()[1:]]
     assert rows[0] == ["section", "item", "measure", "released", "rerun", "difference", "detail"]
@@ -206,8 +206,8 @@ def test_bad_roles_runs_and_pairs_exit_2_naming_what_is_wrong(tmp_path):
 def test_sourceshift_role_reports_table_s3_and_a_pair_named_by_its_sides(tmp_path):
     v2 = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_and__natural.jsonl")
     result = reproduce_run([v2], "bm25_and", REPO, form="natural", release="v2")
-    assert result["instrument"]["release"] == "data/v2" and result["role"]["released"] == [
-        "data/v2/rankings/forms/bm25_and__natural.jsonl"]
+    assert result["instrument"]["release"] == released("v2") and result["role"]["released"] == [
+        released("v2", "rankings/forms/bm25_and__natural.jsonl")]
     assert [t["table"] for t in result["tables"]] == ["Table S3"]
     (cell,) = result["cells"]           # only the natural form's cell: the other forms' rankings are not replaced
     assert cell["number"] == "S3.bm25_and.natural" and cell["rerun"] == pytest.approx(cell["released"], abs=1e-9)
@@ -232,7 +232,7 @@ def test_the_overlay_reads_the_rerun_and_shares_only_what_the_rerun_cannot_chang
     from nclue.analyses.shared.outcome_vectors import outcomes
     from nclue.core.instrument import Instrument
     inst = Instrument(REPO)
-    rel, other = "data/v1/rankings/bm25_and.jsonl", "data/v1/rankings/bm25_or.jsonl"
+    rel, other = released("v1", "rankings/bm25_and.jsonl"), released("v1", "rankings/bm25_or.jsonl")
     before, kept = outcomes(inst, rel), outcomes(inst, other)
     inst.release("v2").queries()
     replaced = {rel: {q: row for q, row in inst.ranking(other).items()}}

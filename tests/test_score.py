@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 from nclue import api
 from nclue.commands.score import score
@@ -113,7 +113,7 @@ def test_formats_and_per_query_rows():
     assert json.loads(render(result, "json"))["runs"][0]["measures"]["gold_hit_at_10"]["unit"] == "points"
     tsv_text = render(result, "tsv").splitlines()
     banner = tsv_text[0]                                  # every format opens with the release and copy line
-    assert banner.startswith("# nclue score: data/v1, data/v1/qrels.jsonl (1000 evaluation queries); SYNTHETIC")
+    assert banner.startswith(("# nclue score: " + released("v1") + ", " + released("v1", "qrels.jsonl") + " (1000 evaluation queries); SYNTHETIC"))
     tsv = [line.split("\t") for line in tsv_text[1:]]
     assert tsv[0] == ["run", "measure", "qid", "value", "ci_low", "ci_high", "unit", "p", "p_max_t", "p_holm"]
     assert all(len(row) == 10 for row in tsv)                          # qid in its own column
@@ -124,7 +124,7 @@ def test_formats_and_per_query_rows():
     md = markdown.splitlines()
     assert md[0] == banner[2:] and md[1] == "" and md[3] == "|---|---|---|---:|---:|---:|---|---:|---:|---:|"
     assert len(md) == len(tsv) + 3
-    assert latex.startswith("% nclue score: data/v1") and "Delta n-Clue Score@10 vs bm25\\_or" in latex
+    assert latex.startswith(("% nclue score: " + released("v1"))) and "Delta n-Clue Score@10 vs bm25\\_or" in latex
     assert "\\begin{tabular}{lllrrrlrrr}" in latex                    # numbers right-aligned
     assert sum(1 for line in latex.splitlines() if "nclue\\_0000" in line) == 5      # per query in LaTeX too
     text = render(result, "text")
@@ -268,10 +268,10 @@ def test_exit_codes_and_content_detection(tmp_path):
     code, out, err = _cli("score", str(jsonl_named_txt), "--data", REPO, "--against", "no_such_system")
     assert code == 2 and "unknown system 'no_such_system'" in err and "Traceback" not in err
     code, out, err = _cli("score", str(jsonl_named_txt), "--data", REPO, "--qrels", "s0")
-    assert code == 2 and "data/v1 has no qrel copy 's0' (its copies: construction, final" in err
+    assert code == 2 and (released("v1") + " has no qrel copy 's0' (its copies: construction, final") in err
     code, out, err = _cli("score", str(jsonl_named_txt), "--data", REPO, "--qrels", "construction", "--against",
                           "none", "--format", "json")
-    assert code == 0 and json.loads(out)["instrument"]["qrels"] == "data/v1/qrels_construction.jsonl"
+    assert code == 0 and json.loads(out)["instrument"]["qrels"] == released("v1", "qrels_construction.jsonl")
     code, out, err = _cli("scroe")
     assert code == 2 and "unknown command 'scroe'" in err
 
@@ -340,7 +340,7 @@ def test_a_measure_declared_by_one_row_is_scored_with_its_interval_help_and_per_
     monkeypatch.setitem(measures.MEASURES, toy.name, toy)
     monkeypatch.setattr(measures, "SCORE_COMMAND_MEASURES", measures.SCORE_COMMAND_MEASURES + (toy,))
     monkeypatch.setattr(measures, "PER_QUERY_MEASURES", measures.PER_QUERY_MEASURES + (toy,))
-    out = outcomes(Instrument(REPO), "data/v1/rankings/bm25_and.jsonl")
+    out = outcomes(Instrument(REPO), released("v1", "rankings/bm25_and.jsonl"))
     by_hand = sum(1 for r in out.first_gold if r <= 3)
     assert summary(out)["gold_hit_3"] == 100.0 * by_hand / len(out.qids)
     run = score([_rankings("bm25_and")], REPO, against=[], per_query=True)["runs"][0]
@@ -365,10 +365,10 @@ def test_a_qrel_copy_has_one_name_everywhere():
     v2_run = os.path.join(REPO, "data", "v2", "rankings", "forms", "bm25_and__raw.jsonl")
     named = score([v2_run], REPO, release="v2", qrels="s", against=[])
     default = score([v2_run], REPO, release="v2", against=[])
-    assert named["instrument"]["qrels"] == default["instrument"]["qrels"] == "data/v2/qrels.jsonl"
+    assert named["instrument"]["qrels"] == default["instrument"]["qrels"] == released("v2", "qrels.jsonl")
     assert named["runs"][0]["measures"] == default["runs"][0]["measures"]
     code, out, err = _cli("score", v2_run, "--data", REPO, "--release", "v2", "--qrels", "final", "--against", "none")
-    assert code == 2 and "data/v2 has no qrel copy 'final' (its copies: construction, s0, s" in err
+    assert code == 2 and (released("v2") + " has no qrel copy 'final' (its copies: construction, s0, s") in err
 
 
 def test_render_refuses_an_unknown_format():

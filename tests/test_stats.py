@@ -4,6 +4,7 @@ import math
 import random
 
 import pytest
+from conftest import released
 
 from nclue.core.errors import StatisticsError
 from nclue.core.rng import Stream
@@ -376,8 +377,8 @@ def test_protocol_streams_fill_their_labels():
 
     assert protocol.labels(protocol.STAGES_QUERY, label="S0") == ("stages", "S0", "query")
     assert protocol.stream(protocol.CROSSED, label="gold").bits(64) == Stream.derived(11, "crossed", "gold").bits(64)
-    assert protocol.describe(protocol.SCORE_BOOTSTRAP, release="data/v2", copy="data/v2/qrels.jsonl") == \
-        'derive(11, "score", "data/v2", "data/v2/qrels.jsonl", "bootstrap")'
+    assert protocol.describe(protocol.SCORE_BOOTSTRAP, release=released("v2"), copy=released("v2", "qrels.jsonl")) == \
+        ('derive(11, "score", "' + released("v2") + '", "' + released("v2", "qrels.jsonl") + '", "bootstrap")')
     names = [r.name for r in protocol.PROTOCOL]
     assert len(names) == len(set(names))
 

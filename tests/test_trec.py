@@ -1,7 +1,7 @@
 """TREC run input: trec_eval's order by default (score desc, docno desc on ties), file order on request."""
 
 import pytest
-from conftest import REPO
+from conftest import REPO, released
 
 from nclue.core.errors import InputError
 from nclue.core.instrument import Instrument
@@ -37,7 +37,7 @@ def test_graded_ndcg_equals_pytrec_eval_with_tied_scores(tmp_path):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     inst = Instrument(REPO)
     queries, qrels, corpus = inst.queries(), inst.qrels(), inst.corpus()
-    ranking = inst.ranking("data/v1/rankings/bm25_or.jsonl")
+    ranking = inst.ranking(released("v1", "rankings/bm25_or.jsonl"))
     lines, run = [], {}
     for qid in sorted(queries)[:300]:
         row = ranking[qid]

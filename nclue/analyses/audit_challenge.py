@@ -1,7 +1,7 @@
 """The targeted residual-qrel challenge re-scored from its records (supplement 10.5;
 docs/analyses.md#auditchallenge).
 
-``audit.challenge`` (construction level):
+``audit.challenge`` (derivation level):
 
 * ``selection``: the target set re-derived from the frozen raw rankings of fusion and BM25-AND and
   S0 by :func:`nclue.labelaudit.challenge.targets` and compared with the key (targets missing or
@@ -110,4 +110,4 @@ def _units(inst):
             Unit("decisions", inputs, lambda: _decisions(inst))]
 
 
-ANALYSES = [Analysis(CHALLENGE.analysis, "construction", SRC, _units)]
+ANALYSES = [Analysis(CHALLENGE.analysis, "derivation", SRC, _units)]

@@ -12,7 +12,7 @@ implementation.
 
 from ..core import claim_ids, layout
 
-LEVELS = ("integrity", "construction", "scoring", "inference", "sensitivity", "paper", "rebuild")
+LEVELS = ("integrity", "derivation", "scoring", "inference", "sensitivity", "paper", "rebuild")
 
 
 class Value:

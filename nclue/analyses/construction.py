@@ -54,4 +54,4 @@ def _units(inst):
     ]
 
 
-ANALYSES = [Analysis(CONSTRUCTION.analysis_on(layout.CROSSPAGE.name), "construction", SOURCE, _units)]
+ANALYSES = [Analysis(CONSTRUCTION.analysis_on(layout.CROSSPAGE.name), "derivation", SOURCE, _units)]

@@ -1,6 +1,6 @@
 """The qrel genealogies re-derived (docs/analyses.md#the-qrel-genealogies).
 
-``v1.genealogy`` (construction level; paper section 3.2, supplement 1.1 and 10.4): CrossPage's final copy
+``v1.genealogy`` (derivation level; paper section 3.2, supplement 1.1 and 10.4): CrossPage's final copy
 ``qrels.jsonl`` is the construction copy (which ``v1.construction`` re-derives from the inventory) with the
 stratified audit's v1 decisions applied:
 
@@ -11,7 +11,7 @@ stratified audit's v1 decisions applied:
   gold the repair made, on the inventory pages joined with the audit's supporting pages;
 * ``record``: every count of ``data/v1/genealogy.json`` recomputed.
 
-``v2.genealogy`` (construction level):
+``v2.genealogy`` (derivation level):
 
 * ``construction``: the construction copy re-derived from ``data/v2/inventory.jsonl`` by the
   independent verifier (:func:`nclue.core.verify.verify`), 0 differences expected;
@@ -218,6 +218,6 @@ def _has_v2(inst):
     return inst.exists(layout.V2_QUERIES) or inst.exists(layout.V2_SYSTEMS)
 
 
-ANALYSES = [Analysis(GENEALOGY.analysis_on(layout.CROSSPAGE.name), "construction", V1_SRC, _v1_units),
-            Analysis(GENEALOGY.analysis_on(layout.SOURCESHIFT.name), "construction", SRC,
+ANALYSES = [Analysis(GENEALOGY.analysis_on(layout.CROSSPAGE.name), "derivation", V1_SRC, _v1_units),
+            Analysis(GENEALOGY.analysis_on(layout.SOURCESHIFT.name), "derivation", SRC,
                      lambda inst: _units(inst) if _has_v2(inst) else [])]

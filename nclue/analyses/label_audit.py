@@ -254,8 +254,8 @@ def _pool_units(inst):
 
 
 ANALYSES = [
-    Analysis(INTEGRITY.analysis, "construction", SRC + ", Tables S8 and S11", _integrity_units),
-    Analysis(AGREEMENT.analysis, "construction", SRC + ", Tables S8-S9, 10.3.2", _agreement_units),
-    Analysis(POLICY.analysis, "construction", SRC + ", 10.2.2, 10.4, Tables S12-S13", _policy_units),
-    Analysis(POOL.analysis, "construction", SRC + ", 10.3.1, Table S10", _pool_units),
+    Analysis(INTEGRITY.analysis, "derivation", SRC + ", Tables S8 and S11", _integrity_units),
+    Analysis(AGREEMENT.analysis, "derivation", SRC + ", Tables S8-S9, 10.3.2", _agreement_units),
+    Analysis(POLICY.analysis, "derivation", SRC + ", 10.2.2, 10.4, Tables S12-S13", _policy_units),
+    Analysis(POOL.analysis, "derivation", SRC + ", 10.3.1, Table S10", _pool_units),
 ]

@@ -167,4 +167,4 @@ def _units(inst):
 
 
 ANALYSES = [Analysis(PAPER_SUMMARY.analysis, "paper", SOURCE, _units),
-            Analysis(CROSSWALK.analysis, "construction", CROSSWALK_SOURCE, _crosswalk_units)]
+            Analysis(CROSSWALK.analysis, "derivation", CROSSWALK_SOURCE, _crosswalk_units)]

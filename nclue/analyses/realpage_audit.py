@@ -193,4 +193,4 @@ def _units(inst):
     return [Unit("genealogy", INPUTS + [layout.REALPAGE.build], lambda: _genealogy_values(inst))]
 
 
-ANALYSES = [Analysis(GENEALOGY.analysis_on(layout.REALPAGE.name), "construction", SOURCE, _units)]
+ANALYSES = [Analysis(GENEALOGY.analysis_on(layout.REALPAGE.name), "derivation", SOURCE, _units)]

@@ -255,4 +255,4 @@ def _units(inst):
                lambda: _dense_record(inst))] if inst.exists(layout.REALPAGE.neural) else [])
 
 
-ANALYSES = [Analysis(CONSTRUCTION.analysis_on(layout.REALPAGE.name), "construction", SOURCE, _units)]
+ANALYSES = [Analysis(CONSTRUCTION.analysis_on(layout.REALPAGE.name), "derivation", SOURCE, _units)]

@@ -266,7 +266,7 @@ def _sensitivity_units(inst):
     return units
 
 
-ANALYSES = ([Analysis(V2_STRUCTURE.analysis, "construction", "supplement section 8 (SourceShift scale)",
+ANALYSES = ([Analysis(V2_STRUCTURE.analysis, "derivation", "supplement section 8 (SourceShift scale)",
                        _has_v2(_structure_units))]
             + _copy_analyses(V2_FORMS, "scoring", "supplement Table S3 (13 systems x 3 forms)", _forms_units)
             + _copy_analyses(V2_CONTRAST, "inference", "supplement Table S4 (query-paired permutation)",

@@ -234,7 +234,7 @@ def load_genealogy(root: str, rel: str, queries: dict[str, Any], declared: tuple
     """A release's ``genealogy.json``: its qrel copies in the order of ``declared`` (:attr:`layout.Release.copies`
     of the release), each with its file, parent, decisions file, the queries removed at that
     stage (known, distinct, not removed before) and its declared counts.  Whether the counts and removals
-    are right is the construction level's question (``v1.genealogy``, ``v2.genealogy``); this checks the
+    are right is the derivation level's question (``v1.genealogy``, ``v2.genealogy``); this checks the
     shape.  Returns ``{copy: CopyStage}``."""
     obj = read_json(_path(root, rel), rel)
     copies = obj.get("copies")

@@ -571,7 +571,7 @@ def _claims_stage(ctx, inst, jobs, earlier):
                             "released files no check reads: " + ", ".join(unread[:5]) + (
                                 " ... (%d in all)" % len(unread) if len(unread) > 5 else "") if unread else
                             "every one of the %d listed files is read by a check" % len(ctx.files)))
-    for level in ("construction", "scoring", "inference", "sensitivity", "paper"):
+    for level in ("derivation", "scoring", "inference", "sensitivity", "paper"):
         if level not in seen_levels and level in ctx.levels:
             checks.append(Check("level:" + level, level, "skip",
                                 "no frozen claims at this level in reference_metrics/ of this release"))
