@@ -329,7 +329,7 @@ def test_reproduce_names_the_instrument_at_once_and_reports_each_claim_file_as_i
     lines = err.splitlines()
     assert lines[0].split("] ", 1)[1].split()[:2] == ["start", "checking"]
     assert re.match(r"\[\s*\d+\.\ds\] integrity\s+\d+ listed files hashed", lines[1])
-    per_file = [line for line in lines if re.match(r"\[\s*\d+\.\ds\] construction\s+\S+ \(\d+ checks\)", line)]
+    per_file = [line for line in lines if re.match(r"\[\s*\d+\.\ds\] derivation\s+\S+ \(\d+ checks\)", line)]
     assert len(per_file) >= 6
     times = [float(re.match(r"\[\s*(\d+\.\d)s\]", line).group(1)) for line in lines if line.startswith("[")]
     assert times == sorted(times)

@@ -75,12 +75,12 @@ def test_the_released_ranking_against_its_own_role_is_a_perfect_reproduction():
 
 def test_tau_union_rbo_and_rmse_agree_with_repro_eval(tmp_path):
     from repro_eval.measure import document_order, effectiveness  # a dev requirement: never skipped
-    released = _ranking(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"))
-    swapped = _swapped(released, every=5)
-    assert sum(1 for a, b in zip(released, swapped) if a["docids"] != b["docids"]) == 100
+    shipped = _ranking(os.path.join(FORMS, "bm25_and__clean_v2.jsonl"))
+    swapped = _swapped(shipped, every=5)
+    assert sum(1 for a, b in zip(shipped, swapped) if a["docids"] != b["docids"]) == 100
     result = reproduce_run([_write(swapped, tmp_path / "rerun.jsonl")], "bm25_and", REPO, per_query=True)
     run = result["runs"][0]
-    orig, rep = _as_trec_dict(released), _as_trec_dict(swapped)
+    orig, rep = _as_trec_dict(shipped), _as_trec_dict(swapped)
     ktu = document_order.KTU(orig, rep, trim_thresh=10, per_topic=True)
     rbo = document_order.RBO(orig, rep, p=repro.RBO_P, depth=10, pbar=False, per_topic=True)
     ours = {r["qid"]: r for r in run["per_query"]}

@@ -570,7 +570,7 @@ def test_a_damaged_or_missing_qrels_file_exits_2(tmp_path):
 def test_measures_are_picked_by_id_and_an_unknown_one_is_a_usage_error():
     result = score([_rankings("bm25_and")], REPO, against=[], measures=["pairwise_auc", "nclue_score_at_10"])
     assert list(result["runs"][0]["measures"]) == ["nclue_score_at_10", "pairwise_auc"]
-    assert [r[1] for r in __import__("nclue.commands.score", fromlist=["_rows"])._rows(result)] == [
+    assert [r[1] for r in __import__("nclue.reports.score_tables", fromlist=["_rows"])._rows(result)] == [
         "n-Clue Score@10", "pairwise AUC"]
     code, out, err = _cli("score", _rankings("bm25_and"), "--data", REPO, "-m", "mapp,ndcg_cut.10")
     assert code == 2 and "-m: unknown measure 'mapp'" in err and "ndcg_cut.10" in err and "Traceback" not in err
