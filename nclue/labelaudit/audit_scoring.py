@@ -455,6 +455,7 @@ def pool_recall(records):
             out["unexpected"] += 1
             first = first or "pair %s / %s: checked but not a locked positive of a queued pair" % (p.pair, cid)
         for i, cid in enumerate(p.cids):
-            if cid in locked:
-                first = first or _check_recall(out, records, p, i, cid)
+            if cid in locked:      # every locked positive is counted, past the first problem too
+                problem = _check_recall(out, records, p, i, cid)
+                first = first or problem
     return out, first
