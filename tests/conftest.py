@@ -249,3 +249,15 @@ def assert_run_fails_naming(root, levels, text):
     assert code == 1 and "Traceback" not in stdout + stderr
     assert any(text in check["reason"] for check in fails.values()), sorted(fails)[:5]
     return fails
+
+
+class ScriptedStream:
+    """A stand-in stream whose batches are scripted (one list per call), to work draws by hand."""
+
+    def __init__(self, batches):
+        self.batches = list(batches)
+
+    def randbelow_batch(self, n, count):
+        batch = self.batches.pop(0)
+        assert len(batch) == count and all(0 <= x < n for x in batch)
+        return batch

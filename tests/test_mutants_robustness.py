@@ -5,6 +5,7 @@ from array import array
 from types import SimpleNamespace
 
 import pytest
+from conftest import ScriptedStream
 
 from nclue.core.errors import StatisticsError
 from nclue.core.rng import Stream
@@ -21,24 +22,11 @@ from nclue.stats.robustness import (
     promotion_bounds,
 )
 
-
-class _Scripted:
-    """A stand-in stream whose batches are scripted (one list per call), to work draws by hand."""
-
-    def __init__(self, batches):
-        self.batches = list(batches)
-
-    def randbelow_batch(self, n, count):
-        batch = self.batches.pop(0)
-        assert len(batch) == count and all(0 <= x < n for x in batch)
-        return batch
-
-
 # --- the crossed bootstrap ------------------------------------------------------------------------------------------
 
 def test_crossed_bootstrap_passes_its_scale_on():
     """One draw, w = (2, 0), v = (2, 0): W = (4, 0), so the statistic is scale * 0.3."""
-    dist = crossed_bootstrap([[0.3, -0.1]], [[0], [1]], 2, _Scripted([[0, 0], [0, 0]]), 1, scale=1.0)
+    dist = crossed_bootstrap([[0.3, -0.1]], [[0], [1]], 2, ScriptedStream([[0, 0], [0, 0]]), 1, scale=1.0)
     assert dist == [[0.3]]
 
 
@@ -55,11 +43,11 @@ def test_crossed_differences_are_checked_by_name():
 def test_crossed_and_query_only_by_hand():
     """Draw 1: w = (1, 1), v = (2, 0): crossed W = (1 * 2, 1 * 0) = (2, 0) -> 100 * 0.3; query-only (1, 1) ->
     100 * (0.3 - 0.1) / 2.  Draw 2: w = (0, 2), v = (1, 1): crossed (0, 2) and query-only (0, 2) -> 100 * -0.1."""
-    stream = _Scripted([[0, 1], [0, 0], [1, 1], [0, 1]])
+    stream = ScriptedStream([[0, 1], [0, 0], [1, 1], [0, 1]])
     crossed, query_only = crossed_and_query_only([[0.3, -0.1]], [[0], [1]], 2, stream, 2)
     assert crossed == [pytest.approx([30.0, -10.0], abs=1e-12)]
     assert query_only == [pytest.approx([10.0, -10.0], abs=1e-12)]
-    stream = _Scripted([[0, 1], [0, 0]])
+    stream = ScriptedStream([[0, 1], [0, 0]])
     assert crossed_and_query_only([[0.3, -0.1]], [[0], [1]], 2, stream, 1, scale=1.0) == (
         [[0.3]], [[(0.3 - 0.1) / 2]])
     with pytest.raises(StatisticsError, match=r"^crossed_bootstrap needs one difference per query in every vector$"):
@@ -122,7 +110,7 @@ def test_signed_differences_are_the_positive_weights_minus_the_negative_ones():
 
 def test_crossed_intervals_pass_level_and_scale_on():
     """One draw, statistic scale * 0.3 (as above): the interval is that single value at any level."""
-    stream = _Scripted([[0, 0], [0, 0], [0, 1], [0, 1]])
+    stream = ScriptedStream([[0, 0], [0, 0], [0, 1], [0, 1]])
     lo, hi = crossed_intervals([[0.3, -0.1]], [[0], [1]], 2, stream, 2, level=0.5, scale=1.0)[0]
     # draws: 0.3 and (0.3 - 0.1) / 2 = 0.1; type-7 quantiles at 0.25 and 0.75 of (0.1, 0.3)
     assert lo == pytest.approx(0.15, abs=1e-12) and hi == pytest.approx(0.25, abs=1e-12)

@@ -4,7 +4,7 @@ import math
 import random
 
 import pytest
-from conftest import released
+from conftest import ScriptedStream, released
 
 from nclue.core.errors import StatisticsError
 from nclue.core.rng import Stream
@@ -294,18 +294,6 @@ def test_crossed_bootstrap_keeps_query_weight_for_a_query_without_memberships():
     assert got == pytest.approx(want, abs=1e-12)
 
 
-class _ScriptedStream:
-    """A stand-in stream whose batches are scripted (one list per call), to work draws by hand."""
-
-    def __init__(self, batches):
-        self.batches = list(batches)
-
-    def randbelow_batch(self, n, count):
-        batch = self.batches.pop(0)
-        assert len(batch) == count and all(0 <= x < n for x in batch)
-        return batch
-
-
 def test_crossed_bootstrap_on_two_queries_and_two_documents_by_hand():
     """Query 0 on document 0, query 1 on document 1; real-valued differences 0.3 and -0.1 (NDCG-like)."""
     from nclue.stats.robustness import crossed_bootstrap
@@ -318,11 +306,11 @@ def test_crossed_bootstrap_on_two_queries_and_two_documents_by_hand():
         ([1, 1], [0, 0]),   # w = (0, 2), v = (2, 0): W = (0, 0) -> no weight -> 0 by definition
         ([0, 1], [1, 1]),   # w = (1, 1), v = (0, 2): W = (0, 2) -> -10
     ]
-    stream = _ScriptedStream([b for pair in draws for b in pair])
+    stream = ScriptedStream([b for pair in draws for b in pair])
     dist = crossed_bootstrap(deltas, members, 2, stream, len(draws))[0]
     assert dist == pytest.approx([30.0, 10.0, 0.0, -10.0], abs=1e-12)
     # a query without memberships keeps its query weight (document factor 1)
-    stream = _ScriptedStream([[0, 1], [0, 0]])
+    stream = ScriptedStream([[0, 1], [0, 0]])
     assert crossed_bootstrap(deltas, [[0], []], 2, stream, 1)[0] == pytest.approx([100 * (2 * 0.3 - 0.1) / 3])
 
 
