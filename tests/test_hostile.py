@@ -147,15 +147,33 @@ def _document_damages(field):
     }
 
 
+# the damages every file meets through the same reader (jsonio's JSON Lines or document checks, before any
+# loader sees a row): one case repeats the check of another file's, so each such damage is run on every third
+# file (SAMPLE), in a fixed rotation that gives each file its share and each damage a third of the files; a
+# damage that reaches a loader's rows and fields (wrong type, missing field, a number, an id, a repeated row) is
+# run on every file, and so is "truncated", every file's first case
+READER_DAMAGES = ("invalid UTF-8", "BOM", "CRLF", "duplicate key", "deep nesting", "huge line", "empty")
+SAMPLE = 3
+
+
+def _sampled(file_index, damage_names):
+    """The damages of the file at ``file_index`` (its place in its table) that run: every one but the reader's,
+    and of those, each one whose place in :data:`READER_DAMAGES` falls on the file's turn of the rotation."""
+    return [name for name in damage_names
+            if name not in READER_DAMAGES or (file_index + READER_DAMAGES.index(name)) % SAMPLE == 0]
+
+
 CASES = []
-for _rel, (_field, _ident) in JSONL.items():
+for _index, (_rel, (_field, _ident)) in enumerate(JSONL.items()):
     _damages = _jsonl_damages(_field, _ident)
-    for _name in (_damages if _rel in CORE else ("truncated", "wrong type", "unknown id", "duplicate row")):
+    for _name in _sampled(_index, _damages if _rel in CORE else ("truncated", "wrong type", "unknown id",
+                                                                   "duplicate row")):
         if _name in _damages:
             CASES.append((_rel, _name) + _damages[_name])
-for _rel, _field in DOCUMENTS.items():
-    for _name, (_mutate, _expect) in _document_damages(_field).items():
-        CASES.append((_rel, _name, _mutate, _expect))
+for _index, (_rel, _field) in enumerate(DOCUMENTS.items()):
+    _damages = _document_damages(_field)
+    for _name in _sampled(_index, _damages):
+        CASES.append((_rel, _name) + _damages[_name])
 
 
 def _resign(root, rel):
@@ -194,6 +212,23 @@ def _names_the_file(fails, rel, expect):
 
 def test_the_suite_is_large_enough():
     assert len(CASES) >= 150
+
+
+def test_every_reader_damage_meets_files_of_every_kind():
+    """The sample keeps every reader damage on a third of the files that have it (at least two), JSON Lines and
+    documents alike, and every file its truncation and every loader damage it has."""
+    met = {}
+    for rel, name, _, _ in CASES:
+        met.setdefault(name, set()).add(rel)
+    for name in READER_DAMAGES:
+        kinds = {rel.endswith(".jsonl") for rel in met[name]}
+        assert kinds == ({True} if name in ("CRLF", "huge line") else {True, False}), (name, sorted(met[name]))
+        assert len(met[name]) >= 2, name
+    assert met["truncated"] == set(JSONL) | set(DOCUMENTS)
+    assert len(met["wrong type"]) == len(JSONL) + len(DOCUMENTS)
+    assert _sampled(0, READER_DAMAGES) == ["invalid UTF-8", "duplicate key", "empty"]
+    assert _sampled(1, READER_DAMAGES) == ["CRLF", "huge line"] and _sampled(2, ["BOM", "wrong type"]) == [
+        "BOM", "wrong type"]
 
 
 def _case_params():

@@ -278,9 +278,29 @@ V2_FILES = [released("v2", "qrels.jsonl"), released("v2", "qrels_s0.jsonl"), rel
             released("v1", "genealogy.json"), released("audit", "condition_decisions.jsonl")]
 
 
-@pytest.mark.parametrize("rel", V2_FILES)
-def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
+def _mutations_of(index):
+    """The damages of the file at ``index`` of V2_FILES: two of test_bad_input's four, in a rotation that gives
+    each damage half the files (all four are reader damages, the same checks in every file: tests/test_hostile.py
+    meets every file's truncation and its rows' damages)."""
     from test_bad_input import MUTATIONS
+
+    names = list(MUTATIONS)
+    return {name: MUTATIONS[name] for name in (names[index % 4], names[(index + 2) % 4])}
+
+
+def test_each_damage_meets_half_the_v2_and_audit_files():
+    from test_bad_input import MUTATIONS
+
+    met = {}
+    for index, rel in enumerate(V2_FILES):
+        for name in _mutations_of(index):
+            met.setdefault(name, []).append(rel)
+    assert sorted(met) == sorted(MUTATIONS) and all(len(rels) == len(V2_FILES) // 2 for rels in met.values())
+    assert list(_mutations_of(0)) == ["truncated", "non-UTF-8"] and list(_mutations_of(1)) == ["broken JSON", "empty"]
+
+
+@pytest.mark.parametrize("index,rel", list(enumerate(V2_FILES)), ids=V2_FILES)
+def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, index, rel):
     from test_bad_input import _resign as resign
 
     from nclue.reports.report import render_text, report_json
@@ -288,7 +308,7 @@ def test_damaged_v2_or_audit_file_fails_cleanly(mini_all, tmp_path, rel):
 
     levels = levels_reading(mini_all, rel)
     assert len(levels) > 1, "no frozen claim reads %s" % rel
-    for name, mutate in MUTATIONS.items():
+    for name, mutate in _mutations_of(index).items():
         root = str(tmp_path / name.replace(" ", "_"))
         shutil.copytree(mini_all, root)
         path = os.path.join(root, *rel.split("/"))

@@ -522,7 +522,10 @@ def test_the_release_meets_its_acceptance_figures_as_read():
     if absent:
         pytest.skip(f"the pinned doc-rfc packages are not in {folder} (set NCLUE_REALPAGE_PACKAGES): "
                     f"missing {', '.join(absent)}")
-    figures, details = census.run(REPO, folder)
+    # the docs' reading only: the test holds none of the eleven alternative readings to a figure (each is worked
+    # by hand on made-up pages above), and each would read all 2,021 RFCs again (about 20 s apiece)
+    figures, details = census.run(REPO, folder, variants=())
+    assert figures["variants"] == {}
     assert figures["pages_checked"]["mismatched_count"] == 0, figures["pages_checked"]["mismatched"]
     gold, strict = figures["gold_precision_as_read"], figures["strict_subset_error"]
     golds, subsets = figures["golds_per_query"]["mean"], figures["subsets_per_query"]["mean"]

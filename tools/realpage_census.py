@@ -1322,16 +1322,17 @@ def render(figures, details):
     return "\n".join(lines)
 
 
-def run(root, packages, log=None):
-    """The census of the release under ``root`` read from the packages in ``packages``: ``(figures, details)``.
-    Missing packages raise FileNotFoundError naming them."""
+def run(root, packages, log=None, variants=VARIANTS):
+    """The census of the release under ``root`` read from the packages in ``packages``: ``(figures, details)``,
+    with the headline figures under each reading of ``variants`` (each reads every RFC again: about three times
+    the docs' reading each).  Missing packages raise FileNotFoundError naming them."""
     release = load_release(release_folder(root))
     needed = {row["package"] for row in release["corpus"]} | set(PACKAGE_NAMES)
     absent = missing_packages(packages, needed)
     if absent:
         raise FileNotFoundError(f"the doc-rfc packages are not in {packages}: missing {', '.join(absent)}")
     documents, mismatched = read_documents(release["corpus"], packages, log)
-    figures, details = census(release, documents)
+    figures, details = census(release, documents, variants)
     build = release["build"]
     figures["pages_checked"] = {"documents": len(documents), "pages": sum(len(d.pages) for d in documents.values()),
                                 "mismatched_count": len(mismatched), "mismatched": mismatched[:SHOW]}
