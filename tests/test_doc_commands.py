@@ -708,7 +708,7 @@ def ctx(request, tmp_path):
     out = {"tmp": tmp_path}
     kind = COMMANDS[request.node.callspec.params["command"]][0]
     command = request.node.callspec.params["command"]
-    if command in ("python reproduce.py", "python -m nclue reproduce"):
+    if command in READS_REPO_RUN:
         out["repo_run"] = request.getfixturevalue("repo_run")
     if command == "nclue export-pages /tmp/pages":
         out["mini_all"] = request.getfixturevalue("mini_all")
@@ -718,7 +718,13 @@ def ctx(request, tmp_path):
     return out
 
 
-@pytest.mark.parametrize("command", sorted(COMMANDS))
+# the commands whose check reads the shared full run (the ``ctx`` fixture asks for it by name, which the conftest
+# hook cannot see): they join its worker group, so that the run is made once per suite
+READS_REPO_RUN = ("python reproduce.py", "python -m nclue reproduce")
+
+
+@pytest.mark.parametrize("command", [pytest.param(command, marks=[pytest.mark.xdist_group("full_runs"), pytest.mark.slow])
+                                     if command in READS_REPO_RUN else command for command in sorted(COMMANDS)])
 def test_a_documented_command_does_what_the_docs_say(command, ctx):
     kind, check = COMMANDS[command]
     if kind == "synopsis":

@@ -76,12 +76,15 @@ def unsafe_reason(root: str, rel: str) -> Any:
 
 
 class FileCheck:
-    """Outcome for one released file: status ``ok`` | ``missing`` | ``bad``."""
+    """Outcome for one released file: status ``ok`` | ``missing`` | ``bad``; ``data``: the bytes that were
+    hashed, when :func:`check` was asked to keep them (a JSON document, decoded next from the same read)."""
 
-    __slots__ = ("path", "role", "status", "reason", "sha256")
+    __slots__ = ("path", "role", "status", "reason", "sha256", "data")
 
-    def __init__(self, path: str, role: str, status: str, reason: str = "", sha256: str | None = None) -> None:
+    def __init__(self, path: str, role: str, status: str, reason: str = "", sha256: str | None = None,
+                 data: bytes | None = None) -> None:
         self.path, self.role, self.status, self.reason, self.sha256 = path, role, status, reason, sha256
+        self.data = data
 
 
 class IntegrityResult:
@@ -215,11 +218,12 @@ def walk_release(root: str) -> tuple[Any, ...]:
     return sorted(files), sorted(linked)
 
 
-def check(root: str, on_manifest: None = None) -> IntegrityResult:
+def check(root: str, on_manifest: None = None, keep_json: bool = False) -> IntegrityResult:
     """Run every integrity check; never raises for bad input (problems are recorded).  ``on_manifest``
     is called with the decoded MANIFEST.json (None when unusable) before any file is hashed.  The stages:
-    the manifest, every listed file (:func:`check_listed_file`), SHA256SUMS against the manifest
-    (:func:`sums_problems`), and the files present but unlisted."""
+    the manifest, every listed file (:func:`check_listed_file`; ``keep_json``: a ``.json`` file whose hash
+    agrees keeps the bytes hashed, so that its caller decodes them without reading the file again), SHA256SUMS
+    against the manifest (:func:`sums_problems`), and the files present but unlisted."""
     result = IntegrityResult()
     manifest = _manifest_stage(root, result)
     if on_manifest is not None:
@@ -229,7 +233,7 @@ def check(root: str, on_manifest: None = None) -> IntegrityResult:
         result.problems.append(("integrity.manifest", "pass", "%d files listed, synthetic=%s" % (
             len(manifest["files"]), manifest.get("synthetic"))))
         for entry in manifest["files"]:
-            result.files[entry["path"]] = check_listed_file(root, entry)
+            result.files[entry["path"]] = check_listed_file(root, entry, keep_json and entry["path"].endswith(".json"))
     try:
         mismatches, lines = sums_problems(root, manifest)
         if mismatches:
@@ -254,9 +258,10 @@ def _manifest_stage(root: str, result: IntegrityResult) -> dict[str, Any] | None
     return None
 
 
-def check_listed_file(root: str, entry: dict[str, Any]) -> FileCheck:
+def check_listed_file(root: str, entry: dict[str, Any], keep: bool = False) -> FileCheck:
     """The :class:`FileCheck` of one MANIFEST.json entry: absent, not a regular file, a role other than the
-    layout's, unreadable, or a size or sha256 other than the manifest's (``bad``); else ``ok``."""
+    layout's, unreadable, or a size or sha256 other than the manifest's (``bad``); else ``ok`` (``keep``: with
+    the bytes hashed, read whole under the same size limit instead of streamed)."""
     rel, role = entry["path"], entry["role"]
     full = abspath(root, rel)
     if not os.path.lexists(full):
@@ -267,14 +272,19 @@ def check_listed_file(root: str, entry: dict[str, Any]) -> FileCheck:
     if role != declared:
         return FileCheck(rel, role, "bad", "%s: MANIFEST.json gives it the role %r, but the release layout declares "
                                            "%r" % (rel, role, declared))
+    data = None
     try:
-        digest, size = sha256_file(full, where=rel)
+        if keep:
+            data = read_input(full, rel)
+            digest, size = hashlib.sha256(data).hexdigest(), len(data)
+        else:
+            digest, size = sha256_file(full, where=rel)
     except InputError as exc:
         return FileCheck(rel, role, "bad", str(exc))
     if size != entry["bytes"] or digest != entry["sha256"]:
         return FileCheck(rel, role, "bad", "%s: sha256 %s (%d bytes) differs from MANIFEST.json %s (%d bytes)" % (
             rel, digest[:12], size, entry["sha256"][:12], entry["bytes"]), digest)
-    return FileCheck(rel, role, "ok", "", digest)
+    return FileCheck(rel, role, "ok", "", digest, data)
 
 
 def sums_problems(root: str, manifest: dict[str, Any] | None) -> tuple[Any, ...]:

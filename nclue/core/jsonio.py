@@ -282,8 +282,13 @@ def decode_text(data: bytes | memoryview, where: str, offset: int = 0, line: int
 
 def read_json(path: str, where: str) -> dict[str, Any]:
     """A whole JSON document (object expected)."""
-    text = read_bytes_text(path, where)
-    obj = parse_json_text(text, where)
+    return json_document(read_input(path, where, MAX_FILE_BYTES), where)
+
+
+def json_document(data: bytes, where: str) -> dict[str, Any]:
+    """A whole JSON document (object expected) from the bytes of its file, as :func:`read_json` reads it: for a
+    caller that already holds them (the integrity stage hashes a file and decodes it from one read)."""
+    obj = parse_json_text(decode_text(data, where), where)
     if not isinstance(obj, dict):
         raise InputError(where, "top-level value must be a JSON object")
     return obj

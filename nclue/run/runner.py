@@ -17,7 +17,7 @@ from ..core.claim_ids import CONSTRUCTION, V2_STRUCTURE
 from ..core.errors import UsageError
 from ..core.inputs import recording
 from ..core.instrument import Instrument
-from ..core.jsonio import read_json, show_value
+from ..core.jsonio import json_document, read_json, show_value
 from .checks import EXPECTED_PAPER_FAIL, Check
 from .claims import compare, estimate_difference, input_paths, load_claim_file
 from .diagnose import content_problem
@@ -517,14 +517,16 @@ def _integrity_stage(ctx, announce):
     """Hash every listed file (:func:`nclue.core.integrity.check`), decode every JSON file once (the frozen
     claim files are kept in ``ctx.documents``), and one check per manifest problem and per file; a file whose
     hash differs gets the field-level problem inside it as the check's detail."""
-    ctx.integrity = integrity.check(ctx.root, on_manifest=announce)
+    ctx.integrity = integrity.check(ctx.root, on_manifest=announce, keep_json=True)
     ctx.progress("integrity", "%d listed files hashed" % len(ctx.files))
     ctx.presence = Presence(ctx.root, ctx)
     checks = [Check(cid, "integrity", status, reason) for cid, status, reason in ctx.problems]
     for rel in sorted(ctx.files):
         f = ctx.files[rel]
         if f.status == "ok" and rel.endswith(".json"):
-            ok, why = attempt("reading " + rel, lambda rel=rel: read_json(layout.abspath(ctx.root, rel), rel))
+            data, f.data = f.data, None        # the bytes hashed: decoded from the same read, then let go
+            ok, why = attempt("reading " + rel, lambda rel=rel, data=data: read_json(layout.abspath(ctx.root, rel), rel)
+                              if data is None else json_document(data, rel))
             if not ok:
                 f.status, f.reason = "bad", why
             elif f.role == "frozen-claims":
