@@ -92,7 +92,16 @@ def measure(cmd, cwd=None, env=None, codes=(0,)):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
 
 
-LEVELS = ("construction", "scoring", "inference", "sensitivity", "paper")
+def _timed_levels():
+    """The levels a row limits a run to (``--only LEVEL``), read from the harness so that a renamed level cannot
+    leave the bench behind: every level but integrity (inside every row) and the rebuild (``--deep``)."""
+    sys.path.insert(0, REPO)
+    from nclue.analyses.base import LEVELS as ALL
+
+    return tuple(level for level in ALL if level not in ("integrity", "rebuild"))
+
+
+LEVELS = _timed_levels()
 
 
 def interleaved(rows, repeat, codes=(0,)):

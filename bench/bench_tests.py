@@ -50,7 +50,7 @@ def main(argv=None):
             with open(args.from_log, encoding="utf-8") as handle:
                 log = handle.read()
         except (OSError, UnicodeDecodeError) as exc:
-            raise SystemExit("bench_tests: %s: %s" % (args.from_log, exc))
+            raise SystemExit("bench_tests: %s: %s" % (args.from_log, exc)) from None
         command = "read from a log of: python -m pytest -q -rs -n 2 --durations=0"
     else:
         command = "python -m pytest -q -rs -m '' --durations=0"
