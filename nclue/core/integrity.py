@@ -76,15 +76,15 @@ def unsafe_reason(root: str, rel: str) -> Any:
 
 
 class FileCheck:
-    """Outcome for one released file: status ``ok`` | ``missing`` | ``bad``; ``data``: the bytes that were
+    """Outcome for one released file: status ``ok`` | ``missing`` | ``bad``; ``content``: the bytes that were
     hashed, when :func:`check` was asked to keep them (a JSON document, decoded next from the same read)."""
 
-    __slots__ = ("path", "role", "status", "reason", "sha256", "data")
+    __slots__ = ("path", "role", "status", "reason", "sha256", "content")
 
     def __init__(self, path: str, role: str, status: str, reason: str = "", sha256: str | None = None,
-                 data: bytes | None = None) -> None:
+                 content: bytes | None = None) -> None:
         self.path, self.role, self.status, self.reason, self.sha256 = path, role, status, reason, sha256
-        self.data = data
+        self.content = content
 
 
 class IntegrityResult:

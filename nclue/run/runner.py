@@ -524,7 +524,7 @@ def _integrity_stage(ctx, announce):
     for rel in sorted(ctx.files):
         f = ctx.files[rel]
         if f.status == "ok" and rel.endswith(".json"):
-            data, f.data = f.data, None        # the bytes hashed: decoded from the same read, then let go
+            data, f.content = f.content, None      # the bytes hashed: decoded from the same read, then let go
             ok, why = attempt("reading " + rel, lambda rel=rel, data=data: read_json(layout.abspath(ctx.root, rel), rel)
                               if data is None else json_document(data, rel))
             if not ok:
